@@ -1,0 +1,40 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { AuthType } from '@lib/auth';
+import { InvalidatingCache, MessageBus } from '@lib/messaging';
+import { AuthTypeConfigurationRepository } from './auth-type-configuration.repository';
+import { IdpMappingRepository } from './idp-mapping.repository';
+
+export interface ResolvedAuthType {
+  authType: AuthType;
+  authTypeId?: string;
+}
+
+/** The auth type an IdP has *now*: its mapped configuration, or `internal` when unmapped. */
+@Injectable()
+export class AuthTypeResolver implements OnModuleInit {
+  private readonly cache = new InvalidatingCache<ResolvedAuthType>({ ttlMs: 60_000, maxEntries: 10_000 });
+
+  constructor(
+    private readonly mappings: IdpMappingRepository,
+    private readonly configurations: AuthTypeConfigurationRepository,
+    private readonly bus: MessageBus,
+  ) {}
+
+  onModuleInit(): void {
+    void this.bus.subscribe('authz.config.changed', (event) => this.forget(event.tenantId));
+  }
+
+  forIdp(tenantId: string, idpId: string): Promise<ResolvedAuthType> {
+    return this.cache.getOrLoad(`${tenantId}:${idpId}`, async () => {
+      const mapping = await this.mappings.findOne(tenantId, { idp_id: idpId });
+      const configuration = mapping ? await this.configurations.findById(tenantId, mapping.auth_type_id) : null;
+      if (!configuration) return { authType: 'internal' };
+      return { authType: configuration.auth_type, authTypeId: String(configuration._id) };
+    });
+  }
+
+  /** Called on every local change and on every `authz.config.changed` from another instance. */
+  forget(tenantId: string): void {
+    this.cache.invalidatePrefix(`${tenantId}:`);
+  }
+}

@@ -1,0 +1,23 @@
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { CommonEnvironment } from '@lib/config';
+
+export class AuthzEnvironment extends CommonEnvironment {
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  AUTHZ_PORT: number = 3001;
+
+  /** PEM PKCS#8 (EC P-256 → ES256, RSA → RS256). Without it a dev key is generated into DEV_KEYS_DIR (refused in production). */
+  @IsOptional()
+  @IsString()
+  JWT_PRIVATE_KEY?: string;
+
+  @IsString()
+  DEV_KEYS_DIR: string = '.dev-keys';
+
+  @Matches(/^\d+[smhd]$/)
+  ACCESS_TOKEN_TTL: string = '1h';
+
+  @Matches(/^\d+[smhd]$/)
+  REFRESH_TOKEN_TTL: string = '7d';
+}

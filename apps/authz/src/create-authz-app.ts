@@ -1,0 +1,22 @@
+import { INestApplication } from '@nestjs/common';
+import { loadEnvironment } from '@lib/config';
+import { createHttpApp } from '@lib/http';
+import { AuthzEnvironment } from './authz.environment';
+import { AuthzModule } from './authz.module';
+
+export async function createAuthzApp(source: NodeJS.ProcessEnv = process.env): Promise<{ app: INestApplication; env: AuthzEnvironment }> {
+  const env = loadEnvironment(AuthzEnvironment, source);
+  const app = await createHttpApp(AuthzModule.forRoot(env), {
+    bodyLimitBytes: env.HTTP_BODY_LIMIT_BYTES,
+    swagger: env.SWAGGER_ENABLED
+      ? {
+          title: 'corelite authz',
+          version: '1',
+          description:
+            'Authorization configuration (auth types, IdP mappings, user-teams, directory), core configuration values and feature flags. ' +
+            'Errors are application/problem+json (RFC 9457) with a stable `code`.',
+        }
+      : undefined,
+  });
+  return { app, env };
+}

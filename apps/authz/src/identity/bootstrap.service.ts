@@ -1,0 +1,71 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SYSTEM_ADMIN_ROLE } from '@lib/auth';
+import { AuthzEnvironment } from '../authz.environment';
+import { externalRefKey } from './schemas/team.schema';
+import { MembershipRepository } from './membership.repository';
+import { OrgRepository } from './org.repository';
+import { RoleRepository } from './role.repository';
+import { TeamRepository } from './team.repository';
+import { UserRepository } from './user.repository';
+
+export const INITIAL_ADMIN_TEAM = 'INITIAL-SETUP-ADMIN';
+export const INITIAL_ADMIN_ORG = 'admin_org';
+
+/**
+ * Contract §2: each bootstrap tenant gets, idempotently, the System Admin role, org `admin_org`,
+ * team `INITIAL-SETUP-ADMIN` holding the role, and the bootstrap admin in that team. Upserts make
+ * concurrent starts of several instances safe.
+ */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Bootstrap');
+
+  constructor(
+    private readonly env: AuthzEnvironment,
+    private readonly roles: RoleRepository,
+    private readonly orgs: OrgRepository,
+    private readonly teams: TeamRepository,
+    private readonly users: UserRepository,
+    private readonly memberships: MembershipRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const tenants = this.env.BOOTSTRAP_TENANTS.split(',').map((t) => t.trim()).filter(Boolean);
+    for (const tenantId of tenants) await this.bootstrapTenant(tenantId, this.env.BOOTSTRAP_ADMIN);
+    this.logger.log(`bootstrapped tenants: ${tenants.join(', ')}`);
+  }
+
+  async bootstrapTenant(tenantId: string, adminUserId: string): Promise<void> {
+    await this.ensureAdminTeam(tenantId);
+    await this.upsertIgnoringRace(() => this.users.updateOne(tenantId, { userId: adminUserId }, { $setOnInsert: { userId: adminUserId } }, { upsert: true }));
+    await this.upsertIgnoringRace(() =>
+      this.memberships.updateOne(tenantId, { userId: adminUserId, teamCode: INITIAL_ADMIN_TEAM }, { $setOnInsert: { userId: adminUserId, teamCode: INITIAL_ADMIN_TEAM } }, { upsert: true }),
+    );
+  }
+
+  /** The System Admin role, `admin_org` and the `INITIAL-SETUP-ADMIN` team holding the role. */
+  async ensureAdminTeam(tenantId: string): Promise<void> {
+    await this.upsertIgnoringRace(() => this.roles.updateOne(tenantId, { name: SYSTEM_ADMIN_ROLE }, { $setOnInsert: { name: SYSTEM_ADMIN_ROLE } }, { upsert: true }));
+    await this.upsertIgnoringRace(() => this.orgs.updateOne(tenantId, { orgCode: INITIAL_ADMIN_ORG }, { $setOnInsert: { orgCode: INITIAL_ADMIN_ORG } }, { upsert: true }));
+    await this.upsertIgnoringRace(() =>
+      this.teams.updateOne(
+        tenantId,
+        { teamCode: INITIAL_ADMIN_TEAM },
+        {
+          $setOnInsert: { teamCode: INITIAL_ADMIN_TEAM, orgCode: INITIAL_ADMIN_ORG, externalRefKey: externalRefKey({ teamCode: INITIAL_ADMIN_TEAM }) },
+          $addToSet: { roles: SYSTEM_ADMIN_ROLE },
+        },
+        { upsert: true },
+      ),
+    );
+  }
+
+  /** Two instances upserting the same key at once: one wins, the other's 11000 means "already there". */
+  private async upsertIgnoringRace(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if ((error as { code?: number }).code !== 11000) throw error;
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AuthTypeModule } from '../authtype/auth-type.module';
+import { BootstrapService } from './bootstrap.service';
+import { MembershipRepository } from './membership.repository';
+import { OrgRepository } from './org.repository';
+import { PrincipalHandler } from './principal.handler';
+import { PrincipalService } from './principal.service';
+import { RoleRepository } from './role.repository';
+import { Membership, MembershipSchema } from './schemas/membership.schema';
+import { Org, OrgSchema } from './schemas/org.schema';
+import { Role, RoleSchema } from './schemas/role.schema';
+import { Team, TeamSchema } from './schemas/team.schema';
+import { User, UserSchema } from './schemas/user.schema';
+import { TeamRepository } from './team.repository';
+import { UserRepository } from './user.repository';
+
+const repositories = [UserRepository, TeamRepository, OrgRepository, RoleRepository, MembershipRepository];
+
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: User.name, schema: UserSchema },
+      { name: Team.name, schema: TeamSchema },
+      { name: Org.name, schema: OrgSchema },
+      { name: Role.name, schema: RoleSchema },
+      { name: Membership.name, schema: MembershipSchema },
+    ]),
+    AuthTypeModule,
+  ],
+  providers: [...repositories, BootstrapService, PrincipalService, PrincipalHandler],
+  exports: [...repositories, BootstrapService, PrincipalService],
+})
+export class IdentityModule {}

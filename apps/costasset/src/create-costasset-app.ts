@@ -1,0 +1,24 @@
+import { INestApplication } from '@nestjs/common';
+import { loadEnvironment } from '@lib/config';
+import { createHttpApp } from '@lib/http';
+import { CostassetEnvironment } from './costasset.environment';
+import { CostassetModule } from './costasset.module';
+
+export async function createCostassetApp(
+  source: NodeJS.ProcessEnv = process.env,
+): Promise<{ app: INestApplication; env: CostassetEnvironment }> {
+  const env = loadEnvironment(CostassetEnvironment, source);
+  const app = await createHttpApp(CostassetModule.forRoot(env), {
+    bodyLimitBytes: env.HTTP_BODY_LIMIT_BYTES,
+    swagger: env.SWAGGER_ENABLED
+      ? {
+          title: 'corelite costasset',
+          version: '1',
+          description:
+            'Cloud cost and asset management: provider data (GPD), extensions, currency, provider metadata, resource groups, report models, budgets, housekeeping and ingestion. ' +
+            'Errors are application/problem+json (RFC 9457) with a stable `code`.',
+        }
+      : undefined,
+  });
+  return { app, env };
+}

@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { Client } from 'minio';
+import { CostassetEnvironment } from '../costasset.environment';
+import { ObjectStoreReadinessProbe } from './object-store-readiness.probe';
+
+export function createObjectStoreClient(env: CostassetEnvironment): Client {
+  const url = new URL(env.S3_ENDPOINT);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    useSSL: url.protocol === 'https:',
+    accessKey: env.S3_ACCESS_KEY,
+    secretKey: env.S3_SECRET_KEY,
+    region: env.S3_REGION,
+    pathStyle: true,
+  });
+}
+
+@Global()
+@Module({
+  providers: [{ provide: Client, inject: [CostassetEnvironment], useFactory: createObjectStoreClient }, ObjectStoreReadinessProbe],
+  exports: [Client, ObjectStoreReadinessProbe],
+})
+export class ObjectStoreModule {}

@@ -1,0 +1,40 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Principal, PrincipalResolver, TokenClaims } from '@lib/auth';
+import { InvalidatingCache, MessageBus, ResolvePrincipalReply } from '@lib/messaging';
+import { CostassetEnvironment } from '../costasset.environment';
+
+/**
+ * Asks authz (over NATS) for the caller's teams and roles and caches the answer until an
+ * `authz.config.changed` or `authz.membership.changed` event of the tenant drops it.
+ */
+@Injectable()
+export class RemotePrincipalResolver extends PrincipalResolver implements OnModuleInit {
+  private readonly cache: InvalidatingCache<ResolvePrincipalReply>;
+
+  constructor(
+    private readonly bus: MessageBus,
+    env: CostassetEnvironment,
+  ) {
+    super();
+    this.cache = new InvalidatingCache({ ttlMs: env.PRINCIPAL_CACHE_TTL_MS, maxEntries: 20_000 });
+  }
+
+  onModuleInit(): void {
+    void this.bus.subscribe('authz.config.changed', (event) => void this.cache.invalidatePrefix(`${event.tenantId}\u0000`));
+    void this.bus.subscribe('authz.membership.changed', (event) => void this.cache.invalidatePrefix(`${event.tenantId}\u0000`));
+  }
+
+  async resolve(claims: TokenClaims): Promise<Principal> {
+    const groups = [...claims.groups].sort();
+    const key = [claims.tid, claims.sub, claims.idp, ...groups].join('\u0000');
+    const access = await this.cache.getOrLoad(key, () =>
+      this.bus.request('authz.principal.resolve', { tenantId: claims.tid, userId: claims.sub, idpId: claims.idp, groups }),
+    );
+    return { userId: claims.sub, tenantId: claims.tid, idpId: claims.idp, groups: claims.groups, ...access };
+  }
+
+  /** Number of cached principals (observability and tests). */
+  cachedEntries(): number {
+    return this.cache.size;
+  }
+}

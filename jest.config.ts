@@ -1,0 +1,47 @@
+/** @jest-config-loader esbuild-register */
+import type { Config } from 'jest';
+
+const swc: [string, Record<string, unknown>] = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const moduleNameMapper = {
+  '^@lib/(config|auth|messaging|persistence|http)$': '<rootDir>/libs/$1/src',
+  '^@lib/(config|auth|messaging|persistence|http)/(.*)$': '<rootDir>/libs/$1/src/$2',
+};
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  setupFiles: ['reflect-metadata'],
+};
+
+/**
+ * Two projects: `unit` needs nothing running; `e2e` drives the apps over HTTP against the
+ * real stack that `npm test` (tools/test.ts) starts and stops around the run.
+ */
+const config: Config = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/apps/**/*.e2e-spec.ts'],
+      testTimeout: 60_000,
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,118 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import { ProblemException } from '@lib/http/problem/problem';
+import { loadSigningKey, SigningKey } from './signing-key';
+import { TokenIssuer } from './token-issuer';
+import { TokenVerifier } from './token-verifier';
+
+const ISSUER = 'corelite-authz';
+const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+async function rejection(promise: Promise<unknown>): Promise<ProblemException> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProblemException);
+    return error as ProblemException;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('TokenVerifier', () => {
+  let key: SigningKey;
+  let verifier: TokenVerifier;
+  const claims = { sub: 'alice', tid: 't1', idp: 'idp-1', groups: ['g1'], authType: 'internal' as const };
+
+  beforeAll(async () => {
+    key = await loadSigningKey({ devKeysDir: mkdtempSync(join(tmpdir(), 'keys-')), allowDevKey: true });
+    verifier = new TokenVerifier(key.publicKey, ISSUER, 0);
+  });
+
+  const signed = (payload: Record<string, unknown>, signWith = key.privateKey, alg = 'ES256') =>
+    new SignJWT(payload).setProtectedHeader({ alg, kid: key.kid }).sign(signWith);
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('accepts a token it issued and returns its claims', async () => {
+    const { token } = await new TokenIssuer(key, ISSUER).issueAccess(claims, 60);
+    await expect(verifier.verify(token)).resolves.toMatchObject({ ...claims, typ: 'access', iss: ISSUER });
+  });
+
+  it.each([
+    ['expired', { ...claims, iss: ISSUER, iat: now() - 120, exp: now() - 60 }, 'TOKEN_EXPIRED'],
+    ['not yet valid', { ...claims, iss: ISSUER, iat: now(), nbf: now() + 600, exp: now() + 900 }, 'TOKEN_NOT_YET_VALID'],
+    ['from another issuer', { ...claims, iss: 'someone-else', iat: now(), exp: now() + 60 }, 'TOKEN_ISSUER_INVALID'],
+    ['without a tenant', { sub: 'alice', idp: 'i', iss: ISSUER, iat: now(), exp: now() + 60 }, 'TOKEN_CLAIMS_INVALID'],
+    ['without an expiry', { ...claims, iss: ISSUER, iat: now() }, 'TOKEN_CLAIMS_INVALID'],
+    ['with groups that are not strings', { ...claims, groups: [1], iss: ISSUER, iat: now(), exp: now() + 60 }, 'TOKEN_CLAIMS_INVALID'],
+    ['with an unknown auth type', { ...claims, authType: 'root', iss: ISSUER, iat: now(), exp: now() + 60 }, 'TOKEN_CLAIMS_INVALID'],
+  ])('refuses a token %s with 401', async (_label, payload, code) => {
+    const problem = await rejection(verifier.verify(await signed(payload)));
+    expect(problem.getStatus()).toBe(401);
+    expect(problem.code).toBe(code);
+  });
+
+  it('refuses a token signed by another key', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const token = await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }, privateKey);
+    expect((await rejection(verifier.verify(token))).code).toBe('TOKEN_SIGNATURE_INVALID');
+  });
+
+  it('refuses a tampered payload', async () => {
+    const token = await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 });
+    const [header, , signature] = token.split('.');
+    const forged = [header, base64url({ ...claims, tid: 'other', iss: ISSUER, iat: now(), exp: now() + 60 }), signature].join('.');
+    expect((await rejection(verifier.verify(forged))).code).toBe('TOKEN_SIGNATURE_INVALID');
+  });
+
+  it('refuses alg none', async () => {
+    const token = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 })}.`;
+    const problem = await rejection(verifier.verify(token));
+    expect(problem.getStatus()).toBe(401);
+    expect(['TOKEN_ALGORITHM_REFUSED', 'TOKEN_MALFORMED']).toContain(problem.code);
+  });
+
+  it('refuses an HMAC token made with the public key as secret', async () => {
+    const secret = Buffer.from(key.publicKey.export({ type: 'spki', format: 'pem' }) as string);
+    const token = await new SignJWT({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    expect((await rejection(verifier.verify(token))).getStatus()).toBe(401);
+  });
+
+  it('refuses garbage', async () => {
+    expect((await rejection(verifier.verify('not.a.jwt'))).code).toBe('TOKEN_MALFORMED');
+  });
+
+  it('refuses a refresh token where an access token is needed, and the reverse', async () => {
+    const issuer = new TokenIssuer(key, ISSUER);
+    const refresh = await issuer.issueRefresh({ sub: 'a', tid: 't', idp: 'i', groups: [] }, 60);
+    expect((await rejection(verifier.verify(refresh.token, 'access'))).code).toBe('TOKEN_TYPE_INVALID');
+    const access = await issuer.issueAccess(claims, 60);
+    expect((await rejection(verifier.verify(access.token, 'refresh'))).code).toBe('TOKEN_TYPE_INVALID');
+  });
+});
+
+describe('loadSigningKey', () => {
+  it('creates one dev key and reuses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    const [first, second] = await Promise.all([
+      loadSigningKey({ devKeysDir: dir, allowDevKey: true }),
+      loadSigningKey({ devKeysDir: dir, allowDevKey: true }),
+    ]);
+    expect(first.kid).toBe(second.kid);
+    expect(first.alg).toBe('ES256');
+    expect(first.publicJwk).not.toHaveProperty('d');
+  });
+
+  it('refuses to invent a key in production', async () => {
+    await expect(loadSigningKey({ devKeysDir: '/nonexistent', allowDevKey: false })).rejects.toThrow(/JWT_PRIVATE_KEY/);
+  });
+
+  it('accepts an RSA key from the environment with escaped newlines', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = (privateKey.export({ type: 'pkcs8', format: 'pem' }) as string).replace(/\n/g, '\\n');
+    const key = await loadSigningKey({ privateKeyPem: pem, devKeysDir: '/nonexistent', allowDevKey: false });
+    expect(key.alg).toBe('RS256');
+  });
+});

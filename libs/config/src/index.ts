@@ -1,0 +1,2 @@
+export * from './load-environment';
+export * from './common-environment';

@@ -1,0 +1,2 @@
+export * from './readiness-probe';
+export * from './health.module';

@@ -1,0 +1,5 @@
+export * from './problem';
+export * from './health';
+export * from './logging';
+export * from './swagger';
+export * from './create-http-app';

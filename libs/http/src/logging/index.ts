@@ -1,0 +1,3 @@
+export * from './logging.module';
+export * from './redaction';
+export * from './request-id';

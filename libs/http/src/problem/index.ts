@@ -1,0 +1,4 @@
+export * from './problem';
+export * from './to-problem';
+export * from './problem.filter';
+export * from './validation.pipe';

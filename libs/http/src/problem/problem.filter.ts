@@ -1,0 +1,26 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { PROBLEM_CONTENT_TYPE } from './problem';
+import { toProblem } from './to-problem';
+
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemFilter');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw error;
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request & { id?: string }>();
+    const response = http.getResponse<Response>();
+    const { problem, unexpected } = toProblem(error);
+    if (unexpected) {
+      const err = error as Error;
+      this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, requestId: request.id }, 'unexpected error');
+    }
+    if (response.headersSent) return;
+    response
+      .status(problem.status)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify({ ...problem, instance: request.originalUrl?.split('?')[0] }));
+  }
+}

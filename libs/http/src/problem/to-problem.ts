@@ -1,0 +1,84 @@
+import { HttpException } from '@nestjs/common';
+import { FieldProblem, ProblemDetails, ProblemException, problemType, statusTitle } from './problem';
+
+interface MongoLikeError {
+  name?: string;
+  code?: number;
+  keyValue?: Record<string, unknown>;
+  errors?: Record<string, { message?: string }>;
+  path?: string;
+}
+
+const MONGO_UNAVAILABLE = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+]);
+
+function fromHttpException(error: HttpException): ProblemDetails {
+  const status = error.getStatus();
+  const response = error.getResponse();
+  const message =
+    typeof response === 'object' && response && 'message' in response
+      ? (response as { message: unknown }).message
+      : error.message;
+  const detail = Array.isArray(message) ? message.join('; ') : String(message);
+  const code = statusTitle(status).toUpperCase().replace(/ /g, '_');
+  return { type: problemType(code), title: statusTitle(status), status, detail, code };
+}
+
+function fromMongo(error: MongoLikeError): ProblemException | undefined {
+  if (error.code === 11000) {
+    const fields = Object.keys(error.keyValue ?? {}).filter((field) => field !== 'tenantId');
+    return new ProblemException(409, 'DUPLICATE_KEY', `A record with the same ${fields.join(', ') || 'key'} already exists`);
+  }
+  if (error.name === 'CastError') {
+    return new ProblemException(400, 'INVALID_IDENTIFIER', `Invalid value for ${error.path ?? 'an identifier'}`);
+  }
+  if (error.name === 'ValidationError' && error.errors) {
+    const errors: FieldProblem[] = Object.entries(error.errors).map(([field, problem]) => ({
+      field,
+      messages: [problem.message ?? 'invalid'],
+    }));
+    return new ProblemException(400, 'VALIDATION_FAILED', 'The record is invalid', errors);
+  }
+  if (error.name && MONGO_UNAVAILABLE.has(error.name)) {
+    return new ProblemException(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; retry later');
+  }
+  return undefined;
+}
+
+function fromBodyParser(error: unknown): ProblemException | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (type === 'entity.parse.failed') return new ProblemException(400, 'MALFORMED_BODY', 'The request body is not valid JSON');
+  if (type === 'entity.too.large') return new ProblemException(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ProblemException(415, 'UNSUPPORTED_ENCODING', 'The request body encoding is not supported');
+  }
+  return undefined;
+}
+
+/**
+ * Turns anything thrown into the problem a caller may see. Unexpected errors become a bare 500:
+ * their message may hold queries, paths or secrets, so it only reaches the log.
+ */
+export function toProblem(error: unknown): { problem: ProblemDetails; unexpected: boolean } {
+  if (error instanceof ProblemException) return { problem: error.toProblem(), unexpected: false };
+  if (error instanceof HttpException) return { problem: fromHttpException(error), unexpected: error.getStatus() >= 500 };
+  const bodyParser = fromBodyParser(error);
+  if (bodyParser) return { problem: bodyParser.toProblem(), unexpected: false };
+  const mongo = typeof error === 'object' && error ? fromMongo(error as MongoLikeError) : undefined;
+  if (mongo) return { problem: mongo.toProblem(), unexpected: mongo.getStatus() >= 500 };
+  return {
+    problem: {
+      type: problemType('INTERNAL_ERROR'),
+      title: statusTitle(500),
+      status: 500,
+      detail: 'An unexpected error occurred',
+      code: 'INTERNAL_ERROR',
+    },
+    unexpected: true,
+  };
+}

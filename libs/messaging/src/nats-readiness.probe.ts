@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import type { ReadinessProbe } from '@lib/http/health/readiness-probe';
+import { NatsConnectionProvider } from './nats-connection';
+
+@Injectable()
+export class NatsReadinessProbe implements ReadinessProbe {
+  readonly name = 'nats';
+
+  constructor(private readonly nats: NatsConnectionProvider) {}
+
+  async check(): Promise<void> {
+    if (!this.nats.isConnected()) throw new Error('disconnected');
+    const nc = await this.nats.get();
+    await nc.flush();
+  }
+}

@@ -1,0 +1,172 @@
+import { Logger } from '@nestjs/common';
+import {
+  AckPolicy,
+  ConsumerMessages,
+  DeliverPolicy,
+  JetStreamClient,
+  JetStreamManager,
+  JSONCodec,
+  JsMsg,
+  NatsConnection,
+  RetentionPolicy,
+  StorageType,
+} from 'nats';
+import { NatsConnectionProvider } from './nats-connection';
+
+const codec = JSONCodec();
+const DEAD_LETTER_STREAM = 'DEAD_LETTERS';
+
+export interface WorkQueueDefinition {
+  /** JetStream stream name, e.g. `JOBS`. */
+  stream: string;
+  /** Subject the work is published on, e.g. `jobs.enrichment`. */
+  subject: string;
+  /** Durable consumer shared by every instance of the service. */
+  durable: string;
+  /** Deliveries before the work is dead-lettered. */
+  maxDeliver: number;
+  /** How long a delivery may run without a heartbeat before it is redelivered. */
+  ackWaitMs: number;
+  /** Delay before a failed attempt is redelivered. */
+  retryDelayMs: number;
+}
+
+export interface DeliveryContext {
+  attempt: number;
+  /** Extends the ack deadline while long work is running. */
+  heartbeat(): void;
+}
+
+export interface DeadLetter<T> {
+  stream: string;
+  subject: string;
+  payload: T;
+  attempts: number;
+  error: string;
+  at: string;
+}
+
+export type WorkHandler<T> = (payload: T, delivery: DeliveryContext) => Promise<void>;
+export type DeadLetterHandler<T> = (letter: DeadLetter<T>) => Promise<void>;
+
+/**
+ * A JetStream work queue: each message is delivered to one consumer instance, acked on success,
+ * redelivered after a failure or a crash (no ack within `ackWaitMs`), and after `maxDeliver`
+ * attempts recorded in the DEAD_LETTERS stream and handed to `onDeadLetter`.
+ * Publishing with a message id de-duplicates repeated submissions of the same work.
+ */
+export class WorkQueue<T> {
+  private readonly logger: Logger;
+  private messages?: ConsumerMessages;
+  private stopped = false;
+
+  constructor(
+    private readonly nats: NatsConnectionProvider,
+    readonly definition: WorkQueueDefinition,
+  ) {
+    this.logger = new Logger(`WorkQueue:${definition.stream}`);
+  }
+
+  async ensure(): Promise<void> {
+    const nc = await this.nats.get();
+    const jsm = await nc.jetstreamManager();
+    const { stream, subject, durable, maxDeliver, ackWaitMs } = this.definition;
+    await this.ensureStream(jsm, stream, {
+      subjects: [subject],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: 2 * 60 * 1_000_000_000,
+    });
+    await this.ensureStream(jsm, DEAD_LETTER_STREAM, {
+      subjects: ['deadletter.>'],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: 30 * 24 * 3600 * 1_000_000_000,
+    });
+    const consumer = {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      max_deliver: maxDeliver,
+      ack_wait: ackWaitMs * 1_000_000,
+      filter_subject: subject,
+    };
+    try {
+      await jsm.consumers.info(stream, durable);
+      await jsm.consumers.update(stream, durable, { max_deliver: maxDeliver, ack_wait: consumer.ack_wait });
+    } catch {
+      await jsm.consumers.add(stream, consumer);
+    }
+  }
+
+  /** Publishes work; the same `workId` within the de-duplication window is stored once. */
+  async enqueue(payload: T, workId: string): Promise<{ duplicate: boolean }> {
+    const js = await this.jetstream();
+    const ack = await js.publish(this.definition.subject, codec.encode(payload), { msgID: workId });
+    return { duplicate: ack.duplicate };
+  }
+
+  /** Starts consuming in the background until `stop()`; survives NATS restarts. */
+  start(handler: WorkHandler<T>, onDeadLetter: DeadLetterHandler<T>): void {
+    void this.loop(handler, onDeadLetter);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.messages?.close();
+  }
+
+  private async loop(handler: WorkHandler<T>, onDeadLetter: DeadLetterHandler<T>): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const js = await this.jetstream();
+        const consumer = await js.consumers.get(this.definition.stream, this.definition.durable);
+        this.messages = await consumer.consume({ max_messages: 1 });
+        for await (const msg of this.messages) {
+          await this.deliver(msg, handler, onDeadLetter);
+          if (this.stopped) break;
+        }
+      } catch (error) {
+        if (!this.stopped) this.logger.warn({ err: (error as Error).message }, 'consumer interrupted; resuming');
+      }
+      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  private async deliver(msg: JsMsg, handler: WorkHandler<T>, onDeadLetter: DeadLetterHandler<T>): Promise<void> {
+    const payload = codec.decode(msg.data) as T;
+    const attempt = msg.info.redeliveryCount;
+    try {
+      await handler(payload, { attempt, heartbeat: () => msg.working() });
+      msg.ack();
+    } catch (error) {
+      const reason = (error as Error).message ?? String(error);
+      if (attempt >= this.definition.maxDeliver) {
+        await this.deadLetter({ stream: this.definition.stream, subject: msg.subject, payload, attempts: attempt, error: reason, at: new Date().toISOString() }, onDeadLetter);
+        msg.term();
+      } else {
+        this.logger.warn({ attempt, err: reason }, 'work failed; it will be retried');
+        msg.nak(this.definition.retryDelayMs);
+      }
+    }
+  }
+
+  private async deadLetter(letter: DeadLetter<T>, onDeadLetter: DeadLetterHandler<T>): Promise<void> {
+    const js = await this.jetstream();
+    await js.publish(`deadletter.${letter.stream.toLowerCase()}`, codec.encode(letter));
+    await onDeadLetter(letter).catch((error: Error) => this.logger.error({ err: error.message }, 'dead-letter handler failed'));
+  }
+
+  private async ensureStream(jsm: JetStreamManager, name: string, config: Record<string, unknown>): Promise<void> {
+    try {
+      await jsm.streams.info(name);
+    } catch {
+      await jsm.streams.add({ name, ...config });
+    }
+  }
+
+  private async jetstream(): Promise<JetStreamClient> {
+    const nc: NatsConnection = await this.nats.get();
+    return nc.jetstream();
+  }
+}

@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+
+/** The mongoose connection with settings that fail fast instead of queueing forever. */
+@Module({})
+export class DatabaseModule {
+  static forRoot(uri: string, appName: string): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        MongooseModule.forRoot(uri, {
+          appName,
+          serverSelectionTimeoutMS: 5000,
+          bufferCommands: false,
+          autoIndex: true,
+          retryAttempts: 0,
+          lazyConnection: false,
+        }),
+      ],
+      exports: [MongooseModule],
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { ComponentContext, LocalComponent, logFile, pidFile } from './components/local-component';
+import { isProcessAlive, livePid, removeFile, stopProcess } from './process-control';
+import { portIsFree, waitUntil } from './readiness';
+import { StackSettings } from './settings';
+import { ComponentStatus, StackError } from './types';
+
+export type StartOutcome = 'started' | 'already running';
+
+/** Leaves a healthy running component alone; otherwise starts it, waits until it answers, prepares it. */
+export async function ensureRunning(component: LocalComponent, context: ComponentContext): Promise<StartOutcome> {
+  const { settings } = context;
+  const { name } = component;
+  const runningPid = livePid(pidFile(settings, name), component.commandMarker);
+  if (runningPid !== undefined) {
+    await waitUntil(() => component.isHealthy(settings), {
+      what: `${name} (pid ${runningPid}, already running)`,
+      timeoutMs: component.startTimeoutMs,
+      stillAlive: () => isProcessAlive(runningPid),
+      logFile: logFile(settings, name),
+    });
+    await component.prepare?.(context);
+    return 'already running';
+  }
+
+  for (const port of component.ports(settings)) {
+    if (!(await portIsFree(port))) {
+      throw new StackError(`${name}: port ${port} is busy (another process listens on it; stop it, or pick another port with STACK_${name.toUpperCase()}_PORT and the like)`);
+    }
+  }
+  await component.spawn(context);
+  const pid = livePid(pidFile(settings, name));
+  await waitUntil(() => component.isHealthy(settings), {
+    what: name,
+    timeoutMs: component.startTimeoutMs,
+    stillAlive: () => pid !== undefined && isProcessAlive(pid),
+    logFile: logFile(settings, name),
+  });
+  await component.prepare?.(context);
+  return 'started';
+}
+
+export async function stopLocal(component: LocalComponent, settings: StackSettings): Promise<'stopped' | 'not running'> {
+  const file = pidFile(settings, component.name);
+  const pid = livePid(file, component.commandMarker);
+  if (pid === undefined) return 'not running';
+  await stopProcess(pid);
+  removeFile(file);
+  return 'stopped';
+}
+
+export async function localStatus(component: LocalComponent, settings: StackSettings): Promise<ComponentStatus> {
+  const url = settings.localUrls[component.name];
+  const pid = livePid(pidFile(settings, component.name), component.commandMarker);
+  if (pid === undefined) return { name: component.name, state: 'stopped', url };
+  return { name: component.name, state: 'running', url, pid, healthy: await component.isHealthy(settings) };
+}

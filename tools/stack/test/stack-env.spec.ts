@@ -1,0 +1,49 @@
+import { resolveSettings } from '../settings';
+import { buildStackEnv, describeStackEnv } from '../stack-env';
+
+describe('env.json', () => {
+  it('points every app at the local stack of the profile', () => {
+    const env = {};
+    expect(buildStackEnv(resolveSettings('test', env, '/repo'), env)).toEqual({
+      MONGODB_URI: 'mongodb://127.0.0.1:37017/corelite',
+      NATS_URL: 'nats://127.0.0.1:14222',
+      S3_ENDPOINT: 'http://127.0.0.1:14569',
+      S3_ACCESS_KEY: 'S3RVER',
+      S3_SECRET_KEY: 'S3RVER',
+      S3_BUCKET: 'corelite',
+      S3_REGION: 'us-east-1',
+      LDAP_URL: 'ldap://127.0.0.1:13890',
+      LDAP_BASE_DN: 'dc=corelite,dc=local',
+      LDAP_BIND_DN: 'cn=admin,dc=corelite,dc=local',
+      LDAP_BIND_PASSWORD: 'admin-secret',
+    });
+  });
+
+  it('passes a real service and its credentials through', () => {
+    const env = {
+      MONGODB_URI: 'mongodb://db/x',
+      S3_ENDPOINT: 'https://minio:9000',
+      S3_ACCESS_KEY: 'minio',
+      S3_SECRET_KEY: 'minio-secret',
+      S3_REGION: 'eu-west-1',
+      S3_BUCKET: 'assets',
+      LDAP_URL: 'ldaps://dir.example',
+      LDAP_BASE_DN: 'dc=example,dc=com',
+      LDAP_BIND_DN: 'cn=svc,dc=example,dc=com',
+      LDAP_BIND_PASSWORD: 'svc-secret',
+    };
+    expect(buildStackEnv(resolveSettings('dev', env, '/repo'), env)).toEqual({ ...env, NATS_URL: 'nats://127.0.0.1:4222' });
+  });
+
+  it('ignores S3 keys from the environment while s3 is the local s3rver (it only knows S3RVER)', () => {
+    const env = { S3_ACCESS_KEY: 'minio', S3_SECRET_KEY: 'x' };
+    expect(buildStackEnv(resolveSettings('dev', env, '/repo'), env)).toMatchObject({ S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER' });
+  });
+
+  it('describes itself without secrets or passwords inside URLs', () => {
+    const env = { MONGODB_URI: 'mongodb://user:pw@db/x' };
+    const lines = describeStackEnv(buildStackEnv(resolveSettings('dev', env, '/repo'), env));
+    expect(lines).toContain('MONGODB_URI=mongodb://user:***@db/x');
+    expect(lines.join('\n')).not.toMatch(/S3_SECRET_KEY|LDAP_BIND_PASSWORD|admin-secret|:pw@/);
+  });
+});

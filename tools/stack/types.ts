@@ -1,0 +1,49 @@
+export const COMPONENT_NAMES = ['nats', 'ldap', 's3', 'mongo'] as const;
+
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
+
+export type ComponentState = 'running' | 'stopped' | 'external';
+
+export interface StackOptions {
+  /** Defaults to `STACK_PROFILE`, then `dev`. */
+  profile?: string;
+  /** Defaults to every component. */
+  components?: ComponentName[];
+  /** Environment to read ports, external URLs and secrets from; defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Progress lines; defaults to stderr. Pass `() => undefined` to silence. */
+  log?: (line: string) => void;
+}
+
+export interface StackDownOptions extends StackOptions {
+  /** Also delete the profile's data directory (`.stack/<profile>/`). Only with every component. */
+  purge?: boolean;
+}
+
+/** What the apps need to reach the stack; written to `.stack/<profile>/env.json`. */
+export interface StackEnv {
+  MONGODB_URI: string;
+  NATS_URL: string;
+  S3_ENDPOINT: string;
+  S3_ACCESS_KEY: string;
+  S3_SECRET_KEY: string;
+  S3_BUCKET: string;
+  S3_REGION: string;
+  LDAP_URL: string;
+  LDAP_BASE_DN: string;
+  LDAP_BIND_DN: string;
+  LDAP_BIND_PASSWORD: string;
+}
+
+export interface ComponentStatus {
+  name: ComponentName;
+  state: ComponentState;
+  url: string;
+  pid?: number;
+  /** False when the process is alive but does not answer its health check. */
+  healthy?: boolean;
+}
+
+export class StackError extends Error {
+  override name = 'StackError';
+}
