@@ -3,6 +3,7 @@ import { AuthModule, PrincipalResolver } from '@lib/auth';
 import { HealthModule, LoggingModule } from '@lib/http';
 import { MessagingModule, NatsReadinessProbe } from '@lib/messaging';
 import { DatabaseModule, MongoReadinessProbe } from '@lib/persistence';
+import { AuditModule } from './audit/audit.module';
 import { AuthzEnvironment } from './authz.environment';
 import { EnvironmentModule } from './environment.module';
 import { IdentityModule } from './identity/identity.module';
@@ -21,7 +22,7 @@ export class AuthzModule {
         EnvironmentModule.register(env),
         LoggingModule.forRoot({ service: 'authz', level: env.LOG_LEVEL }),
         DatabaseModule.forRoot(env.MONGODB_URI, 'authz'),
-        MessagingModule.forRoot({ servers: env.NATS_URL, name: 'authz', requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS }),
+        MessagingModule.forRoot({ servers: env.NATS_URL, name: 'authz', requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS, namespace: env.NATS_NAMESPACE }),
         SigningKeyModule,
         AuthModule.forRoot({
           imports: [IdentityModule],
@@ -29,6 +30,7 @@ export class AuthzModule {
           resolver: { provide: PrincipalResolver, useExisting: PrincipalService },
         }),
         HealthModule.withProbes([MongoReadinessProbe, NatsReadinessProbe]),
+        AuditModule,
         IdentityModule,
         TokenModule,
       ],

@@ -20,7 +20,7 @@ export class CostassetModule {
         EnvironmentModule.register(env),
         LoggingModule.forRoot({ service: 'costasset', level: env.LOG_LEVEL }),
         DatabaseModule.forRoot(env.MONGODB_URI, 'costasset'),
-        MessagingModule.forRoot({ servers: env.NATS_URL, name: 'costasset', requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS }),
+        MessagingModule.forRoot({ servers: env.NATS_URL, name: 'costasset', requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS, namespace: env.NATS_NAMESPACE }),
         ObjectStoreModule,
         AuthModule.forRoot({
           verifier: { provide: AccessTokenVerifier, useValue: TokenVerifier.withJwks(env.AUTHZ_JWKS_URL, env.JWT_ISSUER) },

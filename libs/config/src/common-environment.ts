@@ -25,6 +25,11 @@ export class CommonEnvironment {
   @Max(60_000)
   NATS_REQUEST_TIMEOUT_MS: number = 3000;
 
+  /** Prefix of every NATS subject and stream of this deployment (letters, digits, `_`, `-`). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/)
+  NATS_NAMESPACE?: string;
+
   @IsString()
   JWT_ISSUER: string = 'corelite-authz';
 

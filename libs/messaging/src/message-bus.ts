@@ -24,7 +24,7 @@ export class MessageBus {
     let envelope: ReplyEnvelope<ReplyOf<S>>;
     try {
       const nc = await this.nats.get();
-      const reply = await nc.request(subject, codec.encode(payload), { timeout });
+      const reply = await nc.request(this.nats.subject(subject), codec.encode(payload), { timeout });
       envelope = codec.decode(reply.data) as ReplyEnvelope<ReplyOf<S>>;
     } catch (error) {
       const code = (error as NatsError).code ?? 'error';
@@ -41,7 +41,7 @@ export class MessageBus {
     queue: string,
   ): Promise<Subscription> {
     const nc = await this.nats.get();
-    return nc.subscribe(subject, {
+    return nc.subscribe(this.nats.subject(subject), {
       queue,
       callback: (err, msg) => {
         if (err) return this.logger.error({ err: err.message, subject }, 'subscription error');
@@ -56,12 +56,12 @@ export class MessageBus {
       return;
     }
     const nc = await this.nats.get();
-    nc.publish(subject, codec.encode(payload));
+    nc.publish(this.nats.subject(subject), codec.encode(payload));
   }
 
   async subscribe<E extends EventSubject>(subject: E, handler: (event: Events[E]) => void | Promise<void>): Promise<Subscription> {
     const nc = await this.nats.get();
-    return nc.subscribe(subject, {
+    return nc.subscribe(this.nats.subject(subject), {
       callback: (err, msg) => {
         if (err) return this.logger.error({ err: err.message, subject }, 'subscription error');
         Promise.resolve()

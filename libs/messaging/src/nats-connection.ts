@@ -1,10 +1,12 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { connect, NatsConnection } from 'nats';
 
 export class NatsOptions {
   servers!: string;
   name!: string;
   requestTimeoutMs!: number;
+  /** Prefix of every subject and stream name, so that deployments (or test runs) can share a NATS cluster. */
+  namespace?: string;
 }
 
 /**
@@ -12,16 +14,31 @@ export class NatsOptions {
  * reconnecting forever, so a NATS restart heals without restarting the service.
  */
 @Injectable()
-export class NatsConnectionProvider implements OnApplicationShutdown {
+export class NatsConnectionProvider implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Nats');
   private connection?: Promise<NatsConnection>;
   private connected = false;
 
   constructor(readonly options: NatsOptions) {}
 
+  /** Starts connecting at start-up without waiting: the service starts (not ready) while NATS is down. */
+  onModuleInit(): void {
+    this.get().catch((error: Error) => this.logger.error({ err: error.message }, 'cannot connect to NATS'));
+  }
+
   get(): Promise<NatsConnection> {
     this.connection ??= this.open();
     return this.connection;
+  }
+
+  /** The subject as it is on the wire, with this deployment's namespace. */
+  subject(name: string): string {
+    return this.options.namespace ? `${this.options.namespace}.${name}` : name;
+  }
+
+  /** A JetStream stream name with this deployment's namespace (stream names allow no dots). */
+  streamName(name: string): string {
+    return this.options.namespace ? `${this.options.namespace.replace(/[^A-Za-z0-9_-]/g, '_')}_${name}` : name;
   }
 
   isConnected(): boolean {

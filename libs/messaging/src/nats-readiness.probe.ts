@@ -9,8 +9,8 @@ export class NatsReadinessProbe implements ReadinessProbe {
   constructor(private readonly nats: NatsConnectionProvider) {}
 
   async check(): Promise<void> {
-    if (!this.nats.isConnected()) throw new Error('disconnected');
     const nc = await this.nats.get();
+    if (!this.nats.isConnected()) throw new Error('disconnected');
     await nc.flush();
   }
 }

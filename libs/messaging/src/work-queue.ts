@@ -67,18 +67,27 @@ export class WorkQueue<T> {
     this.logger = new Logger(`WorkQueue:${definition.stream}`);
   }
 
+  private get stream(): string {
+    return this.nats.streamName(this.definition.stream);
+  }
+
+  private get subject(): string {
+    return this.nats.subject(this.definition.subject);
+  }
+
   async ensure(): Promise<void> {
     const nc = await this.nats.get();
     const jsm = await nc.jetstreamManager();
-    const { stream, subject, durable, maxDeliver, ackWaitMs } = this.definition;
+    const { durable, maxDeliver, ackWaitMs } = this.definition;
+    const { stream, subject } = this;
     await this.ensureStream(jsm, stream, {
       subjects: [subject],
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
       duplicate_window: 2 * 60 * 1_000_000_000,
     });
-    await this.ensureStream(jsm, DEAD_LETTER_STREAM, {
-      subjects: ['deadletter.>'],
+    await this.ensureStream(jsm, this.nats.streamName(DEAD_LETTER_STREAM), {
+      subjects: [this.nats.subject('deadletter.>')],
       retention: RetentionPolicy.Limits,
       storage: StorageType.File,
       max_age: 30 * 24 * 3600 * 1_000_000_000,
@@ -102,7 +111,7 @@ export class WorkQueue<T> {
   /** Publishes work; the same `workId` within the de-duplication window is stored once. */
   async enqueue(payload: T, workId: string): Promise<{ duplicate: boolean }> {
     const js = await this.jetstream();
-    const ack = await js.publish(this.definition.subject, codec.encode(payload), { msgID: workId });
+    const ack = await js.publish(this.subject, codec.encode(payload), { msgID: workId });
     return { duplicate: ack.duplicate };
   }
 
@@ -120,7 +129,7 @@ export class WorkQueue<T> {
     while (!this.stopped) {
       try {
         const js = await this.jetstream();
-        const consumer = await js.consumers.get(this.definition.stream, this.definition.durable);
+        const consumer = await js.consumers.get(this.stream, this.definition.durable);
         this.messages = await consumer.consume({ max_messages: 1 });
         for await (const msg of this.messages) {
           await this.deliver(msg, handler, onDeadLetter);
@@ -142,7 +151,7 @@ export class WorkQueue<T> {
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       if (attempt >= this.definition.maxDeliver) {
-        await this.deadLetter({ stream: this.definition.stream, subject: msg.subject, payload, attempts: attempt, error: reason, at: new Date().toISOString() }, onDeadLetter);
+        await this.deadLetter({ stream: this.stream, subject: msg.subject, payload, attempts: attempt, error: reason, at: new Date().toISOString() }, onDeadLetter);
         msg.term();
       } else {
         this.logger.warn({ attempt, err: reason }, 'work failed; it will be retried');
@@ -153,7 +162,7 @@ export class WorkQueue<T> {
 
   private async deadLetter(letter: DeadLetter<T>, onDeadLetter: DeadLetterHandler<T>): Promise<void> {
     const js = await this.jetstream();
-    await js.publish(`deadletter.${letter.stream.toLowerCase()}`, codec.encode(letter));
+    await js.publish(this.nats.subject(`deadletter.${this.definition.stream.toLowerCase()}`), codec.encode(letter));
     await onDeadLetter(letter).catch((error: Error) => this.logger.error({ err: error.message }, 'dead-letter handler failed'));
   }
 

@@ -115,3 +115,42 @@ export function formatDocument(doc: Document): string {
   const entries = Object.keys(doc).map((key) => `${key}: ${formatValue(doc[key])}`);
   return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
 }
+
+/** BSON comparison order between types (mongod's canonical type order). */
+function typeRank(value: unknown): number {
+  if (value === undefined || value === null) return 1;
+  if (typeof value === 'number' || typeof value === 'bigint' || value instanceof Long || value instanceof Decimal128) return 2;
+  if (typeof value === 'string') return 3;
+  if (Array.isArray(value)) return 5;
+  if (isPlainObject(value)) return 4;
+  if (value instanceof Binary) return 6;
+  if (value instanceof ObjectId) return 7;
+  if (typeof value === 'boolean') return 8;
+  if (value instanceof Date) return 9;
+  if (value instanceof RegExp) return 11;
+  return 12;
+}
+
+/** Orders values like mongod does for `distinct` results and similar value lists. */
+export function compareValues(a: unknown, b: unknown): number {
+  const rankA = typeRank(a);
+  const rankB = typeRank(b);
+  if (rankA !== rankB) return rankA - rankB;
+  switch (rankA) {
+    case 2:
+      return Number(toNumber(a)) - Number(toNumber(b));
+    case 3:
+      return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+    case 7:
+      return (a as ObjectId).toHexString().localeCompare((b as ObjectId).toHexString());
+    case 8:
+      return Number(a) - Number(b);
+    case 9:
+      return (a as Date).getTime() - (b as Date).getTime();
+    default: {
+      const keyA = canonicalKey(a);
+      const keyB = canonicalKey(b);
+      return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
+    }
+  }
+}

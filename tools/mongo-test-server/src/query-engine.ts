@@ -19,7 +19,7 @@ export function mingoOptions(options: QueryOptions): Record<string, unknown> {
 
 const UNSUPPORTED_QUERY_OPERATORS = ['$text', '$near', '$nearSphere', '$geoWithin', '$geoIntersects', '$where'];
 
-function refuseUnsupportedOperators(value: unknown): void {
+export function refuseUnsupportedOperators(value: unknown): void {
   if (Array.isArray(value)) return value.forEach(refuseUnsupportedOperators);
   if (!isPlainObject(value)) return;
   for (const [key, inner] of Object.entries(value)) {
@@ -146,14 +146,14 @@ export type Projector = (doc: Document) => Document;
  * Plain inclusion/exclusion projections are done here (keeping mongod's field order);
  * projections with operators or expressions go to mingo.
  */
-export function compileProjection(raw: unknown, options: QueryOptions): Projector | undefined {
+export function compileProjection(raw: unknown, options: QueryOptions, filter: Document = {}): Projector | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!isPlainObject(raw)) throw commandError('TypeMismatch', "Expected field projection to be of type object");
   if (Object.keys(raw).length === 0) return undefined;
   if (!isSimpleProjection(raw)) {
     return (doc) => {
       try {
-        return new Query({}, mingoOptions(options)).find<Document>([doc], raw).all()[0];
+        return new Query(filter, mingoOptions(options)).find<Document>([doc], raw).all()[0];
       } catch (error) {
         throw toCommandError(error);
       }

@@ -1,7 +1,6 @@
-import { Aggregator } from 'mingo';
-import { update as applyModifier } from 'mingo/updater';
+import { Aggregator, update as applyModifier } from 'mingo';
 import { Decimal128, Long, ObjectId } from 'bson';
-import { bsonTypeOf, canonicalKey, deepClone, formatValue, isPlainObject, toNumber, type Document } from './bson-values';
+import { bsonTypeOf, canonicalKey, deepClone, formatValue, isPlainObject, type Document } from './bson-values';
 import { getPath, setPath } from './document-paths';
 import { commandError, notSupported, toCommandError } from './errors';
 import { mingoOptions, type QueryOptions } from './query-engine';
@@ -84,10 +83,7 @@ function checkArithmetic(doc: Document, modifier: Document): void {
 
 function checkIdUnchanged(before: Document, after: Document): void {
   if (canonicalKey(before._id) !== canonicalKey(after._id)) {
-    throw commandError(
-      'ImmutableField',
-      `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(after._id)}`,
-    );
+    throw commandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
 }
 
@@ -112,7 +108,12 @@ export function applyUpdate(doc: Document, update: ParsedUpdate, options: ApplyO
   if (update.kind === 'replacement') {
     const { _id, ...fields } = update.replacement;
     const next: Document = { _id: doc._id, ...deepClone(fields) };
-    if (_id !== undefined && !options.isInsert) checkIdUnchanged(doc, { _id });
+    if (_id !== undefined && !options.isInsert && canonicalKey(_id) !== canonicalKey(doc._id)) {
+      throw commandError(
+        'ImmutableField',
+        `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${formatValue(_id)}`,
+      );
+    }
     if (options.isInsert && _id !== undefined) next._id = _id;
     return { doc: withIdFirst(next), modified: canonicalKey(next) !== canonicalKey(doc) };
   }
@@ -135,6 +136,13 @@ export function applyUpdate(doc: Document, update: ParsedUpdate, options: ApplyO
   }
   checkArithmetic(doc, modifier);
   const next = deepClone(doc);
+  // mingo refuses any `$set` of `_id`; mongod allows it on insert and when the value is unchanged.
+  if (isPlainObject(modifier.$set) && '_id' in modifier.$set) {
+    const { _id, ...others } = modifier.$set;
+    if (options.isInsert) next._id = deepClone(_id);
+    else checkIdUnchanged(doc, { _id });
+    modifier.$set = others;
+  }
   let changed: string[];
   try {
     changed = applyModifier(next, modifier, options.arrayFilters, options.isInsert ? undefined : options.filter, {
@@ -146,6 +154,12 @@ export function applyUpdate(doc: Document, update: ParsedUpdate, options: ApplyO
     const conflict = /^updating the path '(.*)' would create a conflict at '(.*)'$/.exec(mapped.message);
     if (conflict) {
       throw commandError('ConflictingUpdateOperators', `Updating the path '${conflict[1]}' would create a conflict at '${conflict[2]}'`);
+    }
+    if (/immutable field '_id'/.test(mapped.message)) {
+      throw commandError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+    }
+    if (/positional operator|array field for '\.\$'/.test(mapped.message)) {
+      throw commandError('BadValue', 'The positional operator did not find the match needed from the query.');
     }
     throw mapped;
   }
@@ -175,4 +189,3 @@ export function upsertSeed(filter: Document): Document {
   return seed;
 }
 
-export { toNumber };

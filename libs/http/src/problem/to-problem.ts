@@ -50,7 +50,7 @@ function fromMongo(error: MongoLikeError): ProblemException | undefined {
   return undefined;
 }
 
-function fromBodyParser(error: unknown): ProblemException | undefined {
+export function fromBodyParser(error: unknown): ProblemException | undefined {
   const type = (error as { type?: unknown } | null)?.type;
   if (type === 'entity.parse.failed') return new ProblemException(400, 'MALFORMED_BODY', 'The request body is not valid JSON');
   if (type === 'entity.too.large') return new ProblemException(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');

@@ -11,7 +11,7 @@ export class AuthTypeConfiguration {
   @Prop({ required: true })
   name: string;
 
-  @Prop({ required: true, enum: ['internal', 'hybrid'] })
+  @Prop({ type: String, required: true, enum: ['internal', 'hybrid'] })
   auth_type: AuthType;
 
   @Prop()

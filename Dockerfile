@@ -1,0 +1,23 @@
+# syntax=docker/dockerfile:1
+# One image, both services: `node dist/apps/<service>/apps/<service>/src/main.js`.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY apps ./apps
+COPY libs ./libs
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+RUN groupadd --system corelite && useradd --system --gid corelite corelite
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+USER corelite
+ARG SERVICE=authz
+ENV SERVICE=${SERVICE}
+HEALTHCHECK --interval=10s --timeout=3s --retries=6 CMD node -e "fetch('http://127.0.0.1:'+(process.env.AUTHZ_PORT||process.env.COSTASSET_PORT)+'/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["sh", "-c", "exec node dist/apps/${SERVICE}/apps/${SERVICE}/src/main.js"]

@@ -1,0 +1,33 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema } from 'mongoose';
+import { tenantScopedPlugin } from '@lib/persistence';
+
+/** Who changed what, when, with the state before and after (secrets masked). */
+@Schema({ collection: 'audit_records', timestamps: { createdAt: 'at', updatedAt: false } })
+export class AuditRecord {
+  tenantId: string;
+
+  @Prop({ required: true })
+  actor: string;
+
+  @Prop({ required: true })
+  action: string;
+
+  @Prop({ required: true })
+  resource: string;
+
+  @Prop()
+  resourceId?: string;
+
+  @Prop({ type: MongooseSchema.Types.Mixed })
+  before?: unknown;
+
+  @Prop({ type: MongooseSchema.Types.Mixed })
+  after?: unknown;
+
+  at?: Date;
+}
+
+export const AuditRecordSchema = SchemaFactory.createForClass(AuditRecord);
+AuditRecordSchema.plugin(tenantScopedPlugin);
+AuditRecordSchema.index({ tenantId: 1, at: -1 });

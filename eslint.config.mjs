@@ -1,0 +1,18 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.stack/**', '.dev-keys/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', __dirname: 'readonly', Buffer: 'readonly', console: 'readonly' } },
+    rules: {
+      // Environment classes spell out `: number = 3000`: the type annotation is what emits the
+      // decorator metadata that class-transformer converts environment strings with.
+      '@typescript-eslint/no-inferrable-types': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-namespace': 'off',
+    },
+  },
+);

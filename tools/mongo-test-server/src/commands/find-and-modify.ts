@@ -1,0 +1,62 @@
+import { isPlainObject, type Document } from '../bson-values';
+import type { CommandHandler } from '../command-context';
+import { commandError } from '../errors';
+import { effectiveCollation, findMatching, prepareQuery } from '../matching';
+import { compileProjection, validateSort } from '../query-engine';
+import { applyUpdate, parseUpdate } from '../update-engine';
+import { collectionArgument, optionalDocument } from './arguments';
+import { upsertInsert } from './writes';
+
+/**
+ * findAndModify: errors (including duplicate keys, code 11000 with keyPattern/keyValue) are
+ * reported at the top level, not as writeErrors.
+ */
+const findAndModify: CommandHandler = (command, { storage, db }) => {
+  const name = collectionArgument(command, 'findAndModify', db);
+  const remove = command.remove === true;
+  const hasUpdate = command.update !== undefined && command.update !== null;
+  const returnNew = command.new === true;
+  const upsert = command.upsert === true;
+  if (remove && hasUpdate) throw commandError('FailedToParse', 'Cannot specify both an update and remove=true');
+  if (!remove && !hasUpdate) throw commandError('FailedToParse', 'Either an update or remove=true must be specified');
+  if (remove && upsert) throw commandError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
+  if (remove && returnNew) throw commandError('FailedToParse', 'Cannot specify both new=true and remove=true; \'remove\' always returns the deleted document');
+
+  const collection = storage.getCollection(db, name);
+  const variables = isPlainObject(command.let) ? command.let : undefined;
+  const query = prepareQuery(command.query, effectiveCollation(command.collation, collection), variables);
+  const sort = validateSort(command.sort);
+  const projector = compileProjection(optionalDocument(command, 'fields', 'findAndModify'), query.options, query.matcher.filter);
+  const present = (doc: Document | null): Document | null => (doc && projector ? projector(doc) : doc);
+  const [target] = findMatching(collection, query, sort, 1);
+
+  if (remove) {
+    if (!target || !collection) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
+    collection.remove(target);
+    return { lastErrorObject: { n: 1 }, value: present(target), ok: 1 };
+  }
+
+  const update = parseUpdate(command.update);
+  const arrayFilters = Array.isArray(command.arrayFilters) ? (command.arrayFilters as Document[]) : undefined;
+  if (target && collection) {
+    const result = applyUpdate(target, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options });
+    if (result.modified) collection.replace(target, result.doc);
+    return {
+      lastErrorObject: { n: 1, updatedExisting: true },
+      value: present(returnNew ? result.doc : target),
+      ok: 1,
+    };
+  }
+  if (!upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+  const inserted = upsertInsert(storage, db, name, query.rawFilter, update, arrayFilters, query.options);
+  return {
+    lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id },
+    value: returnNew ? present(inserted) : null,
+    ok: 1,
+  };
+};
+
+export const findAndModifyCommands: Record<string, CommandHandler> = {
+  findAndModify,
+  findandmodify: findAndModify,
+};

@@ -1,0 +1,66 @@
+import type { Document } from './bson-values';
+import type { CommandContext, CommandHandler } from './command-context';
+import { aggregateCommands } from './commands/aggregate';
+import { collectionCommands } from './commands/collections';
+import { findAndModifyCommands } from './commands/find-and-modify';
+import { handshakeCommands } from './commands/handshake';
+import { indexCommands } from './commands/indexes';
+import { readCommands } from './commands/reads';
+import { writeCommands } from './commands/writes';
+import { commandError, notSupported, toCommandError } from './errors';
+import { validateDatabaseName } from './storage';
+
+const handlers: Record<string, CommandHandler> = {
+  ...handshakeCommands,
+  ...collectionCommands,
+  ...indexCommands,
+  ...writeCommands,
+  ...readCommands,
+  ...findAndModifyCommands,
+  ...aggregateCommands,
+};
+
+/** Real mongod commands this server refuses (anything else unknown is CommandNotFound). */
+const REFUSED_COMMANDS = new Set([
+  'explain', 'mapReduce', 'collMod', 'validate', 'compact', 'createUser', 'dropUser', 'updateUser',
+  'saslStart', 'saslContinue', 'authenticate', 'logout', 'shutdown', 'fsync', 'currentOp', 'killOp',
+  'serverStatus', 'getParameter', 'setParameter', 'createView', 'createSearchIndexes', 'cloneCollectionAsCapped',
+  'convertToCapped', 'replSetGetStatus', 'getLog', 'hostInfo', 'connectionStatus', 'whatsmyuri',
+  'startSession', 'refreshSessions', 'killSessions', 'killAllSessions', 'getMoreAll',
+]);
+
+const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
+
+function refuseTransactions(name: string, command: Document): void {
+  if (
+    TRANSACTION_COMMANDS.has(name) ||
+    command.txnNumber !== undefined ||
+    command.startTransaction !== undefined ||
+    command.autocommit !== undefined
+  ) {
+    // Exactly what a standalone mongod answers: transactions need a replica set.
+    throw commandError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+  }
+}
+
+export type ServerState = Omit<CommandContext, 'db'>;
+
+/** Runs one command document and always returns a reply (errors in mongod's shape). */
+export function runCommand(command: Document, state: ServerState): Document {
+  try {
+    const name = Object.keys(command)[0];
+    if (name === undefined || name === '$db') throw commandError('FailedToParse', 'Empty command');
+    const db = command.$db;
+    if (typeof db !== 'string') throw commandError('FailedToParse', "BSON field '$db' is missing but a required field");
+    validateDatabaseName(db);
+    refuseTransactions(name, command);
+    const handler = handlers[name];
+    if (!handler) {
+      if (REFUSED_COMMANDS.has(name)) throw notSupported(`the ${name} command`);
+      throw commandError('CommandNotFound', `no such command: '${name}'`);
+    }
+    return handler(command, { ...state, db });
+  } catch (error) {
+    return toCommandError(error).toReply();
+  }
+}

@@ -1,0 +1,129 @@
+import { Schema, Types, type Model } from 'mongoose';
+import { openTestDatabase, testServerOnly, type TestDatabase } from './test-database';
+
+interface Order {
+  customer: Types.ObjectId;
+  status: string;
+  total: number;
+  items: string[];
+}
+
+describe('mongo-test-server: aggregation through mongoose', () => {
+  let db: TestDatabase;
+  let Orders: Model<Order>;
+  let Customers: Model<{ name: string }>;
+  const ada = new Types.ObjectId();
+  const bob = new Types.ObjectId();
+
+  beforeAll(async () => {
+    db = await openTestDatabase('aggregate');
+    Customers = db.conn.model('Customer', new Schema({ name: String }));
+    Orders = db.conn.model<Order>(
+      'Order',
+      new Schema<Order>({ customer: Schema.Types.ObjectId, status: String, total: Number, items: [String] }),
+    );
+    await Customers.create([{ _id: ada, name: 'Ada' }, { _id: bob, name: 'Bob' }]);
+    await Orders.create([
+      { customer: ada, status: 'open', total: 10, items: ['pen', 'ink'] },
+      { customer: ada, status: 'paid', total: 30, items: ['pen'] },
+      { customer: bob, status: 'paid', total: 5, items: ['cap'] },
+      { customer: bob, status: 'open', total: 7, items: [] },
+    ]);
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('groups and sorts', async () => {
+    const totals = await Orders.aggregate([
+      { $match: { total: { $gte: 5 } } },
+      { $group: { _id: '$status', sum: { $sum: '$total' }, count: { $sum: 1 } } },
+      { $sort: { sum: -1 } },
+    ]);
+    expect(totals).toEqual([
+      { _id: 'paid', sum: 35, count: 2 },
+      { _id: 'open', sum: 17, count: 2 },
+    ]);
+  });
+
+  it('runs $facet with $count, $sortByCount, $unwind and $project', async () => {
+    const [result] = await Orders.aggregate([
+      {
+        $facet: {
+          total: [{ $count: 'n' }],
+          byStatus: [{ $sortByCount: '$status' }, { $sort: { _id: 1 } }],
+          items: [{ $unwind: '$items' }, { $group: { _id: '$items' } }, { $sort: { _id: 1 } }],
+          top: [{ $sort: { total: -1 } }, { $limit: 1 }, { $project: { _id: 0, total: 1 } }],
+        },
+      },
+    ]);
+    expect(result).toEqual({
+      total: [{ n: 4 }],
+      byStatus: [
+        { _id: 'open', count: 2 },
+        { _id: 'paid', count: 2 },
+      ],
+      items: [{ _id: 'cap' }, { _id: 'ink' }, { _id: 'pen' }],
+      top: [{ total: 30 }],
+    });
+  });
+
+  it('joins with $lookup in the same database', async () => {
+    const rows = await Orders.aggregate([
+      { $match: { status: 'paid' } },
+      { $lookup: { from: 'customers', localField: 'customer', foreignField: '_id', as: 'who' } },
+      { $unwind: '$who' },
+      { $replaceRoot: { newRoot: { name: '$who.name', total: '$total' } } },
+      { $sort: { name: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { name: 'Ada', total: 30 },
+      { name: 'Bob', total: 5 },
+    ]);
+  });
+
+  it('supports $addFields, $set, $unset and $skip', async () => {
+    const rows = await Orders.aggregate([
+      { $sort: { total: 1 } },
+      { $skip: 1 },
+      { $addFields: { double: { $multiply: ['$total', 2] } } },
+      { $set: { flag: true } },
+      { $unset: ['items', 'customer', '_id', '__v'] },
+    ]);
+    expect(rows).toEqual([
+      { status: 'open', total: 7, double: 14, flag: true },
+      { status: 'open', total: 10, double: 20, flag: true },
+      { status: 'paid', total: 30, double: 60, flag: true },
+    ]);
+  });
+
+  it('pages an aggregation cursor with getMore', async () => {
+    const cursor = Orders.aggregate([{ $sort: { total: 1 } }]).cursor({ batchSize: 1 });
+    const totals: number[] = [];
+    for await (const doc of cursor) totals.push(doc.total);
+    expect(totals).toEqual([5, 7, 10, 30]);
+  });
+
+  it('honours a collation in $match', async () => {
+    const rows = await Orders.aggregate([{ $match: { status: 'PAID' } }, { $count: 'n' }]).collation({
+      locale: 'en',
+      strength: 2,
+    });
+    expect(rows).toEqual([{ n: 2 }]);
+  });
+
+  it('reports an unknown stage like mongod (40324)', async () => {
+    await expect(Orders.aggregate([{ $bogus: {} }])).rejects.toMatchObject({ code: 40324 });
+  });
+
+  testServerOnly('refuses $out and $merge with an error', async () => {
+    await expect(Orders.aggregate([{ $match: {} }, { $out: 'copy' }])).rejects.toMatchObject({
+      code: 238,
+      message: expect.stringContaining('$out'),
+    });
+    await expect(Orders.aggregate([{ $merge: { into: 'copy' } }])).rejects.toMatchObject({ code: 238 });
+    const names = (await db.conn.db!.listCollections().toArray()).map((entry) => entry.name);
+    expect(names).not.toContain('copy');
+  });
+});

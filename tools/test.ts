@@ -1,0 +1,53 @@
+/**
+ * `npm test`: the whole suite. Type-checks, runs the unit tests (nothing needed), then starts the
+ * local stack under the `test` profile (own ports and data, so a running dev stack is left
+ * alone), runs the e2e tests against it one file at a time (some stop and restart NATS), and
+ * stops the stack (unless it was already running). Extra arguments go to Jest and skip the
+ * type-check and unit steps: `npm test -- test/e2e/foundation`.
+ */
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { stackDown, stackStatus, stackUp } from './stack';
+
+const root = join(__dirname, '..');
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
+async function main(): Promise<number> {
+  const jestArgs = process.argv.slice(2);
+  const focused = jestArgs.some((arg) => !arg.startsWith('-'));
+  if (!focused) {
+    process.stdout.write('test: type-check\n');
+    if (run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) !== 0) return 1;
+    process.stdout.write('test: unit tests\n');
+    if (run(bin('jest'), ['--selectProjects', 'unit', '--ci']) !== 0) return 1;
+  }
+  const profile = 'test';
+  const alreadyRunning = (await stackStatus({ profile })).every((component) => component.state !== 'stopped');
+  if (!alreadyRunning) {
+    process.stdout.write('test: starting the stack (profile test)\n');
+    rmSync(join(root, '.stack', profile, 'nats'), { recursive: true, force: true });
+  }
+  const stackEnv = await stackUp({ profile });
+  try {
+    process.stdout.write('test: e2e tests\n');
+    const env = { ...process.env, ...stackEnv, STACK_PROFILE: profile, NODE_ENV: 'test', DEV_KEYS_DIR: join(root, '.stack', profile, 'keys'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
+    return run(bin('jest'), ['--selectProjects', 'e2e', '--runInBand', '--ci', ...jestArgs], env);
+  } finally {
+    // A stack that was already running (`STACK_PROFILE=test npm run stack -- up`) is left running.
+    if (!alreadyRunning) await stackDown({ profile });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`test: ${error.message}\n`);
+    process.exit(1);
+  },
+);
