@@ -52,7 +52,10 @@ export type StringFold = ((text: string) => string) | null;
 function decimalKey(value: Decimal128): string {
   const text = value.toString();
   const asNumber = Number(text);
-  const digits = text.replace(/[eE][+-]?\d+$/, '').replace(/\D/g, '').replace(/^0+/, '');
+  const digits = text
+    .replace(/[eE][+-]?\d+$/, '')
+    .replace(/\D/g, '')
+    .replace(/^0+/, '');
   // Numbers compare equal across numeric BSON types in mongod, so 1, Long(1) and Decimal("1.0") share a key.
   if (Number.isFinite(asNumber) && digits.length <= 15) return `n${Object.is(asNumber, -0) ? 0 : asNumber}`;
   return `d${text}`;

@@ -29,8 +29,16 @@ export function foldFor(level: FoldLevel): StringFold {
 }
 
 const KNOWN_FIELDS = new Set([
-  'locale', 'caseLevel', 'caseFirst', 'strength', 'numericOrdering', 'alternate', 'maxVariable',
-  'normalization', 'backwards', 'version',
+  'locale',
+  'caseLevel',
+  'caseFirst',
+  'strength',
+  'numericOrdering',
+  'alternate',
+  'maxVariable',
+  'normalization',
+  'backwards',
+  'version',
 ]);
 
 /** Validates a collation document; `null` means simple binary comparison. */

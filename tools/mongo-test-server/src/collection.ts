@@ -77,11 +77,13 @@ export class Collection {
   insert(doc: Document): void {
     const idKey = this.idKeyOf(doc._id);
     if (this.docs.has(idKey)) throw this.duplicateIdError(doc._id);
-    const uniqueKeys = this.indexes.filter((index) => index.unique).map((index) => {
-      const keys = index.keysFor(doc);
-      index.checkAvailable(this.ns, keys, idKey);
-      return [index, keys] as const;
-    });
+    const uniqueKeys = this.indexes
+      .filter((index) => index.unique)
+      .map((index) => {
+        const keys = index.keysFor(doc);
+        index.checkAvailable(this.ns, keys, idKey);
+        return [index, keys] as const;
+      });
     this.docs.set(idKey, doc);
     for (const [index, keys] of uniqueKeys) index.add(keys, idKey);
   }
@@ -89,12 +91,14 @@ export class Collection {
   /** Replaces a stored document by a new version with the same `_id`. */
   replace(previous: Document, next: Document): void {
     const idKey = this.idKeyOf(previous._id);
-    const changes = this.indexes.filter((index) => index.unique).map((index) => {
-      const oldKeys = index.keysFor(previous);
-      const newKeys = index.keysFor(next);
-      index.checkAvailable(this.ns, newKeys, idKey);
-      return [index, oldKeys, newKeys] as const;
-    });
+    const changes = this.indexes
+      .filter((index) => index.unique)
+      .map((index) => {
+        const oldKeys = index.keysFor(previous);
+        const newKeys = index.keysFor(next);
+        index.checkAvailable(this.ns, newKeys, idKey);
+        return [index, oldKeys, newKeys] as const;
+      });
     for (const [index, oldKeys, newKeys] of changes) {
       index.remove(oldKeys, idKey);
       index.add(newKeys, idKey);

@@ -31,9 +31,7 @@ export const ErrorCode = {
 
 export type ErrorCodeName = keyof typeof ErrorCode;
 
-const codeNameByNumber = new Map<number, string>(
-  Object.entries(ErrorCode).map(([name, code]) => [code, name]),
-);
+const codeNameByNumber = new Map<number, string>(Object.entries(ErrorCode).map(([name, code]) => [code, name]));
 
 /** Codes mongod reports as `Location<code>` rather than by a symbolic name. */
 const locationCodes = new Set<number>([ErrorCode.UnrecognizedPipelineStage]);

@@ -43,10 +43,7 @@ export class IndexState {
     if (this.sparse && perField.every(({ values }) => values.every((value) => value === undefined))) return keys;
     const arrayFields = this.fields.filter((_, i) => perField[i].isArray);
     if (arrayFields.length > 1) {
-      throw commandError(
-        'CannotIndexParallelArrays',
-        `cannot index parallel arrays [${arrayFields[1]}] [${arrayFields[0]}]`,
-      );
+      throw commandError('CannotIndexParallelArrays', `cannot index parallel arrays [${arrayFields[1]}] [${arrayFields[0]}]`);
     }
     let tuples: unknown[][] = [[]];
     for (const { values } of perField) {

@@ -63,7 +63,7 @@ export function compileFilter(raw: unknown, options: QueryOptions): Matcher {
 
 export function validateSort(raw: unknown): Record<string, 1 | -1> | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (!isPlainObject(raw)) throw commandError('TypeMismatch', "Expected field sort to be of type object");
+  if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Expected field sort to be of type object');
   const sort: Record<string, 1 | -1> = {};
   for (const [field, direction] of Object.entries(raw)) {
     if (isPlainObject(direction)) throw notSupported(`sorting by ${JSON.stringify(direction)}`);
@@ -113,7 +113,8 @@ function buildTree(paths: string[]): ProjectionTree {
 }
 
 function includeFields(value: unknown, tree: ProjectionTree): unknown {
-  if (Array.isArray(value)) return value.filter((item) => isPlainObject(item) || Array.isArray(item)).map((item) => includeFields(item, tree));
+  if (Array.isArray(value))
+    return value.filter((item) => isPlainObject(item) || Array.isArray(item)).map((item) => includeFields(item, tree));
   if (!isPlainObject(value)) return undefined;
   const out: Document = {};
   for (const key of Object.keys(value)) {
@@ -148,7 +149,7 @@ export type Projector = (doc: Document) => Document;
  */
 export function compileProjection(raw: unknown, options: QueryOptions, filter: Document = {}): Projector | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (!isPlainObject(raw)) throw commandError('TypeMismatch', "Expected field projection to be of type object");
+  if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Expected field projection to be of type object');
   if (Object.keys(raw).length === 0) return undefined;
   if (!isSimpleProjection(raw)) {
     return (doc) => {

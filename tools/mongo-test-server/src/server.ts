@@ -4,14 +4,7 @@ import { CursorRegistry } from './cursors';
 import { runCommand, type ServerState } from './dispatcher';
 import { codeNameFor, ErrorCode } from './errors';
 import { Storage } from './storage';
-import {
-  buildLegacyReply,
-  buildMsgReply,
-  MessageReader,
-  MSG_MORE_TO_COME,
-  parseMessage,
-  type IncomingMessage,
-} from './wire-protocol';
+import { buildLegacyReply, buildMsgReply, MessageReader, MSG_MORE_TO_COME, parseMessage, type IncomingMessage } from './wire-protocol';
 
 /** Commands mongod still accepts over legacy OP_QUERY (the connection handshake). */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
@@ -87,9 +80,7 @@ export class MongoTestServer {
     if (message.kind === 'query') {
       const name = Object.keys(message.query)[0] ?? '';
       const db = message.collection.endsWith('.$cmd') ? message.collection.slice(0, -'.$cmd'.length) : '';
-      const reply = OP_QUERY_COMMANDS.has(name) && db
-        ? runCommand({ ...message.query, $db: db }, state)
-        : legacyOpQueryRefusal(name);
+      const reply = OP_QUERY_COMMANDS.has(name) && db ? runCommand({ ...message.query, $db: db }, state) : legacyOpQueryRefusal(name);
       socket.write(buildLegacyReply(requestId, responseTo, reply));
       return;
     }

@@ -6,13 +6,24 @@ import { commandError, notSupported, toCommandError } from './errors';
 import { mingoOptions, type QueryOptions } from './query-engine';
 
 export type ParsedUpdate =
-  | { kind: 'operators'; modifier: Document }
-  | { kind: 'replacement'; replacement: Document }
-  | { kind: 'pipeline'; stages: Document[] };
+  { kind: 'operators'; modifier: Document } | { kind: 'replacement'; replacement: Document } | { kind: 'pipeline'; stages: Document[] };
 
 const UPDATE_OPERATORS = new Set([
-  '$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$push', '$addToSet', '$pull',
-  '$pullAll', '$pop', '$currentDate', '$bit', '$setOnInsert',
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$rename',
+  '$push',
+  '$addToSet',
+  '$pull',
+  '$pullAll',
+  '$pop',
+  '$currentDate',
+  '$bit',
+  '$setOnInsert',
 ]);
 const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
 
@@ -41,7 +52,10 @@ export function parseUpdate(raw: unknown): ParsedUpdate {
   if (operatorKeys.length === 0) return { kind: 'replacement', replacement: raw };
   for (const key of keys) {
     if (!UPDATE_OPERATORS.has(key)) {
-      throw commandError('FailedToParse', `Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw commandError(
+        'FailedToParse',
+        `Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
     const argument = raw[key];
     if (!isPlainObject(argument)) {
@@ -188,4 +202,3 @@ export function upsertSeed(filter: Document): Document {
   collect(filter);
   return seed;
 }
-

@@ -22,7 +22,10 @@ describe('mongo-test-server: aggregation through mongoose', () => {
       'Order',
       new Schema<Order>({ customer: Schema.Types.ObjectId, status: String, total: Number, items: [String] }),
     );
-    await Customers.create([{ _id: ada, name: 'Ada' }, { _id: bob, name: 'Bob' }]);
+    await Customers.create([
+      { _id: ada, name: 'Ada' },
+      { _id: bob, name: 'Bob' },
+    ]);
     await Orders.create([
       { customer: ada, status: 'open', total: 10, items: ['pen', 'ink'] },
       { customer: ada, status: 'paid', total: 30, items: ['pen'] },

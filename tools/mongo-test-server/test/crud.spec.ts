@@ -47,8 +47,15 @@ describe('mongo-test-server: CRUD through mongoose', () => {
     expect(unchanged).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
     expect(await Items.findOne({ name: 'bolt' }).lean()).toMatchObject({ qty: 5, tags: ['metal', 'small'] });
 
-    await Items.insertMany([{ name: 'nut', qty: 1 }, { name: 'washer', qty: 9 }]);
-    const sorted = await Items.find({ qty: { $gte: 1 } }, { name: 1, _id: 0 }).sort({ qty: -1 }).skip(1).limit(2).lean();
+    await Items.insertMany([
+      { name: 'nut', qty: 1 },
+      { name: 'washer', qty: 9 },
+    ]);
+    const sorted = await Items.find({ qty: { $gte: 1 } }, { name: 1, _id: 0 })
+      .sort({ qty: -1 })
+      .skip(1)
+      .limit(2)
+      .lean();
     expect(sorted).toEqual([{ name: 'bolt' }, { name: 'nut' }]);
 
     const multi = await Items.updateMany({ qty: { $lt: 6 } }, { $set: { tags: ['cheap'] } });
@@ -75,19 +82,37 @@ describe('mongo-test-server: CRUD through mongoose', () => {
   });
 
   it('updates the matched array element with the positional $ operator', async () => {
-    const created = await Items.create({ name: 'kit', lines: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 1 }] });
+    const created = await Items.create({
+      name: 'kit',
+      lines: [
+        { sku: 'a', qty: 1 },
+        { sku: 'b', qty: 1 },
+      ],
+    });
     await Items.updateOne({ _id: created._id, 'lines.sku': 'b' }, { $set: { 'lines.$.qty': 5 } });
-    expect((await Items.findById(created._id).lean())?.lines).toEqual([{ sku: 'a', qty: 1 }, { sku: 'b', qty: 5 }]);
+    expect((await Items.findById(created._id).lean())?.lines).toEqual([
+      { sku: 'a', qty: 1 },
+      { sku: 'b', qty: 5 },
+    ]);
   });
 
   it('updates with arrayFilters', async () => {
-    const created = await Items.create({ name: 'kit', lines: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 2 }] });
+    const created = await Items.create({
+      name: 'kit',
+      lines: [
+        { sku: 'a', qty: 1 },
+        { sku: 'b', qty: 2 },
+      ],
+    });
     await Items.collection.updateOne(
       { _id: created._id },
       { $inc: { 'lines.$[line].qty': 10 } },
       { arrayFilters: [{ 'line.qty': { $gte: 2 } }] },
     );
-    expect((await Items.findById(created._id).lean())?.lines).toEqual([{ sku: 'a', qty: 1 }, { sku: 'b', qty: 12 }]);
+    expect((await Items.findById(created._id).lean())?.lines).toEqual([
+      { sku: 'a', qty: 1 },
+      { sku: 'b', qty: 12 },
+    ]);
   });
 
   it('upserts with findOneAndUpdate, $setOnInsert and new: true', async () => {
@@ -121,14 +146,21 @@ describe('mongo-test-server: CRUD through mongoose', () => {
   });
 
   it('finds and deletes with findOneAndDelete honouring sort and projection', async () => {
-    await Items.insertMany([{ name: 'a', qty: 1 }, { name: 'b', qty: 2 }]);
+    await Items.insertMany([
+      { name: 'a', qty: 1 },
+      { name: 'b', qty: 2 },
+    ]);
     const removed = await Items.findOneAndDelete({}, { sort: { qty: -1 }, projection: { name: 1, _id: 0 } }).lean();
     expect(removed).toEqual({ name: 'b' });
     expect(await Items.countDocuments()).toBe(1);
   });
 
   it('counts documents and estimates counts', async () => {
-    await Items.insertMany([{ name: 'a', qty: 1 }, { name: 'b', qty: 2 }, { name: 'c', qty: 3 }]);
+    await Items.insertMany([
+      { name: 'a', qty: 1 },
+      { name: 'b', qty: 2 },
+      { name: 'c', qty: 3 },
+    ]);
     expect(await Items.countDocuments({ qty: { $gt: 1 } })).toBe(2);
     expect(await Items.countDocuments({}, { skip: 1, limit: 1 })).toBe(1);
     expect(await Items.estimatedDocumentCount()).toBe(3);
@@ -176,10 +208,7 @@ describe('mongo-test-server: CRUD through mongoose', () => {
   });
 
   it('round-trips Decimal128 and Date through a mongoose schema', async () => {
-    const Prices = db.conn.model(
-      'Price',
-      new Schema({ amount: Schema.Types.Decimal128, at: Date, owner: Schema.Types.ObjectId }),
-    );
+    const Prices = db.conn.model('Price', new Schema({ amount: Schema.Types.Decimal128, at: Date, owner: Schema.Types.ObjectId }));
     const owner = new Types.ObjectId();
     const at = new Date(1_700_000_000_123);
     const created = await Prices.create({ amount: '0.10', at, owner });

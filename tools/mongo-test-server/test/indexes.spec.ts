@@ -40,12 +40,14 @@ describe('mongo-test-server: indexes and collation through mongoose', () => {
         keyPattern: { email: 1 },
         keyValue: { email: 'a@example.com' },
       });
-      await expect(
-        Users.updateOne({ name: 'nobody' }, { $set: { email: 'a@example.com' } }, { upsert: true }),
-      ).rejects.toMatchObject({ code: 11000, keyValue: { email: 'a@example.com' } });
-      await expect(
-        Users.findOneAndUpdate({ email: 'b@example.com' }, { $set: { email: 'a@example.com' } }),
-      ).rejects.toMatchObject({ code: 11000, keyPattern: { email: 1 } });
+      await expect(Users.updateOne({ name: 'nobody' }, { $set: { email: 'a@example.com' } }, { upsert: true })).rejects.toMatchObject({
+        code: 11000,
+        keyValue: { email: 'a@example.com' },
+      });
+      await expect(Users.findOneAndUpdate({ email: 'b@example.com' }, { $set: { email: 'a@example.com' } })).rejects.toMatchObject({
+        code: 11000,
+        keyPattern: { email: 1 },
+      });
       expect(await Users.countDocuments()).toBe(2);
     });
 
@@ -97,7 +99,11 @@ describe('mongo-test-server: indexes and collation through mongoose', () => {
     schema.index({ tenant: 1, slug: 1 }, { unique: true });
     const Pages = db.conn.model('Page', schema);
     await Pages.init();
-    await Pages.create([{ tenant: 't1', slug: 'home' }, { tenant: 't2', slug: 'home' }, { tenant: 't1', slug: 'about' }]);
+    await Pages.create([
+      { tenant: 't1', slug: 'home' },
+      { tenant: 't2', slug: 'home' },
+      { tenant: 't1', slug: 'about' },
+    ]);
     await expect(Pages.create({ tenant: 't1', slug: 'home' })).rejects.toMatchObject({
       code: 11000,
       keyPattern: { tenant: 1, slug: 1 },
@@ -123,7 +129,11 @@ describe('mongo-test-server: indexes and collation through mongoose', () => {
   it('enforces a partial unique index only on matching documents', async () => {
     const raw = db.conn.collection('partial');
     await raw.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
-    await raw.insertMany([{ email: 'a', active: false }, { email: 'a', active: false }, { email: 'a', active: true }]);
+    await raw.insertMany([
+      { email: 'a', active: false },
+      { email: 'a', active: false },
+      { email: 'a', active: true },
+    ]);
     await expect(raw.insertOne({ email: 'a', active: true })).rejects.toMatchObject({ code: 11000 });
   });
 

@@ -116,9 +116,10 @@ describe('mongo-test-server: commands and errors through mongoose', () => {
       [1, 11000],
       [5, 11000],
     ]);
-    const result = (error as { result: { insertedCount: number; matchedCount: number; upsertedCount: number; deletedCount: number } }).result;
+    const result = (error as { result: { insertedCount: number; matchedCount: number; upsertedCount: number; deletedCount: number } })
+      .result;
     expect(result).toMatchObject({ insertedCount: 1, matchedCount: 1, upsertedCount: 1, deletedCount: 1 });
-    expect((await Things.find({}, { _id: 0, name: 1, seq: 1 }).sort({ name: 1 }).lean())).toEqual([
+    expect(await Things.find({}, { _id: 0, name: 1, seq: 1 }).sort({ name: 1 }).lean()).toEqual([
       { name: 'ghost', seq: 3 },
       { name: 'one', seq: 10 },
     ]);
@@ -152,6 +153,11 @@ describe('mongo-test-server: commands and errors through mongoose', () => {
     expect(await Things.countDocuments({ seq: { $lt: 500 } })).toBe(500);
   });
 
+  it('applies unacknowledged (w: 0) writes without a reply', async () => {
+    await Things.collection.insertOne({ name: 'fire-and-forget' }, { writeConcern: { w: 0 } });
+    await expect(Things.collection.findOne({ name: 'fire-and-forget' })).resolves.toMatchObject({ name: 'fire-and-forget' });
+  });
+
   it('kills an open cursor', async () => {
     await Things.insertMany(Array.from({ length: 50 }, (_, i) => ({ name: `k${i}`, seq: i })));
     const cursor = Things.collection.find({}, { batchSize: 10 });
@@ -159,9 +165,7 @@ describe('mongo-test-server: commands and errors through mongoose', () => {
     await cursor.close();
     const kill = started.find((event) => event.commandName === 'killCursors');
     expect(kill).toBeDefined();
-    const getMore = await db.conn
-      .db!.command({ getMore: kill!.command.cursors[0], collection: 'things' })
-      .catch((e: unknown) => e);
+    const getMore = await db.conn.db!.command({ getMore: kill!.command.cursors[0], collection: 'things' }).catch((e: unknown) => e);
     expect(getMore).toMatchObject({ code: 43, codeName: 'CursorNotFound' });
   });
 

@@ -9,9 +9,22 @@ import { validateCollectionName } from '../storage';
 
 /** Stages refused outright: they write, need a real server feature, or mingo lacks them. */
 const REFUSED_STAGES = new Set([
-  '$out', '$merge', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$listSessions',
-  '$listLocalSessions', '$geoNear', '$search', '$searchMeta', '$vectorSearch', '$planCacheStats',
-  '$listSearchIndexes', '$shardedDataDistribution', '$changeStreamSplitLargeEvent',
+  '$out',
+  '$merge',
+  '$changeStream',
+  '$collStats',
+  '$indexStats',
+  '$currentOp',
+  '$listSessions',
+  '$listLocalSessions',
+  '$geoNear',
+  '$search',
+  '$searchMeta',
+  '$vectorSearch',
+  '$planCacheStats',
+  '$listSearchIndexes',
+  '$shardedDataDistribution',
+  '$changeStreamSplitLargeEvent',
 ]);
 
 /** Stages whose argument names another collection of the same database. */

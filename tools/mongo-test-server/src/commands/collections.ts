@@ -7,9 +7,21 @@ import { compileFilter } from '../query-engine';
 import { collectionArgument, optionalDocument, refuseOptions } from './arguments';
 
 const UNSUPPORTED_CREATE_OPTIONS = [
-  'capped', 'viewOn', 'pipeline', 'timeseries', 'clusteredIndex', 'validator', 'validationLevel',
-  'validationAction', 'changeStreamPreAndPostImages', 'expireAfterSeconds', 'encryptedFields',
-  'storageEngine', 'indexOptionDefaults', 'size', 'max',
+  'capped',
+  'viewOn',
+  'pipeline',
+  'timeseries',
+  'clusteredIndex',
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'changeStreamPreAndPostImages',
+  'expireAfterSeconds',
+  'encryptedFields',
+  'storageEngine',
+  'indexOptionDefaults',
+  'size',
+  'max',
 ];
 
 const create: CommandHandler = (command, { storage, db }) => {
@@ -114,9 +126,7 @@ const listDatabases: CommandHandler = (command, { storage }) => {
   const databases = storage
     .databaseNames()
     .map((name): Document => {
-      const size = storage
-        .collectionsOf(name)
-        .reduce((total, collection) => total + dataSize(collection.allDocuments()).size, 0);
+      const size = storage.collectionsOf(name).reduce((total, collection) => total + dataSize(collection.allDocuments()).size, 0);
       return nameOnly ? { name } : { name, sizeOnDisk: size, empty: size === 0 };
     })
     .filter((entry) => filter.test(entry));

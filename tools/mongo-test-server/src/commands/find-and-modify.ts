@@ -20,7 +20,8 @@ const findAndModify: CommandHandler = (command, { storage, db }) => {
   if (remove && hasUpdate) throw commandError('FailedToParse', 'Cannot specify both an update and remove=true');
   if (!remove && !hasUpdate) throw commandError('FailedToParse', 'Either an update or remove=true must be specified');
   if (remove && upsert) throw commandError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
-  if (remove && returnNew) throw commandError('FailedToParse', 'Cannot specify both new=true and remove=true; \'remove\' always returns the deleted document');
+  if (remove && returnNew)
+    throw commandError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
 
   const collection = storage.getCollection(db, name);
   const variables = isPlainObject(command.let) ? command.let : undefined;

@@ -8,12 +8,32 @@ import { compileFilter } from '../query-engine';
 import { collectionArgument } from './arguments';
 
 const ACCEPTED_INDEX_FIELDS = new Set([
-  'key', 'name', 'unique', 'sparse', 'partialFilterExpression', 'collation', 'expireAfterSeconds',
-  'background', 'v', 'ns',
+  'key',
+  'name',
+  'unique',
+  'sparse',
+  'partialFilterExpression',
+  'collation',
+  'expireAfterSeconds',
+  'background',
+  'v',
+  'ns',
 ]);
 const REFUSED_INDEX_FIELDS = new Set([
-  'hidden', 'weights', 'default_language', 'language_override', 'textIndexVersion', '2dsphereIndexVersion',
-  'bits', 'min', 'max', 'bucketSize', 'wildcardProjection', 'storageEngine', 'clustered', 'prepareUnique',
+  'hidden',
+  'weights',
+  'default_language',
+  'language_override',
+  'textIndexVersion',
+  '2dsphereIndexVersion',
+  'bits',
+  'min',
+  'max',
+  'bucketSize',
+  'wildcardProjection',
+  'storageEngine',
+  'clustered',
+  'prepareUnique',
 ]);
 
 function defaultIndexName(key: Document): string {
@@ -27,7 +47,10 @@ function parseIndexSpec(raw: unknown): { spec: IndexSpec; collation: ReturnType<
   for (const field of Object.keys(raw)) {
     if (REFUSED_INDEX_FIELDS.has(field)) throw notSupported(`the '${field}' index option`);
     if (!ACCEPTED_INDEX_FIELDS.has(field)) {
-      throw commandError('InvalidIndexSpecificationOption', `The field '${field}' is not valid for an index specification. Specification: ${JSON.stringify(raw)}`);
+      throw commandError(
+        'InvalidIndexSpecificationOption',
+        `The field '${field}' is not valid for an index specification. Specification: ${JSON.stringify(raw)}`,
+      );
     }
   }
   const key = raw.key;
@@ -66,7 +89,13 @@ function parseIndexSpec(raw: unknown): { spec: IndexSpec; collation: ReturnType<
 /** Options that make two specs with the same key pattern different indexes in mongod's eyes. */
 function optionsSignature(spec: IndexSpec): string {
   const { unique, sparse, partialFilterExpression, collation, expireAfterSeconds } = spec;
-  return canonicalKey({ unique: unique ?? false, sparse: sparse ?? false, partialFilterExpression, collation, expireAfterSeconds: toNumber(expireAfterSeconds) });
+  return canonicalKey({
+    unique: unique ?? false,
+    sparse: sparse ?? false,
+    partialFilterExpression,
+    collation,
+    expireAfterSeconds: toNumber(expireAfterSeconds),
+  });
 }
 
 function allSpecs(collection: Collection): IndexSpec[] {
@@ -78,7 +107,8 @@ function checkAgainstExisting(collection: Collection, spec: IndexSpec): boolean 
   const keySignature = canonicalKey(spec.key);
   for (const existing of allSpecs(collection)) {
     const sameKey = canonicalKey(existing.key) === keySignature;
-    const sameOptions = optionsSignature(existing) === optionsSignature({ ...spec, collation: spec.collation ?? collection.collation?.spec });
+    const sameOptions =
+      optionsSignature(existing) === optionsSignature({ ...spec, collation: spec.collation ?? collection.collation?.spec });
     if (existing.name === spec.name) {
       if (sameKey && (sameOptions || existing.name === '_id_')) return false;
       if (!sameKey) {
@@ -108,27 +138,28 @@ const createIndexes: CommandHandler = (command, { storage, db }) => {
   const { collection, created } = storage.getOrCreateCollection(db, name);
   const numIndexesBefore = collection.indexes.length + 1;
   for (const { spec, collation } of parsed) {
-      if (spec.name === '_id_' || canonicalKey(spec.key) === canonicalKey({ _id: 1 })) {
-        if (spec.unique === false) throw commandError('InvalidIndexSpecificationOption', "The field 'unique' is not valid for an _id index specification.");
-        checkAgainstExisting(collection, spec);
-        continue;
+    if (spec.name === '_id_' || canonicalKey(spec.key) === canonicalKey({ _id: 1 })) {
+      if (spec.unique === false)
+        throw commandError('InvalidIndexSpecificationOption', "The field 'unique' is not valid for an _id index specification.");
+      checkAgainstExisting(collection, spec);
+      continue;
+    }
+    if (!checkAgainstExisting(collection, spec)) continue;
+    const effectiveCollation = collation ?? collection.collation;
+    if (effectiveCollation && !spec.collation) spec.collation = effectiveCollation.spec;
+    const partialFilter = spec.partialFilterExpression
+      ? compileFilter(spec.partialFilterExpression, { collation: effectiveCollation })
+      : null;
+    try {
+      collection.addIndex(new IndexState(spec, effectiveCollation, partialFilter));
+    } catch (error) {
+      collection.dropIndex(spec.name);
+      const e = error as { code?: number; message?: string; extra?: Document };
+      if (e.code === 11000) {
+        throw commandError('DuplicateKey', `Index build failed: ${collection.ns}: ${e.message ?? ''}`, e.extra);
       }
-      if (!checkAgainstExisting(collection, spec)) continue;
-      const effectiveCollation = collation ?? collection.collation;
-      if (effectiveCollation && !spec.collation) spec.collation = effectiveCollation.spec;
-      const partialFilter = spec.partialFilterExpression
-        ? compileFilter(spec.partialFilterExpression, { collation: effectiveCollation })
-        : null;
-      try {
-        collection.addIndex(new IndexState(spec, effectiveCollation, partialFilter));
-      } catch (error) {
-        collection.dropIndex(spec.name);
-        const e = error as { code?: number; message?: string; extra?: Document };
-        if (e.code === 11000) {
-          throw commandError('DuplicateKey', `Index build failed: ${collection.ns}: ${e.message ?? ''}`, e.extra);
-        }
-        throw error;
-      }
+      throw error;
+    }
   }
   const numIndexesAfter = collection.indexes.length + 1;
   const reply: Document = { numIndexesBefore, numIndexesAfter, createdCollectionAutomatically: created };

@@ -35,11 +35,7 @@ function statementsArgument(command: Document, field: string, commandName: strin
 }
 
 /** Runs each statement; an ordered batch stops at the first error, as mongod does. */
-function runStatements<T>(
-  statements: T[],
-  ordered: boolean,
-  run: (statement: T, index: number) => void,
-): WriteError[] {
+function runStatements<T>(statements: T[], ordered: boolean, run: (statement: T, index: number) => void): WriteError[] {
   const errors: WriteError[] = [];
   for (const [index, statement] of statements.entries()) {
     try {
