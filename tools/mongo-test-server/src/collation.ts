@@ -1,6 +1,7 @@
 import { Context } from 'mingo';
 import { canonicalKey, isPlainObject, type Document, type StringFold } from './bson-values';
 import { commandError } from './errors';
+import { addNumbers, averageNumbers } from './decimal-math';
 import { valuesForMatch } from './document-paths';
 
 /**
@@ -100,8 +101,28 @@ function collationInOperator(selector: string, value: unknown): (doc: Document) 
   return (doc) => valuesForMatch(doc, selector).some((candidate) => wanted.has(canonicalKey(candidate, fold)));
 }
 
+type Accumulator = (collection: Document[], expr: unknown, options: unknown) => unknown;
+// The accumulator module is only reachable through package "exports", which the repo's
+// node10 module resolution does not read for types; the shape used here is tiny.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const mingoAccumulators = require('mingo/operators/accumulator') as { $push: Accumulator };
+
+/** `$sum` / `$avg` that add Decimal128 and Long values exactly (mingo skips them). */
+const sumAccumulator: Accumulator = (collection, expr, options) =>
+  typeof expr === 'number' ? collection.length * expr : addNumbers(mingoAccumulators.$push(collection, expr, options) as unknown[]);
+const avgAccumulator: Accumulator = (collection, expr, options) =>
+  averageNumbers(mingoAccumulators.$push(collection, expr, options) as unknown[]);
+
+/**
+ * `$group` accumulators that replace `$sum` / `$avg`. mingo's own operators always take
+ * precedence over same-named custom ones, so pipelines are rewritten to these names.
+ */
+export const EXACT_ACCUMULATORS: Record<string, string> = { $sum: '$__exactSum', $avg: '$__exactAvg' };
+
+/** Operators this server adds to mingo's default context. */
 export const queryContext = Context.init({
   query: { [COLLATION_IN]: collationInOperator } as never,
+  accumulator: { $__exactSum: sumAccumulator, $__exactAvg: avgAccumulator } as never,
 });
 
 const containsString = (value: unknown): boolean =>

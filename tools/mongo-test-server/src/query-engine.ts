@@ -1,3 +1,4 @@
+import { Decimal128, Long } from 'bson';
 import { Query } from 'mingo';
 import { isPlainObject, toNumber, type Document } from './bson-values';
 import { mingoCollation, queryContext, rewriteFilterForCollation, type ResolvedCollation } from './collation';
@@ -18,12 +19,18 @@ export function mingoOptions(options: QueryOptions): Record<string, unknown> {
 }
 
 const UNSUPPORTED_QUERY_OPERATORS = ['$text', '$near', '$nearSphere', '$geoWithin', '$geoIntersects', '$where'];
+const RANGE_OPERATORS = ['$gt', '$gte', '$lt', '$lte'];
 
 export function refuseUnsupportedOperators(value: unknown): void {
   if (Array.isArray(value)) return value.forEach(refuseUnsupportedOperators);
   if (!isPlainObject(value)) return;
   for (const [key, inner] of Object.entries(value)) {
     if (UNSUPPORTED_QUERY_OPERATORS.includes(key)) throw notSupported(`the ${key} query operator`);
+    if ((key === '$in' || key === '$nin') && !Array.isArray(inner)) throw commandError('BadValue', `${key} needs an array`);
+    // mingo would order these by their string form, which is not numeric order.
+    if (RANGE_OPERATORS.includes(key) && (inner instanceof Long || inner instanceof Decimal128)) {
+      throw notSupported(`${key} with a ${inner instanceof Long ? 'Long' : 'Decimal128'} operand`);
+    }
     refuseUnsupportedOperators(inner);
   }
 }

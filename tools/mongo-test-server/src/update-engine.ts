@@ -1,6 +1,7 @@
 import { Aggregator, update as applyModifier } from 'mingo';
 import { Decimal128, Long, ObjectId } from 'bson';
 import { bsonTypeOf, canonicalKey, deepClone, formatValue, isPlainObject, type Document } from './bson-values';
+import { addNumbers } from './decimal-math';
 import { getPath, setPath } from './document-paths';
 import { commandError, notSupported, toCommandError } from './errors';
 import { mingoOptions, type QueryOptions } from './query-engine';
@@ -72,12 +73,28 @@ export function isMultiAllowed(update: ParsedUpdate): boolean {
   return update.kind !== 'replacement';
 }
 
-function checkArithmetic(doc: Document, modifier: Document): void {
+/**
+ * Validates `$inc` / `$mul` like mongod, and computes `$inc` involving Decimal128 or Long
+ * exactly here (mingo leaves such fields unchanged), turning those entries into `$set`.
+ */
+function prepareArithmetic(doc: Document, modifier: Document): void {
   for (const op of ['$inc', '$mul'] as const) {
     const fields = modifier[op] as Document | undefined;
     if (!fields) continue;
+    const remaining: Document = { ...fields };
     for (const [path, amount] of Object.entries(fields)) {
-      if (amount instanceof Long || amount instanceof Decimal128) throw notSupported(`${op} with a ${typeName(amount)} argument`);
+      const wide = (value: unknown): boolean => value instanceof Long || value instanceof Decimal128;
+      if (op === '$inc' && !path.includes('$')) {
+        const current = getPath(doc, path);
+        if ((wide(amount) || wide(current)) && (current === undefined || typeof current === 'number' || wide(current))) {
+          if (typeof amount === 'number' || wide(amount)) {
+            modifier.$set = { ...(isPlainObject(modifier.$set) ? modifier.$set : {}), [path]: addNumbers([current ?? 0, amount]) };
+            delete remaining[path];
+            continue;
+          }
+        }
+      }
+      if (wide(amount)) throw notSupported(`${op} with a ${typeName(amount)} argument`);
       if (typeof amount !== 'number') {
         const verb = op === '$inc' ? 'increment' : 'multiply';
         throw commandError('TypeMismatch', `Cannot ${verb} with non-numeric argument: {${path}: ${formatValue(amount)}}`);
@@ -92,6 +109,8 @@ function checkArithmetic(doc: Document, modifier: Document): void {
         );
       }
     }
+    if (Object.keys(remaining).length > 0) modifier[op] = remaining;
+    else delete modifier[op];
   }
 }
 
@@ -103,7 +122,7 @@ function checkIdUnchanged(before: Document, after: Document): void {
 
 /** Returns a document with `_id` as its first field, as mongod stores it. */
 export function withIdFirst(doc: Document): Document {
-  if (Object.keys(doc)[0] === '_id') return doc;
+  if (Object.keys(doc)[0] === '_id' && doc._id !== undefined) return doc;
   const { _id, ...rest } = doc;
   return { _id: _id === undefined ? new ObjectId() : _id, ...rest };
 }
@@ -148,7 +167,7 @@ export function applyUpdate(doc: Document, update: ParsedUpdate, options: ApplyO
   if (options.isInsert && isPlainObject($setOnInsert)) {
     modifier.$set = { ...(isPlainObject(modifier.$set) ? modifier.$set : {}), ...$setOnInsert };
   }
-  checkArithmetic(doc, modifier);
+  prepareArithmetic(doc, modifier);
   const next = deepClone(doc);
   // mingo refuses any `$set` of `_id`; mongod allows it on insert and when the value is unchanged.
   if (isPlainObject(modifier.$set) && '_id' in modifier.$set) {

@@ -1,3 +1,4 @@
+import { Decimal128 } from 'bson';
 import { Schema, Types, type Model } from 'mongoose';
 import { openTestDatabase, testServerOnly, type TestDatabase } from './test-database';
 
@@ -17,7 +18,7 @@ describe('mongo-test-server: aggregation through mongoose', () => {
 
   beforeAll(async () => {
     db = await openTestDatabase('aggregate');
-    Customers = db.conn.model('Customer', new Schema({ name: String }));
+    Customers = db.conn.model<{ name: string }>('Customer', new Schema<{ name: string }>({ name: String }));
     Orders = db.conn.model<Order>(
       'Order',
       new Schema<Order>({ customer: Schema.Types.ObjectId, status: String, total: Number, items: [String] }),
@@ -117,7 +118,7 @@ describe('mongo-test-server: aggregation through mongoose', () => {
   });
 
   it('reports an unknown stage like mongod (40324)', async () => {
-    await expect(Orders.aggregate([{ $bogus: {} }])).rejects.toMatchObject({ code: 40324 });
+    await expect(Orders.aggregate([{ $bogus: {} } as never])).rejects.toMatchObject({ code: 40324 });
   });
 
   testServerOnly('refuses $out and $merge with an error', async () => {
@@ -128,5 +129,11 @@ describe('mongo-test-server: aggregation through mongoose', () => {
     await expect(Orders.aggregate([{ $merge: { into: 'copy' } }])).rejects.toMatchObject({ code: 238 });
     const names = (await db.conn.db!.listCollections().toArray()).map((entry) => entry.name);
     expect(names).not.toContain('copy');
+  });
+
+  testServerOnly('refuses range comparisons on Decimal128 instead of comparing strings', async () => {
+    await expect(Orders.collection.find({ total: { $gt: Decimal128.fromString('9') } }).toArray()).rejects.toMatchObject({
+      code: 238,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { Binary, Decimal128, Long, ObjectId } from 'bson';
+import type { ModifyResult } from 'mongodb';
 import { Schema, Types, type Model } from 'mongoose';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
@@ -73,6 +74,12 @@ describe('mongo-test-server: CRUD through mongoose', () => {
     expect(await Items.findById(created._id).lean()).toMatchObject({ _id: created._id, name: 'new', qty: 7 });
   });
 
+  it('upserts a replacement document', async () => {
+    const result = await Items.collection.replaceOne({ name: 'absent' }, { name: 'replacement', qty: 4 }, { upsert: true });
+    expect(result).toMatchObject({ matchedCount: 0, upsertedCount: 1 });
+    expect(await Items.findById(result.upsertedId).lean()).toEqual({ _id: result.upsertedId, name: 'replacement', qty: 4 });
+  });
+
   it('refuses to change _id with an update', async () => {
     const created = await Items.create({ name: 'fixed' });
     await expect(Items.collection.updateOne({ _id: created._id }, { $set: { _id: new ObjectId() } })).rejects.toMatchObject({
@@ -116,20 +123,20 @@ describe('mongo-test-server: CRUD through mongoose', () => {
   });
 
   it('upserts with findOneAndUpdate, $setOnInsert and new: true', async () => {
-    const first = await Items.findOneAndUpdate(
+    const first = (await Items.findOneAndUpdate(
       { name: 'gear' },
       { $setOnInsert: { tags: ['fresh'] }, $inc: { qty: 1 } },
       { upsert: true, new: true, includeResultMetadata: true },
-    ).lean();
+    ).lean()) as unknown as ModifyResult<Item>;
     expect(first.lastErrorObject).toMatchObject({ n: 1, updatedExisting: false });
     expect(first.lastErrorObject?.upserted).toBeInstanceOf(Types.ObjectId);
     expect(first.value).toMatchObject({ name: 'gear', qty: 1, tags: ['fresh'] });
 
-    const second = await Items.findOneAndUpdate(
+    const second = (await Items.findOneAndUpdate(
       { name: 'gear' },
       { $setOnInsert: { tags: ['ignored'] }, $inc: { qty: 1 } },
       { upsert: true, new: true, includeResultMetadata: true },
-    ).lean();
+    ).lean()) as unknown as ModifyResult<Item>;
     expect(second.lastErrorObject).toMatchObject({ n: 1, updatedExisting: true });
     expect(second.value).toMatchObject({ name: 'gear', qty: 2, tags: ['fresh'] });
 
@@ -216,6 +223,19 @@ describe('mongo-test-server: CRUD through mongoose', () => {
     expect(found?.amount?.toString()).toBe('0.10');
     expect(found?.at).toEqual(at);
     expect(found?.owner).toEqual(owner);
+  });
+
+  it('increments and sums Decimal128 values exactly', async () => {
+    const raw = db.conn.collection('money');
+    await raw.insertMany([{ amount: Decimal128.fromString('0.10') }, { amount: Decimal128.fromString('0.20') }]);
+    await raw.updateMany({}, { $inc: { amount: Decimal128.fromString('0.05') } });
+    const amounts = (await raw.find().toArray()).map((doc) => doc.amount);
+    expect(amounts.every((value) => value instanceof Decimal128)).toBe(true);
+    expect(amounts.map(String)).toEqual(['0.15', '0.25']);
+    const [totals] = await raw.aggregate([{ $group: { _id: null, sum: { $sum: '$amount' }, avg: { $avg: '$amount' } } }]).toArray();
+    expect(totals.sum).toBeInstanceOf(Decimal128);
+    expect(totals.sum.toString()).toBe('0.40');
+    expect(Number(totals.avg.toString())).toBe(0.2);
   });
 
   it('stores copies: aggregation stages do not change stored documents', async () => {

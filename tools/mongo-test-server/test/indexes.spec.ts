@@ -16,7 +16,10 @@ describe('mongo-test-server: indexes and collation through mongoose', () => {
     let Users: Model<{ email: string; name?: string }>;
 
     beforeAll(async () => {
-      Users = db.conn.model('User', new Schema({ email: { type: String, unique: true }, name: String }));
+      Users = db.conn.model<{ email: string; name?: string }>(
+        'User',
+        new Schema<{ email: string; name?: string }>({ email: { type: String, unique: true }, name: String }),
+      );
       await Users.init();
     });
 

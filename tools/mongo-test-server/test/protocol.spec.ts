@@ -11,7 +11,10 @@ describe('mongo-test-server: commands and errors through mongoose', () => {
   beforeAll(async () => {
     db = await openTestDatabase('protocol', { monitorCommands: true });
     db.conn.getClient().on('commandStarted', (event: CommandStartedEvent) => started.push(event));
-    Things = db.conn.model('Thing', new Schema({ name: { type: String, unique: true }, seq: Number }));
+    Things = db.conn.model<{ name: string; seq?: number }>(
+      'Thing',
+      new Schema<{ name: string; seq?: number }>({ name: { type: String, unique: true }, seq: Number }),
+    );
     await Things.init();
   });
 
@@ -180,7 +183,7 @@ describe('mongo-test-server: commands and errors through mongoose', () => {
     it('rejects a legacy OP_QUERY command other than the handshake', async () => {
       const { connect } = await import('node:net');
       const { serialize, deserialize } = await import('bson');
-      const [host, port] = new URL(db.conn.getClient().options.hosts[0].toString().replace(/^/, 'mongodb://')).host.split(':');
+      const { hostname: host, port } = new URL(db.uri);
       const body = serialize({ find: 'things' });
       const ns = Buffer.from('x.$cmd\0');
       const header = Buffer.alloc(16);

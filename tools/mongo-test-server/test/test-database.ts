@@ -9,6 +9,7 @@ export const testServerOnly = externalUri ? it.skip : it;
 
 export interface TestDatabase {
   conn: Connection;
+  uri: string;
   close(): Promise<void>;
 }
 
@@ -19,6 +20,7 @@ export async function openTestDatabase(prefix: string, options: mongoose.Connect
   const conn = await mongoose.createConnection(uri, { dbName, serverSelectionTimeoutMS: 5000, ...options }).asPromise();
   return {
     conn,
+    uri,
     async close() {
       await conn.dropDatabase().catch(() => undefined);
       await conn.close();

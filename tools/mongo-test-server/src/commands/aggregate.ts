@@ -1,6 +1,6 @@
 import { Aggregator } from 'mingo';
 import { deepClone, isPlainObject, toNumber, type Document } from '../bson-values';
-import { rewriteFilterForCollation, type FoldLevel } from '../collation';
+import { EXACT_ACCUMULATORS, rewriteFilterForCollation, type FoldLevel } from '../collation';
 import type { CommandContext, CommandHandler } from '../command-context';
 import { CommandError, commandError, notSupported, toCommandError } from '../errors';
 import { effectiveCollation, findMatching, prepareQuery } from '../matching';
@@ -53,6 +53,15 @@ function preparePipeline(pipeline: unknown[], level: FoldLevel, db: string): Doc
       if (!isPlainObject(argument)) throw new CommandError(15959, 'the match filter must be an expression in an object');
       refuseUnsupportedOperators(argument);
       return { $match: rewriteFilterForCollation(argument, level) };
+    }
+    if (name === '$group' && isPlainObject(argument)) {
+      const group: Document = {};
+      for (const [field, spec] of Object.entries(argument)) {
+        const operator = isPlainObject(spec) ? Object.keys(spec)[0] : undefined;
+        const exact = operator ? EXACT_ACCUMULATORS[operator] : undefined;
+        group[field] = exact && isPlainObject(spec) ? { [exact]: spec[operator as string] } : spec;
+      }
+      return { $group: group };
     }
     if (name === '$facet' && isPlainObject(argument)) {
       const facets: Document = {};

@@ -1,0 +1,50 @@
+/** The fields of a cost line item an expression may compare. Anything else is refused. */
+export const EXPRESSION_FIELDS = [
+  'providerName',
+  'billingAccountId',
+  'billingAccountName',
+  'assetAccountId',
+  'category',
+  'serviceName',
+  'region',
+  'period',
+] as const;
+
+export type ExpressionField = (typeof EXPRESSION_FIELDS)[number];
+
+export type ComparisonOperator = '==' | '!=';
+
+export type LiteralValue = { kind: 'literal'; value: string };
+export type ParamValue = { kind: 'param'; name: string };
+export type ValueNode = LiteralValue | ParamValue;
+
+/** `and` and `or` always hold at least two operands; the parser never builds a one-operand node. */
+export type AndNode = { kind: 'and'; operands: [Expression, Expression, ...Expression[]] };
+export type OrNode = { kind: 'or'; operands: [Expression, Expression, ...Expression[]] };
+export type NotNode = { kind: 'not'; operand: Expression };
+export type CompareNode = { kind: 'compare'; field: ExpressionField; op: ComparisonOperator; value: ValueNode };
+export type TagNode = { kind: 'tag'; group: string; key: string; op: ComparisonOperator; value: ValueNode };
+
+export type Expression = AndNode | OrNode | NotNode | CompareNode | TagNode;
+
+export type ExpressionNode = Expression | ValueNode;
+
+export function isExpressionField(name: string): name is ExpressionField {
+  return (EXPRESSION_FIELDS as readonly string[]).includes(name);
+}
+
+/**
+ * Where in the source text the parser found each node. Kept beside the tree rather than in it so
+ * that trees stay plain data: `parse(print(tree))` deep-equals `tree`, and two parses of differently
+ * spaced texts give equal trees. Trees built by hand (or cloned) have no recorded positions.
+ */
+const sourcePositions = new WeakMap<ExpressionNode, number>();
+
+export function recordPosition<T extends ExpressionNode>(node: T, position: number): T {
+  sourcePositions.set(node, position);
+  return node;
+}
+
+export function positionOf(node: ExpressionNode): number | undefined {
+  return sourcePositions.get(node);
+}
