@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { CommonEnvironment } from '@lib/config';
 
 export class AuthzEnvironment extends CommonEnvironment {
@@ -20,4 +20,12 @@ export class AuthzEnvironment extends CommonEnvironment {
 
   @Matches(/^\d+[smhd]$/)
   REFRESH_TOKEN_TTL: string = '7d';
+
+  /**
+   * base64 of 32 random bytes: the AES-256-GCM key sealing secrets of configuration values (the
+   * `_ldap_config` password). Required in production; elsewhere a dev key is generated into DEV_KEYS_DIR.
+   */
+  @ValidateIf((env: AuthzEnvironment) => env.NODE_ENV === 'production' || !!env.CONFIG_ENCRYPTION_KEY)
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be the base64 of 32 random bytes (required in production)' })
+  CONFIG_ENCRYPTION_KEY?: string;
 }

@@ -38,7 +38,8 @@ const create: CommandHandler = (command, { storage, db }) => {
 const drop: CommandHandler = (command, { storage, db }) => {
   const name = collectionArgument(command, 'drop', db);
   const collection = storage.getCollection(db, name);
-  if (!collection) throw commandError('NamespaceNotFound', 'ns not found');
+  // Since MongoDB 7.0 dropping a collection that does not exist succeeds.
+  if (!collection) return { ok: 1 };
   const nIndexesWas = collection.indexes.length + 1;
   storage.dropCollection(db, name);
   return { nIndexesWas, ns: `${db}.${name}`, ok: 1 };

@@ -1,0 +1,59 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional } from 'class-validator';
+import { IsIdentifier, MAX_CODE_LENGTH, MAX_EXTERNAL_REF_LENGTH, MAX_ROLE_LENGTH } from './identifiers';
+
+export const MAX_ROLES_PER_TEAM = 50;
+
+export class CreateTeamRequest {
+  @ApiProperty({ maxLength: MAX_CODE_LENGTH, description: 'Unique team code within the tenant' })
+  @IsIdentifier(MAX_CODE_LENGTH)
+  team_code: string;
+
+  @ApiProperty({ maxLength: MAX_CODE_LENGTH, description: 'Org of the team; created when it does not exist' })
+  @IsIdentifier(MAX_CODE_LENGTH)
+  org_code: string;
+
+  @ApiProperty({
+    type: [String],
+    maxItems: MAX_ROLES_PER_TEAM,
+    description: `Role names (free strings, at most ${MAX_ROLE_LENGTH} characters each; role records are created when missing). \`System Admin\` makes members System Admins.`,
+  })
+  @IsArray()
+  @ArrayMaxSize(MAX_ROLES_PER_TEAM)
+  @ArrayUnique()
+  @IsIdentifier(MAX_ROLE_LENGTH, true)
+  roles: string[];
+
+  @ApiPropertyOptional({
+    maxLength: MAX_EXTERNAL_REF_LENGTH,
+    description: 'External group (IdP / directory) that stands for this team in hybrid authorization; belongs to at most one team',
+  })
+  @IsOptional()
+  @IsIdentifier(MAX_EXTERNAL_REF_LENGTH)
+  external_ref_id?: string;
+}
+
+export class TeamResponse {
+  @ApiProperty()
+  team_code: string;
+
+  @ApiProperty()
+  org_code: string;
+
+  @ApiProperty({ type: [String] })
+  roles: string[];
+
+  @ApiPropertyOptional()
+  external_ref_id?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  created_at?: string;
+}
+
+export class TeamPage {
+  @ApiProperty({ type: [TeamResponse] })
+  items: TeamResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
+  nextCursor: string | null;
+}

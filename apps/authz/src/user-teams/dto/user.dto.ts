@@ -1,0 +1,27 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIdentifier, MAX_USER_ID_LENGTH } from './identifiers';
+
+export class CreateUserRequest {
+  @ApiProperty({ maxLength: MAX_USER_ID_LENGTH, description: 'The user id, as the `sub` of its tokens will carry it' })
+  @IsIdentifier(MAX_USER_ID_LENGTH)
+  user_id: string;
+}
+
+export class UserResponse {
+  @ApiProperty()
+  user_id: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  created_at?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'When a token of the user was last resolved (absent until its first login)' })
+  last_seen_at?: string;
+}
+
+export class UserPage {
+  @ApiProperty({ type: [UserResponse] })
+  items: UserResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
+  nextCursor: string | null;
+}
