@@ -4,6 +4,7 @@ import { HealthModule, LoggingModule } from '@lib/http';
 import { MessagingModule, NatsReadinessProbe } from '@lib/messaging';
 import { DatabaseModule, MongoReadinessProbe } from '@lib/persistence';
 import { CostassetEnvironment } from './costasset.environment';
+import { CurrencyModule } from './currency/currency.module';
 import { EnvironmentModule } from './environment.module';
 import { ExtensionsModule } from './extensions/extensions.module';
 import { ObjectStoreReadinessProbe } from './object-store/object-store-readiness.probe';
@@ -27,6 +28,7 @@ export class CostassetModule {
           resolver: { provide: PrincipalResolver, useClass: RemotePrincipalResolver },
         }),
         HealthModule.withProbes([MongoReadinessProbe, NatsReadinessProbe, ObjectStoreReadinessProbe]),
+        CurrencyModule,
         ExtensionsModule,
       ],
     };
