@@ -1,16 +1,17 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule, PrincipalResolver } from '@lib/auth';
-import { HealthModule, LoggingModule } from '@lib/http';
-import { MessagingModule, NatsReadinessProbe } from '@lib/messaging';
-import { DatabaseModule, MongoReadinessProbe } from '@lib/persistence';
+import { HealthModule } from '@lib/http';
+import { NatsReadinessProbe } from '@lib/messaging';
+import { MongoReadinessProbe } from '@lib/persistence';
+import { PlatformModule } from '@lib/platform';
 import { AuditModule } from './audit/audit.module';
 import { AuthzEnvironment } from './authz.environment';
-import { EnvironmentModule } from './environment.module';
 import { IdentityModule } from './identity/identity.module';
 import { PrincipalService } from './identity/principal.service';
 import { localVerifierProvider } from './token/signing-key.provider';
 import { SigningKeyModule } from './token/signing-key.module';
 import { TokenModule } from './token/token.module';
+import { UserTeamsModule } from './user-teams/user-teams.module';
 
 /** The authorization and core-configuration service ("core"). */
 @Module({})
@@ -19,10 +20,7 @@ export class AuthzModule {
     return {
       module: AuthzModule,
       imports: [
-        EnvironmentModule.register(env),
-        LoggingModule.forRoot({ service: 'authz', level: env.LOG_LEVEL }),
-        DatabaseModule.forRoot(env.MONGODB_URI, 'authz'),
-        MessagingModule.forRoot({ servers: env.NATS_URL, name: 'authz', requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS, namespace: env.NATS_NAMESPACE }),
+        PlatformModule.forRoot('authz', env),
         SigningKeyModule,
         AuthModule.forRoot({
           imports: [IdentityModule],
@@ -33,6 +31,7 @@ export class AuthzModule {
         AuditModule,
         IdentityModule,
         TokenModule,
+        UserTeamsModule,
       ],
     };
   }
