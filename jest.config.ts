@@ -33,13 +33,14 @@ const common = {
  * real stack that `npm test` (tools/test.ts) starts and stops around the run.
  */
 const config: Config = {
+  // A global option: Jest ignores it inside a project. e2e tests wait on jobs and NATS.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/apps/**/*.e2e-spec.ts'],
-      testTimeout: 60_000,
     },
   ],
 };

@@ -7,9 +7,12 @@ import { PlatformModule } from '@lib/platform';
 import { CostassetEnvironment } from './costasset.environment';
 import { CurrencyModule } from './currency/currency.module';
 import { ExtensionsModule } from './extensions/extensions.module';
+import { ObjectStorageProvidersModule } from './object-storage-providers/object-storage-providers.module';
 import { ObjectStoreReadinessProbe } from './object-store/object-store-readiness.probe';
 import { ObjectStoreModule } from './object-store/object-store.module';
 import { RemotePrincipalResolver } from './principal/remote-principal.resolver';
+import { ProviderMetadataModule } from './provider-metadata/provider-metadata.module';
+import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 
 /** The cost and asset management service. */
 @Module({})
@@ -27,6 +30,9 @@ export class CostassetModule {
         HealthModule.withProbes([MongoReadinessProbe, NatsReadinessProbe, ObjectStoreReadinessProbe]),
         CurrencyModule,
         ExtensionsModule,
+        ProviderMetadataModule,
+        ObjectStorageProvidersModule,
+        ResourceGroupsModule,
       ],
     };
   }

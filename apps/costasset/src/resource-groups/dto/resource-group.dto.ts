@@ -1,0 +1,120 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Validate } from 'class-validator';
+import { RESOURCE_GROUP_TYPES, ResourceGroupType } from '../schemas/resource-group.schema';
+import { ContextShape } from './context-shape.validator';
+
+const GROUP_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+const toVersionNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+
+const CONTEXT_DESCRIPTION =
+  'String keys mapping to arrays of strings. `teams` lists the team codes whose members see the group and the data its expression selects (a System Admin sees every group).';
+const EXPR_DESCRIPTION =
+  "Boolean expression over providerName, billingAccountId, billingAccountName, assetAccountId, category, serviceName, region, period: `==`, `!=`, `&&`, `||`, `!`, parentheses, quoted strings, `tag('group', 'key' == 'value')`. Placeholders (`${...}`) are not allowed in groups.";
+
+export class CreateResourceGroupRequest {
+  @ApiPropertyOptional({ description: 'Identifier chosen by the caller; generated when missing', example: 'team-a-aws' })
+  @IsOptional()
+  @Matches(GROUP_ID, { message: '_id must be 1-128 letters, digits, or . _ : -' })
+  _id?: string;
+
+  @ApiProperty({ enum: RESOURCE_GROUP_TYPES, description: '`visibility` restricts what team members see; `budgetary` groups are budget scopes' })
+  @IsIn(RESOURCE_GROUP_TYPES)
+  type: ResourceGroupType;
+
+  @ApiPropertyOptional({ type: String, description: 'A string on create (spec §2.7), e.g. "1"; the stored version starts at 1 and grows with each change' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{1,9}$/)
+  version?: string;
+
+  @ApiProperty({ description: EXPR_DESCRIPTION, example: 'providerName == "aws" && (billingAccountName == "prod" || category == "Compute")' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  expr: string;
+
+  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION, example: { teams: ['TEAM-A'] } })
+  @IsOptional()
+  @IsObject()
+  @Validate(ContextShape)
+  context?: Record<string, string[]>;
+}
+
+/** PUT replaces expr, type and context; PATCH changes the fields given. */
+export class UpdateResourceGroupRequest {
+  @ApiProperty({ description: 'The group to change' })
+  @Matches(GROUP_ID)
+  _id: string;
+
+  @ApiPropertyOptional({ type: Number, description: 'A number on update (spec §2.7): when given, it must equal the stored version (optimistic concurrency, 409 otherwise)' })
+  @IsOptional()
+  @Transform(toVersionNumber)
+  @IsInt()
+  @Min(1)
+  version?: number;
+
+  @ApiPropertyOptional({ enum: RESOURCE_GROUP_TYPES })
+  @IsOptional()
+  @IsIn(RESOURCE_GROUP_TYPES)
+  type?: ResourceGroupType;
+
+  @ApiPropertyOptional({ description: EXPR_DESCRIPTION })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  expr?: string;
+
+  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })
+  @IsOptional()
+  @IsObject()
+  @Validate(ContextShape)
+  context?: Record<string, string[]>;
+}
+
+export class ReplaceResourceGroupRequest {
+  @ApiProperty({ description: 'The group to replace' })
+  @Matches(GROUP_ID)
+  _id: string;
+
+  @ApiPropertyOptional({ type: Number, description: 'When given, it must equal the stored version (409 otherwise)' })
+  @IsOptional()
+  @Transform(toVersionNumber)
+  @IsInt()
+  @Min(1)
+  version?: number;
+
+  @ApiProperty({ enum: RESOURCE_GROUP_TYPES })
+  @IsIn(RESOURCE_GROUP_TYPES)
+  type: ResourceGroupType;
+
+  @ApiProperty({ description: EXPR_DESCRIPTION })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  expr: string;
+
+  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })
+  @IsOptional()
+  @IsObject()
+  @Validate(ContextShape)
+  context?: Record<string, string[]>;
+}
+
+export class ResourceGroupResponse {
+  @ApiProperty()
+  _id: string;
+
+  @ApiProperty({ enum: RESOURCE_GROUP_TYPES })
+  type: ResourceGroupType;
+
+  @ApiProperty({ description: 'Grows by one with each change' })
+  version: number;
+
+  @ApiProperty()
+  expr: string;
+
+  @ApiProperty({ example: { teams: ['TEAM-A'] } })
+  context: Record<string, string[]>;
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@lib/auth';
+import { combineFilters } from '../expressions';
+import { groupFilter } from './group-expression';
+import { ResourceGroupProblems } from './resource-group.problems';
+import { ResourceGroupRepository } from './resource-group.repository';
+
+/** Matches no document: what a caller sees when no visibility group authorizes it. */
+export const MATCH_NOTHING = Object.freeze({ _id: { $in: [] } });
+
+/** Turns resource groups into MongoDB filters over line items. */
+@Injectable()
+export class VisibilityService {
+  constructor(private readonly groups: ResourceGroupRepository) {}
+
+  /**
+   * What the caller may see: `null` (everything) for a System Admin; otherwise the union of the
+   * visibility groups of its teams, and nothing at all when no group names one of its teams.
+   */
+  async filterFor(principal: Principal): Promise<Record<string, unknown> | null> {
+    if (principal.isSystemAdmin) return null;
+    const teams = principal.teams.map((team) => team.teamCode);
+    const groups = teams.length ? await this.groups.find(principal.tenantId, { type: 'visibility', teams: { $in: teams } }) : [];
+    if (groups.length === 0) return MATCH_NOTHING;
+    const filters = groups.map((group) => groupFilter(group.expr));
+    return filters.length === 1 ? filters[0] : { $or: filters };
+  }
+
+  /** The filters of visibility groups named by id (report models' `vtags`), ANDed together. */
+  async namedVisibilityFilter(tenantId: string, groupIds: string[]): Promise<Record<string, unknown>> {
+    if (groupIds.length === 0) return {};
+    const groups = await this.groups.find(tenantId, { groupId: { $in: groupIds }, type: 'visibility' });
+    const missing = groupIds.filter((id) => !groups.some((group) => group.groupId === id));
+    if (missing.length > 0) throw ResourceGroupProblems.notFound(missing[0]);
+    return combineFilters(...groups.map((group) => groupFilter(group.expr)));
+  }
+
+  /** The slice of a `budgetary` group, used as a budget scope. */
+  async budgetaryFilter(tenantId: string, groupId: string): Promise<Record<string, unknown>> {
+    const group = await this.groups.findOne(tenantId, { groupId, type: 'budgetary' });
+    if (!group) throw ResourceGroupProblems.notFound(groupId);
+    return groupFilter(group.expr);
+  }
+}
