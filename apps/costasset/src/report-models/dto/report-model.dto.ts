@@ -1,0 +1,154 @@
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { REPORT_TEMPLATE_IDS, ReportTemplateId } from '../report-templates';
+import { REPORT_SCOPES, ReportScope } from '../schemas/report-model.schema';
+
+export const REPORT_MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+const EXPR =
+  'Filter expression (`==`, `!=`, `&&`, `||`, `!`, parentheses, `tag(group, key == value)`) over providerName, billingAccountId, billingAccountName, assetAccountId, category, serviceName, region, period; `${name}` placeholders are filled from `templateParams` at execution, always as literal strings.';
+const VTAGS = 'Ids of `visibility` resource groups; their expressions are ANDed with the model expression at execution.';
+
+export class ReportModelPath {
+  @ApiProperty({ description: 'Identifier of the report model' })
+  @Matches(REPORT_MODEL_ID, { message: 'reportModelID must be 1-128 letters, digits, or . _ : -' })
+  reportModelID: string;
+}
+
+export class CreateReportModelQuery {
+  @ApiProperty({ enum: REPORT_TEMPLATE_IDS })
+  @IsIn(REPORT_TEMPLATE_IDS)
+  templateId: ReportTemplateId;
+
+  @ApiPropertyOptional({ description: 'Keep the output of each execution (readable at `/outputs`)' })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  saveOutput?: boolean;
+
+  @ApiPropertyOptional({ description: 'Accepted for compatibility; must equal the path id when given' })
+  @IsOptional()
+  @Matches(REPORT_MODEL_ID)
+  reportModelId?: string;
+}
+
+export class ReplaceReportModelQuery {
+  @ApiPropertyOptional({ enum: REPORT_TEMPLATE_IDS, description: 'Changes the template when given' })
+  @IsOptional()
+  @IsIn(REPORT_TEMPLATE_IDS)
+  templateId?: ReportTemplateId;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  saveOutput?: boolean;
+
+  @ApiPropertyOptional({ description: 'Must equal the path id when given' })
+  @IsOptional()
+  @Matches(REPORT_MODEL_ID)
+  reportModelId?: string;
+}
+
+export class CreateReportModelRequest {
+  @ApiProperty({ description: 'With saveOutput: keep every output (true) or only the last (false)' })
+  @IsBoolean()
+  append: boolean;
+
+  @ApiProperty({ enum: ['v1'] })
+  @IsIn(['v1'])
+  type: string;
+
+  @ApiPropertyOptional({ enum: REPORT_SCOPES, description: '`public`: the tenant; `private`: its creator and System Admins. Default public' })
+  @IsOptional()
+  @IsIn(REPORT_SCOPES)
+  scope?: ReportScope;
+
+  @ApiProperty({ type: [String], description: VTAGS })
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Matches(REPORT_MODEL_ID, { each: true })
+  vtags: string[];
+
+  @ApiProperty({ description: EXPR, example: 'period == ${period} && tag("env", "stage" == "prod")' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  expr: string;
+}
+
+class RequiredScope {
+  @ApiProperty({ enum: REPORT_SCOPES })
+  @IsIn(REPORT_SCOPES)
+  scope: ReportScope;
+}
+
+/** PUT: every field; the model is replaced as a whole. */
+export class ReplaceReportModelRequest extends IntersectionType(OmitType(CreateReportModelRequest, ['scope'] as const), RequiredScope) {}
+
+/** PATCH: the fields given replace the stored ones. */
+export class PatchReportModelRequest {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  append?: boolean;
+
+  @ApiPropertyOptional({ enum: ['v1'] })
+  @IsOptional()
+  @IsIn(['v1'])
+  type?: string;
+
+  @ApiPropertyOptional({ enum: REPORT_SCOPES })
+  @IsOptional()
+  @IsIn(REPORT_SCOPES)
+  scope?: ReportScope;
+
+  @ApiPropertyOptional({ type: [String], description: VTAGS })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @Matches(REPORT_MODEL_ID, { each: true })
+  vtags?: string[];
+
+  @ApiPropertyOptional({ description: EXPR })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  expr?: string;
+}
+
+export class ReportModelResponse {
+  @ApiProperty()
+  reportModelId: string;
+
+  @ApiProperty({ enum: REPORT_TEMPLATE_IDS })
+  templateId: string;
+
+  @ApiProperty()
+  type: string;
+
+  @ApiProperty({ enum: REPORT_SCOPES })
+  scope: string;
+
+  @ApiProperty({ type: [String] })
+  vtags: string[];
+
+  @ApiProperty()
+  expr: string;
+
+  @ApiProperty()
+  append: boolean;
+
+  @ApiProperty()
+  saveOutput: boolean;
+
+  @ApiProperty({ type: [String], description: 'Placeholders the expression needs in templateParams' })
+  parameters: string[];
+
+  @ApiProperty()
+  createdBy: string;
+}

@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '@lib/auth';
+import { PageQuery } from './dto/page-query.dto';
+import { ExecutionQuery, ReportExecutionResponse } from './dto/report-execution.dto';
+import {
+  CreateReportModelQuery,
+  CreateReportModelRequest,
+  PatchReportModelRequest,
+  ReplaceReportModelQuery,
+  ReplaceReportModelRequest,
+  ReportModelPath,
+  ReportModelResponse,
+} from './dto/report-model.dto';
+import { ReportModelsService } from './report-models.service';
+
+@ApiTags('report models')
+@Controller('api/costasset/v1/reportModels')
+export class ReportModelsController {
+  constructor(private readonly reports: ReportModelsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Report models the caller can see (public ones, its own, all for a System Admin)' })
+  @ApiOkResponse({ type: [ReportModelResponse] })
+  list(@CurrentPrincipal() principal: Principal): Promise<ReportModelResponse[]> {
+    return this.reports.list(principal);
+  }
+
+  @Get(':reportModelID/execution')
+  @ApiOperation({ summary: 'Runs the model: expression AND vtags AND the caller\'s visibility, aggregated in the database' })
+  @ApiOkResponse({ type: ReportExecutionResponse })
+  @ApiBadRequestResponse({ description: '`INVALID_TEMPLATE_PARAMS`, `INVALID_EXPRESSION` (e.g. a missing placeholder value), `UNKNOWN_VISIBILITY_TAG`' })
+  execute(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() query: ExecutionQuery): Promise<ReportExecutionResponse> {
+    return this.reports.execute(principal, path.reportModelID, query);
+  }
+
+  @Get(':reportModelID/outputs')
+  @ApiOperation({ summary: 'Saved outputs of a model with saveOutput (newest last), cursor-paginated' })
+  outputs(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() page: PageQuery) {
+    return this.reports.savedOutputs(principal, path.reportModelID, page.limit, page.cursor);
+  }
+
+  @Get(':reportModelID')
+  @ApiOperation({ summary: 'One report model' })
+  @ApiOkResponse({ type: ReportModelResponse })
+  @ApiNotFoundResponse({ description: '`REPORT_MODEL_NOT_FOUND`' })
+  get(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath): Promise<ReportModelResponse> {
+    return this.reports.get(principal, path.reportModelID);
+  }
+
+  @Post(':reportModelID')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Creates a report model (200, as the spec gives; 409 `REPORT_MODEL_EXISTS`)' })
+  @ApiOkResponse({ type: ReportModelResponse })
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Param() path: ReportModelPath,
+    @Query() query: CreateReportModelQuery,
+    @Body() body: CreateReportModelRequest,
+  ): Promise<ReportModelResponse> {
+    return this.reports.create(principal, path.reportModelID, query, body);
+  }
+
+  @Put(':reportModelID')
+  @ApiOperation({ summary: 'Replaces the model (its creator or a System Admin)' })
+  @ApiOkResponse({ type: ReportModelResponse })
+  replace(
+    @CurrentPrincipal() principal: Principal,
+    @Param() path: ReportModelPath,
+    @Query() query: ReplaceReportModelQuery,
+    @Body() body: ReplaceReportModelRequest,
+  ): Promise<ReportModelResponse> {
+    return this.reports.replace(principal, path.reportModelID, query, body);
+  }
+
+  @Patch(':reportModelID')
+  @ApiOperation({ summary: 'Replaces the given fields of the model (its creator or a System Admin)' })
+  @ApiOkResponse({ type: ReportModelResponse })
+  patch(
+    @CurrentPrincipal() principal: Principal,
+    @Param() path: ReportModelPath,
+    @Query() query: ReplaceReportModelQuery,
+    @Body() body: PatchReportModelRequest,
+  ): Promise<ReportModelResponse> {
+    return this.reports.patch(principal, path.reportModelID, query, body);
+  }
+
+  @Delete(':reportModelID')
+  @ApiOperation({ summary: 'Deletes the model and its saved outputs (200, as the spec gives)' })
+  remove(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath) {
+    return this.reports.remove(principal, path.reportModelID);
+  }
+}

@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@lib/auth';
+import { ProblemException } from '@lib/http';
+import { CurrencyService } from '../currency/currency.service';
+import { combineFilters, compileExpression, ExpressionError, parameterNames, parse, toProblem } from '../expressions';
+import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { VisibilityService } from '../resource-groups/visibility.service';
+import { ExecutionQuery, ReportExecutionResponse, ReportRow } from './dto/report-execution.dto';
+import {
+  CreateReportModelQuery,
+  CreateReportModelRequest,
+  PatchReportModelRequest,
+  ReplaceReportModelQuery,
+  ReplaceReportModelRequest,
+  ReportModelResponse,
+} from './dto/report-model.dto';
+import { ReportModelProblems } from './report-model.problems';
+import { ReportModelRepository } from './report-model.repository';
+import { ReportOutputRepository } from './report-output.repository';
+import { reportPipeline, roundMoney } from './report-templates';
+import { ReportModel } from './schemas/report-model.schema';
+import { parseTemplateParams } from './template-params';
+
+type StoredModel = ReportModel & { reportModelId: string };
+
+function withExpressionProblems<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof ExpressionError) throw toProblem(error);
+    throw error;
+  }
+}
+
+function toResponse(model: StoredModel): ReportModelResponse {
+  return {
+    reportModelId: model.reportModelId,
+    templateId: model.templateId,
+    type: model.type,
+    scope: model.scope,
+    vtags: model.vtags,
+    expr: model.expr,
+    append: model.append,
+    saveOutput: model.saveOutput,
+    parameters: parameterNames(parse(model.expr)),
+    createdBy: model.createdBy,
+  };
+}
+
+const canSee = (principal: Principal, model: StoredModel) => model.scope === 'public' || principal.isSystemAdmin || model.createdBy === principal.userId;
+
+@Injectable()
+export class ReportModelsService {
+  constructor(
+    private readonly models: ReportModelRepository,
+    private readonly outputs: ReportOutputRepository,
+    private readonly lineItems: CostLineItemRepository,
+    private readonly visibility: VisibilityService,
+    private readonly currency: CurrencyService,
+  ) {}
+
+  async list(principal: Principal): Promise<ReportModelResponse[]> {
+    const filter = principal.isSystemAdmin ? {} : { $or: [{ scope: 'public' }, { createdBy: principal.userId }] };
+    return (await this.models.find(principal.tenantId, filter, { sort: { reportModelId: 1 } })).map(toResponse);
+  }
+
+  async get(principal: Principal, id: string): Promise<ReportModelResponse> {
+    return toResponse(await this.visible(principal, id));
+  }
+
+  async create(principal: Principal, id: string, query: CreateReportModelQuery, body: CreateReportModelRequest): Promise<ReportModelResponse> {
+    if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
+    await this.validate(principal.tenantId, body.expr, body.vtags);
+    try {
+      const created = await this.models.create(principal.tenantId, {
+        reportModelId: id,
+        templateId: query.templateId,
+        type: body.type,
+        scope: body.scope ?? 'public',
+        vtags: body.vtags,
+        expr: body.expr,
+        append: body.append,
+        saveOutput: query.saveOutput ?? false,
+        createdBy: principal.userId,
+      });
+      return toResponse(created);
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) throw ReportModelProblems.exists(id);
+      throw error;
+    }
+  }
+
+  replace(principal: Principal, id: string, query: ReplaceReportModelQuery, body: ReplaceReportModelRequest): Promise<ReportModelResponse> {
+    return this.change(principal, id, query, { ...body });
+  }
+
+  patch(principal: Principal, id: string, query: ReplaceReportModelQuery, body: PatchReportModelRequest): Promise<ReportModelResponse> {
+    return this.change(principal, id, query, { ...body });
+  }
+
+  async remove(principal: Principal, id: string): Promise<{ reportModelId: string; deleted: true; outputsDeleted: number }> {
+    const model = await this.owned(principal, id);
+    await this.models.deleteOne(principal.tenantId, { reportModelId: model.reportModelId });
+    const outputsDeleted = await this.outputs.deleteMany(principal.tenantId, { reportModelId: id });
+    return { reportModelId: id, deleted: true, outputsDeleted };
+  }
+
+  /**
+   * Runs the template as one aggregation in the database over the line items selected by the
+   * model expression (placeholders filled as literals) AND the model's vtags AND what the caller
+   * itself may see, so a shared report never shows a member more than its own visibility.
+   */
+  async execute(principal: Principal, id: string, query: ExecutionQuery): Promise<ReportExecutionResponse> {
+    if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
+    const model = await this.visible(principal, id);
+    const params = parseTemplateParams(query.templateParams);
+    const modelFilter = withExpressionProblems(() => compileExpression(model.expr, params));
+    const [vtagFilter, callerFilter, currencies] = await Promise.all([
+      this.vtagFilter(principal.tenantId, model.vtags),
+      this.visibility.filterFor(principal),
+      this.currency.currencies(principal.tenantId),
+    ]);
+    const filter = combineFilters(modelFilter as Record<string, unknown>, vtagFilter, callerFilter);
+    const groups = await this.lineItems.aggregate<{ _id: Record<string, string | null>; cost: number; lineItems: number }>(
+      principal.tenantId,
+      reportPipeline(model.templateId, filter),
+    );
+    const rows: ReportRow[] = groups.map((group) => ({ key: group._id, cost: roundMoney(group.cost), lineItems: group.lineItems }));
+    const result: ReportExecutionResponse = {
+      reportModelId: id,
+      templateId: model.templateId,
+      params,
+      currency: currencies.defaultCurrency,
+      rows,
+      total: roundMoney(rows.reduce((sum, row) => sum + row.cost, 0)),
+      generatedAt: new Date().toISOString(),
+    };
+    if (model.saveOutput) await this.save(principal, model, result);
+    return result;
+  }
+
+  savedOutputs(principal: Principal, id: string, limit: number, cursor?: string) {
+    return this.visible(principal, id).then(() => this.outputs.page(principal.tenantId, { reportModelId: id }, limit, cursor));
+  }
+
+  private async save(principal: Principal, model: StoredModel, result: ReportExecutionResponse): Promise<void> {
+    if (!model.append) await this.outputs.deleteMany(principal.tenantId, { reportModelId: model.reportModelId });
+    const { reportModelId, templateId, params, currency, rows, total } = result;
+    await this.outputs.create(principal.tenantId, { reportModelId, templateId, params, currency, rows: rows as never, total, executedBy: principal.userId });
+  }
+
+  private async change(principal: Principal, id: string, query: ReplaceReportModelQuery, changes: Partial<ReportModel>): Promise<ReportModelResponse> {
+    if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
+    const current = await this.owned(principal, id);
+    await this.validate(principal.tenantId, changes.expr ?? current.expr, changes.vtags ?? current.vtags);
+    if (query.templateId) changes.templateId = query.templateId;
+    if (query.saveOutput !== undefined) changes.saveOutput = query.saveOutput;
+    const updated = await this.models.findOneAndUpdate(principal.tenantId, { reportModelId: id }, { $set: changes });
+    if (!updated) throw ReportModelProblems.notFound(id);
+    return toResponse(updated);
+  }
+
+  private async validate(tenantId: string, expr: string, vtags: string[]): Promise<void> {
+    withExpressionProblems(() => parse(expr));
+    await this.vtagFilter(tenantId, vtags);
+  }
+
+  private async vtagFilter(tenantId: string, vtags: string[]): Promise<Record<string, unknown>> {
+    try {
+      return await this.visibility.namedVisibilityFilter(tenantId, vtags);
+    } catch (error) {
+      if (error instanceof ProblemException && error.code === 'RESOURCE_GROUP_NOT_FOUND') {
+        throw new ProblemException(400, 'UNKNOWN_VISIBILITY_TAG', `${error.message}: vtags must name visibility groups`);
+      }
+      throw error;
+    }
+  }
+
+  private async visible(principal: Principal, id: string): Promise<StoredModel> {
+    const model = await this.models.findOne(principal.tenantId, { reportModelId: id });
+    if (!model || !canSee(principal, model)) throw ReportModelProblems.notFound(id);
+    return model;
+  }
+
+  private async owned(principal: Principal, id: string): Promise<StoredModel> {
+    const model = await this.visible(principal, id);
+    if (!principal.isSystemAdmin && model.createdBy !== principal.userId) throw ReportModelProblems.notOwner();
+    return model;
+  }
+}
