@@ -6,6 +6,9 @@ import { MongoReadinessProbe } from '@lib/persistence';
 import { PlatformModule } from '@lib/platform';
 import { AuditModule } from './audit/audit.module';
 import { AuthzEnvironment } from './authz.environment';
+import { AuthTypeAdminModule } from './authtype/auth-type-admin.module';
+import { ConfigurationModule } from './configuration/configuration.module';
+import { FeatureFlagsModule } from './feature-flags/feature-flags.module';
 import { IdentityModule } from './identity/identity.module';
 import { PrincipalService } from './identity/principal.service';
 import { localVerifierProvider } from './token/signing-key.provider';
@@ -31,7 +34,10 @@ export class AuthzModule {
         AuditModule,
         IdentityModule,
         TokenModule,
+        AuthTypeAdminModule,
         UserTeamsModule,
+        ConfigurationModule,
+        FeatureFlagsModule,
       ],
     };
   }

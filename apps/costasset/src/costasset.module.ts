@@ -4,14 +4,20 @@ import { HealthModule } from '@lib/http';
 import { NatsReadinessProbe } from '@lib/messaging';
 import { MongoReadinessProbe } from '@lib/persistence';
 import { PlatformModule } from '@lib/platform';
+import { BudgetsModule } from './budgets/budgets.module';
 import { CostassetEnvironment } from './costasset.environment';
 import { CurrencyModule } from './currency/currency.module';
+import { EnrichmentModule } from './enrichment/enrichment.module';
 import { ExtensionsModule } from './extensions/extensions.module';
+import { GpdModule } from './gpd/gpd.module';
+import { JobsModule } from './jobs/jobs.module';
+import { LineItemsModule } from './line-items/line-items.module';
 import { ObjectStorageProvidersModule } from './object-storage-providers/object-storage-providers.module';
 import { ObjectStoreReadinessProbe } from './object-store/object-store-readiness.probe';
 import { ObjectStoreModule } from './object-store/object-store.module';
 import { RemotePrincipalResolver } from './principal/remote-principal.resolver';
 import { ProviderMetadataModule } from './provider-metadata/provider-metadata.module';
+import { ReportModelsModule } from './report-models/report-models.module';
 import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 
 /** The cost and asset management service. */
@@ -30,9 +36,15 @@ export class CostassetModule {
         HealthModule.withProbes([MongoReadinessProbe, NatsReadinessProbe, ObjectStoreReadinessProbe]),
         CurrencyModule,
         ExtensionsModule,
+        LineItemsModule,
+        JobsModule,
+        GpdModule,
+        EnrichmentModule,
         ProviderMetadataModule,
         ObjectStorageProvidersModule,
         ResourceGroupsModule,
+        ReportModelsModule,
+        BudgetsModule,
       ],
     };
   }

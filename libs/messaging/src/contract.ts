@@ -71,9 +71,23 @@ export interface KeysChanged extends TenantScoped {
 }
 export interface BudgetThresholdCrossed extends TenantScoped {
   budgetId: string;
+  budgetName: string;
+  amount: number;
+  actual: number;
+  currency: string;
   period: string;
   threshold: number;
   percentUsed: number;
+}
+/** Provider metadata of the tenant was written; every costasset instance drops its cached snapshots. */
+export interface ProviderMetadataChanged extends TenantScoped {
+  providerNames: string[];
+}
+
+/** Line items of a tenant were written or removed (ingestion, cleanup, deletion requests). */
+export interface LineItemsChanged extends TenantScoped {
+  periods: string[];
+  reason: 'ingestion' | 'cleanup' | 'deletion' | 'remediation' | 'housekeeping';
 }
 
 export interface Events {
@@ -82,6 +96,8 @@ export interface Events {
   'core.flags.changed': KeysChanged;
   'core.config.changed': KeysChanged;
   'costasset.budget.threshold': BudgetThresholdCrossed;
+  'costasset.lineitems.changed': LineItemsChanged;
+  'costasset.providermetadata.changed': ProviderMetadataChanged;
 }
 export type EventSubject = keyof Events;
 

@@ -54,7 +54,8 @@ export class LdapDirectory extends Directory {
       url,
       connectTimeout: this.timeouts.connectMs,
       timeout: this.timeouts.operationMs,
-      tlsOptions: { minVersion: 'TLSv1.2' },
+      // ldapts speaks TLS whenever tlsOptions are given, so only ldaps:// gets them.
+      ...(url.startsWith('ldaps:') ? { tlsOptions: { minVersion: 'TLSv1.2' as const } } : {}),
     });
     try {
       return await this.search(client, settings, userId);

@@ -12,11 +12,15 @@ describe('loadConfigEncryptionKey', () => {
   it('uses CONFIG_ENCRYPTION_KEY when set, and refuses one that is not 32 bytes', () => {
     const key = randomBytes(32);
     expect(loadConfigEncryptionKey({ base64Key: key.toString('base64'), devKeysDir: dir, allowDevKey: false }).equals(key)).toBe(true);
-    expect(() => loadConfigEncryptionKey({ base64Key: randomBytes(16).toString('base64'), devKeysDir: dir, allowDevKey: true })).toThrow(/32 random bytes/);
+    expect(() => loadConfigEncryptionKey({ base64Key: randomBytes(16).toString('base64'), devKeysDir: dir, allowDevKey: true })).toThrow(
+      /32 random bytes/,
+    );
   });
 
   it('fails clearly in production without a key', () => {
-    expect(() => loadConfigEncryptionKey({ devKeysDir: dir, allowDevKey: false })).toThrow(/CONFIG_ENCRYPTION_KEY is required in production/);
+    expect(() => loadConfigEncryptionKey({ devKeysDir: dir, allowDevKey: false })).toThrow(
+      /CONFIG_ENCRYPTION_KEY is required in production/,
+    );
   });
 
   it('generates a dev key once and reuses it', () => {

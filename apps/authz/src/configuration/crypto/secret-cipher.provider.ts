@@ -8,6 +8,10 @@ export const secretCipherProvider: Provider = {
   inject: [AuthzEnvironment],
   useFactory: (env: AuthzEnvironment) =>
     new SecretCipher(
-      loadConfigEncryptionKey({ base64Key: env.CONFIG_ENCRYPTION_KEY, devKeysDir: env.DEV_KEYS_DIR, allowDevKey: env.NODE_ENV !== 'production' }),
+      loadConfigEncryptionKey({
+        base64Key: env.CONFIG_ENCRYPTION_KEY,
+        devKeysDir: env.DEV_KEYS_DIR,
+        allowDevKey: env.NODE_ENV !== 'production',
+      }),
     ),
 };

@@ -26,7 +26,11 @@ describe('SecretCipher', () => {
       bytes[0] ^= 0x01;
       return bytes.toString('base64url');
     };
-    for (const tampered of [[format, iv, tag, flip(data)], [format, iv, flip(tag), data], [format, flip(iv), tag, data]]) {
+    for (const tampered of [
+      [format, iv, tag, flip(data)],
+      [format, iv, flip(tag), data],
+      [format, flip(iv), tag, data],
+    ]) {
       expect(() => cipher.open(tampered.join(':'), context)).toThrow(SecretDecryptionError);
     }
   });
@@ -39,7 +43,13 @@ describe('SecretCipher', () => {
 
   it('refuses malformed values and truncated tags', () => {
     const [format, iv, tag, data] = cipher.seal('secret', context).split(':');
-    for (const bad of ['', 'plain-text', `gcm0:${iv}:${tag}:${data}`, `${format}:${iv}:${tag.slice(0, 8)}:${data}`, `${format}:${iv}:${tag}:${data}:x`]) {
+    for (const bad of [
+      '',
+      'plain-text',
+      `gcm0:${iv}:${tag}:${data}`,
+      `${format}:${iv}:${tag.slice(0, 8)}:${data}`,
+      `${format}:${iv}:${tag}:${data}:x`,
+    ]) {
       expect(() => cipher.open(bad, context)).toThrow(SecretDecryptionError);
     }
   });

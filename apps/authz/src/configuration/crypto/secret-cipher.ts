@@ -27,13 +27,16 @@ export class SecretCipher {
     const cipher = createCipheriv(ALGORITHM, this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [FORMAT, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join(':');
+    return [FORMAT, iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join(':');
   }
 
   /** Throws SecretDecryptionError for a malformed or tampered value, a wrong key or a wrong context. */
   open(sealed: string, context: string): string {
     const [format, iv, tag, ciphertext, ...extra] = sealed.split(':');
-    if (format !== FORMAT || ciphertext === undefined || extra.length > 0) throw new SecretDecryptionError('The value is not a sealed secret');
+    if (format !== FORMAT || ciphertext === undefined || extra.length > 0)
+      throw new SecretDecryptionError('The value is not a sealed secret');
     const ivBytes = Buffer.from(iv, 'base64url');
     const tagBytes = Buffer.from(tag, 'base64url');
     if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new SecretDecryptionError('The sealed secret is malformed');

@@ -1,0 +1,28 @@
+import { Global, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { LdapSettingsSource } from '../directory/ldap-settings';
+import { ConfigEntryRepository } from './config-entry.repository';
+import { ConfigLdapSettingsSource } from './config-ldap-settings.source';
+import { ConfigurationController } from './configuration.controller';
+import { ConfigurationHandler } from './configuration.handler';
+import { ConfigurationService } from './configuration.service';
+import { secretCipherProvider } from './crypto/secret-cipher.provider';
+import { LdapConfigVault } from './ldap-config.vault';
+import { ConfigEntry, ConfigEntrySchema } from './schemas/config-entry.schema';
+
+/** Core configuration values. Global so that the directory client can inject LdapSettingsSource. */
+@Global()
+@Module({
+  imports: [MongooseModule.forFeature([{ name: ConfigEntry.name, schema: ConfigEntrySchema }])],
+  controllers: [ConfigurationController],
+  providers: [
+    secretCipherProvider,
+    ConfigEntryRepository,
+    LdapConfigVault,
+    ConfigurationService,
+    ConfigurationHandler,
+    { provide: LdapSettingsSource, useClass: ConfigLdapSettingsSource },
+  ],
+  exports: [LdapSettingsSource, ConfigurationService],
+})
+export class ConfigurationModule {}

@@ -1,0 +1,24 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { MessageBus } from '@lib/messaging';
+
+/**
+ * Publishes `authz.membership.changed` after a committed change, so that every service drops the
+ * cached principals of the tenant. A NATS failure is logged, never turned into a failed request:
+ * the change is already stored, and caches also expire on their own.
+ */
+@Injectable()
+export class MembershipEvents {
+  private readonly logger = new Logger('MembershipEvents');
+
+  constructor(private readonly bus: MessageBus) {}
+
+  async changed(tenantId: string, userIds: string[], teamCodes: string[]): Promise<void> {
+    try {
+      await this.bus.publish('authz.membership.changed', { tenantId, userIds: unique(userIds), teamCodes: unique(teamCodes) });
+    } catch (error) {
+      this.logger.warn({ tenantId, err: (error as Error).message }, 'authz.membership.changed not published');
+    }
+  }
+}
+
+const unique = (values: string[]) => [...new Set(values)];

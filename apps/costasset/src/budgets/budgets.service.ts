@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@lib/auth';
+import { CurrencyService } from '../currency/currency.service';
+import { BudgetEvaluator, StoredBudget } from './budget-evaluator';
+import { periodsBetween } from './budget-periods';
+import { BudgetProblems } from './budget.problems';
+import { BudgetRepository } from './budget.repository';
+import { BudgetaryUnit, BudgetRequest, BudgetResponse } from './dto/budget.dto';
+import { Budget } from './schemas/budget.schema';
+
+function toResponse(budget: StoredBudget): BudgetResponse {
+  return {
+    id: String(budget._id),
+    name: budget.name,
+    amount: budget.amount,
+    currency: budget.currency,
+    scope: budget.scopeGroupId ? { groupId: budget.scopeGroupId } : { expr: budget.scopeExpr },
+    startPeriod: budget.startPeriod,
+    endPeriod: budget.endPeriod,
+    thresholds: budget.thresholds,
+  };
+}
+
+@Injectable()
+export class BudgetsService {
+  constructor(
+    private readonly budgets: BudgetRepository,
+    private readonly evaluator: BudgetEvaluator,
+    private readonly currency: CurrencyService,
+  ) {}
+
+  async list(principal: Principal): Promise<BudgetResponse[]> {
+    return (await this.budgets.find(principal.tenantId, {}, { sort: { name: 1 } })).map(toResponse);
+  }
+
+  async get(principal: Principal, id: string): Promise<BudgetResponse> {
+    return toResponse(await this.stored(principal.tenantId, id));
+  }
+
+  async create(principal: Principal, request: BudgetRequest): Promise<BudgetResponse> {
+    const fields = await this.validated(principal.tenantId, request);
+    try {
+      return toResponse(await this.budgets.create(principal.tenantId, fields));
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) throw BudgetProblems.nameTaken(request.name);
+      throw error;
+    }
+  }
+
+  async replace(principal: Principal, id: string, request: BudgetRequest): Promise<BudgetResponse> {
+    await this.stored(principal.tenantId, id);
+    const fields = await this.validated(principal.tenantId, request);
+    try {
+      const updated = await this.budgets.findOneAndUpdate(principal.tenantId, { _id: id }, { $set: fields, $unset: fields.scopeExpr ? { scopeGroupId: 1 } : { scopeExpr: 1 } });
+      if (!updated) throw BudgetProblems.notFound(id);
+      return toResponse(updated);
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) throw BudgetProblems.nameTaken(request.name);
+      throw error;
+    }
+  }
+
+  async remove(principal: Principal, id: string): Promise<void> {
+    const budget = await this.stored(principal.tenantId, id);
+    await this.budgets.deleteOne(principal.tenantId, { _id: budget._id });
+  }
+
+  /** One row per budget and period (spec B.8); empty when the tenant has no budgets (the controller answers 204). */
+  async budgetaryUnits(principal: Principal): Promise<BudgetaryUnit[]> {
+    const budgets = await this.budgets.find(principal.tenantId, {}, { sort: { name: 1 } });
+    const units = await Promise.all(budgets.map((budget) => this.evaluator.units(principal.tenantId, budget)));
+    return units.flat();
+  }
+
+  private async stored(tenantId: string, id: string): Promise<StoredBudget> {
+    const budget = await this.budgets.findById(tenantId, id);
+    if (!budget) throw BudgetProblems.notFound(id);
+    return budget;
+  }
+
+  private async validated(tenantId: string, request: BudgetRequest): Promise<Omit<Budget, 'tenantId'>> {
+    if (Boolean(request.scope.expr) === Boolean(request.scope.groupId)) throw BudgetProblems.scope();
+    const periods = periodsBetween(request.startPeriod, request.endPeriod);
+    if (periods.length === 0 || periods.length > 120) throw BudgetProblems.periods();
+    await this.evaluator.scopeFilter(tenantId, { scopeExpr: request.scope.expr, scopeGroupId: request.scope.groupId });
+    const conversion = await this.currency.conversionFor(tenantId);
+    if (conversion.rateOf(request.currency) === undefined) throw BudgetProblems.noRate(request.currency, conversion.corporateCurrency);
+    return {
+      name: request.name.trim(),
+      amount: request.amount,
+      currency: request.currency,
+      scopeExpr: request.scope.expr,
+      scopeGroupId: request.scope.groupId,
+      startPeriod: request.startPeriod,
+      endPeriod: request.endPeriod,
+      thresholds: [...request.thresholds].sort((a, b) => a - b),
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { tenantScopedPlugin } from '@lib/persistence';
+
+/** A per-period (monthly) budget over a slice of the tenant's costs. */
+@Schema({ collection: 'budgets', timestamps: true })
+export class Budget {
+  tenantId: string;
+
+  @Prop({ required: true })
+  name: string;
+
+  /** Budget per period, in `currency`. */
+  @Prop({ required: true })
+  amount: number;
+
+  @Prop({ required: true })
+  currency: string;
+
+  /** Either an expression or the id of a `budgetary` resource group. */
+  @Prop()
+  scopeExpr?: string;
+
+  @Prop()
+  scopeGroupId?: string;
+
+  @Prop({ required: true })
+  startPeriod: string;
+
+  @Prop({ required: true })
+  endPeriod: string;
+
+  /** Percentages of the amount, ascending. */
+  @Prop({ type: [Number], default: [] })
+  thresholds: number[];
+}
+
+export const BudgetSchema = SchemaFactory.createForClass(Budget);
+BudgetSchema.plugin(tenantScopedPlugin);
+BudgetSchema.index({ tenantId: 1, name: 1 }, { unique: true, collation: { locale: 'en', strength: 2 } });

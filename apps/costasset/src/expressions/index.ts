@@ -1,0 +1,8 @@
+export * from './ast';
+export * from './errors';
+export * from './parser';
+export * from './printer';
+export * from './compiler';
+export * from './problem';
+export { Tokenizer, describeToken } from './tokenizer';
+export type { Token, Punctuator } from './tokenizer';

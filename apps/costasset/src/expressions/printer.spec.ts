@@ -1,0 +1,36 @@
+import { Expression } from './ast';
+import { parse } from './parser';
+import { print, quote } from './printer';
+
+describe('print', () => {
+  it.each<[string, string]>([
+    [`providerName=="aws"`, `providerName == 'aws'`],
+    [`region != "it's"`, `region != 'it\\'s'`],
+    [`region == 'say "hi" \\\\ bye'`, `region == 'say "hi" \\\\ bye'`],
+    [`region=='a'||region=='b'&&region=='c'`, `region == 'a' || region == 'b' && region == 'c'`],
+    [`(region=='a'||region=='b')&&region=='c'`, `(region == 'a' || region == 'b') && region == 'c'`],
+    [`((region=='a'&&region=='b'))&&region=='c'`, `(region == 'a' && region == 'b') && region == 'c'`],
+    [`(region=='a'||region=='b')||region=='c'`, `(region == 'a' || region == 'b') || region == 'c'`],
+    [`(region=='a'&&region=='b')||region=='c'`, `region == 'a' && region == 'b' || region == 'c'`],
+    [`!region=='a'`, `!(region == 'a')`],
+    [`!!region=='a'`, `!!(region == 'a')`],
+    [`!(region=='a'&&region=='b')`, `!(region == 'a' && region == 'b')`],
+    [`!tag("g","k"!="v")`, `!tag('g', 'k' != 'v')`],
+    [`period==\${p}&&tag('g','k'==\${q})`, `period == \${p} && tag('g', 'k' == \${q})`],
+  ])('%s prints as %s', (text, printed) => {
+    const tree = parse(text);
+    expect(print(tree)).toBe(printed);
+    expect(parse(printed)).toEqual(tree);
+  });
+
+  it('keeps nesting that the parser would otherwise flatten', () => {
+    const a: Expression = { kind: 'compare', field: 'region', op: '==', value: { kind: 'literal', value: 'a' } };
+    const tree: Expression = { kind: 'and', operands: [a, { kind: 'and', operands: [a, a] }] };
+    expect(print(tree)).toBe(`region == 'a' && (region == 'a' && region == 'a')`);
+    expect(parse(print(tree))).toEqual(tree);
+  });
+
+  it('quotes with single quotes, escaping only backslashes and single quotes', () => {
+    expect(quote(`a'b"c\\d\n`)).toBe(`'a\\'b"c\\\\d\n'`);
+  });
+});

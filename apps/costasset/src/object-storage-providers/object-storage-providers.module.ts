@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ObjectStorageProviderRepository } from './object-storage-provider.repository';
+import { ObjectStorageProvidersController } from './object-storage-providers.controller';
+import { ObjectStorageProvidersService } from './object-storage-providers.service';
+import { ObjectStorageProvider, ObjectStorageProviderSchema } from './schemas/object-storage-provider.schema';
+
+/** Spec B.9: object-storage providers, addressed by `providerCode` (contract §5). */
+@Module({
+  imports: [MongooseModule.forFeature([{ name: ObjectStorageProvider.name, schema: ObjectStorageProviderSchema }])],
+  controllers: [ObjectStorageProvidersController],
+  providers: [ObjectStorageProviderRepository, ObjectStorageProvidersService],
+})
+export class ObjectStorageProvidersModule {}

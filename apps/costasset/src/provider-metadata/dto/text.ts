@@ -1,0 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
+export const MAX_NAME_LENGTH = 128;
+export const MAX_TEXT_LENGTH = 256;
+export const MAX_URL_LENGTH = 2048;
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** An optional value that is blank after trimming counts as absent (`?assetType=` lists all, spec B.4). */
+const trimToUndefined = ({ value }: { value: unknown }) => {
+  const trimmed = trim({ value });
+  return trimmed === '' ? undefined : trimmed;
+};
+
+/** A required string, trimmed, non-empty, at most `max` characters. */
+export const RequiredText = (max: number) => applyDecorators(Transform(trim), IsString(), IsNotEmpty(), MaxLength(max));
+
+/** An optional string, trimmed (blank = absent), at most `max` characters. */
+export const OptionalText = (max: number) =>
+  applyDecorators(Transform(trimToUndefined), IsOptional(), IsString(), IsNotEmpty(), MaxLength(max));

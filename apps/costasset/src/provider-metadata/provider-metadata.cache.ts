@@ -1,0 +1,88 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InvalidatingCache, MessageBus } from '@lib/messaging';
+import { LOCATION_FIELDS } from './location-fields';
+import { LocationRepository } from './location.repository';
+import { LocationMapping, ProviderMetadataLookup, ProviderMetadataSnapshot } from './provider-metadata.lookup';
+import { ServiceCategoryRepository } from './service-category.repository';
+
+/** Bounds staleness should an invalidation event be missed (NATS down while another instance wrote). */
+const SNAPSHOT_TTL_MS = 30_000;
+const MAX_SNAPSHOTS = 2_000;
+
+const keyOf = (tenantId: string, providerName: string) => `${tenantId}\u0000${providerName}`;
+
+/**
+ * The `ProviderMetadataLookup` enrichment injects: one query per map, cached per tenant and
+ * provider. Dropping the entry in process is not enough with several instances (enrichment jobs
+ * run on any of them), so every write also publishes `costasset.providermetadata.changed` and
+ * every instance, this one included, drops the tenant's snapshots when it arrives.
+ */
+@Injectable()
+export class ProviderMetadataCache extends ProviderMetadataLookup implements OnModuleInit {
+  private readonly logger = new Logger(ProviderMetadataCache.name);
+  private readonly cache = new InvalidatingCache<ProviderMetadataSnapshot>({ ttlMs: SNAPSHOT_TTL_MS, maxEntries: MAX_SNAPSHOTS });
+
+  constructor(
+    private readonly categories: ServiceCategoryRepository,
+    private readonly locations: LocationRepository,
+    private readonly bus: MessageBus,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.bus
+      .subscribe('costasset.providermetadata.changed', (event) => void this.drop(event.tenantId))
+      .catch((error: Error) => this.logger.error({ err: error.message }, 'cannot subscribe to provider metadata changes'));
+  }
+
+  /** Callers share the cached maps: read them, never change them. */
+  snapshot(tenantId: string, providerName: string): Promise<ProviderMetadataSnapshot> {
+    if (!tenantId) throw new Error('tenantId is required');
+    return this.cache.getOrLoad(keyOf(tenantId, providerName), () => this.load(tenantId, providerName));
+  }
+
+  /** Called after a write is committed: drops this instance's snapshots at once, then tells the others. */
+  async changed(tenantId: string, providerNames: string[]): Promise<void> {
+    this.drop(tenantId);
+    try {
+      await this.bus.publish('costasset.providermetadata.changed', { tenantId, providerNames: [...new Set(providerNames)] });
+    } catch (error) {
+      this.logger.warn(
+        { err: (error as Error).message, tenantId },
+        'provider metadata change not published; other instances rely on the TTL',
+      );
+    }
+  }
+
+  /** Number of cached snapshots (observability and tests). */
+  cachedEntries(): number {
+    return this.cache.size;
+  }
+
+  private drop(tenantId: string): number {
+    return this.cache.invalidatePrefix(`${tenantId}\u0000`);
+  }
+
+  private async load(tenantId: string, providerName: string): Promise<ProviderMetadataSnapshot> {
+    const [categories, locations] = await Promise.all([
+      this.categories.find(tenantId, { providerName }, {}, { _id: 0, assetType: 1, serviceCategory: 1 }),
+      this.locations.find(
+        tenantId,
+        { providerName },
+        {},
+        { _id: 0, providerRegionCode: 1, ...Object.fromEntries(LOCATION_FIELDS.map((f) => [f, 1])) },
+      ),
+    ]);
+    const locationsByRegion = new Map<string, LocationMapping>();
+    for (const record of locations) {
+      const mapping: LocationMapping = { providerName, providerRegionCode: record.providerRegionCode };
+      for (const field of LOCATION_FIELDS) if (record[field] !== undefined) mapping[field] = record[field];
+      locationsByRegion.set(record.providerRegionCode, mapping);
+    }
+    return {
+      categoriesByAssetType: new Map(categories.map((record) => [record.assetType, record.serviceCategory])),
+      locationsByRegion,
+    };
+  }
+}
