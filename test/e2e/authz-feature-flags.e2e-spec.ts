@@ -152,8 +152,9 @@ describe('feature flags', () => {
       actor: 'carol',
       mode: 'create',
     });
-    expect(created).toEqual({ configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'true' });
-    await bus.request('core.flags.set', { tenantId: 'default', key: 'TRANSFORM_PARQUET', value: 'false', actor: 'carol', mode: 'update' });
+    expect(created).toEqual({ flag: { configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'true' }, created: true });
+    const updated = await bus.request('core.flags.set', { tenantId: 'default', key: 'TRANSFORM_PARQUET', value: 'false', actor: 'carol', mode: 'update' });
+    expect(updated).toEqual({ flag: { configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'false' }, created: false });
     expect((await list(bob).expect(200)).body).toContainEqual({ configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'false' });
     const listed = await bus.request('core.flags.list', { tenantId: 'default' });
     expect(listed.flags).toContainEqual({ configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'false' });

@@ -9,6 +9,7 @@ import { CostassetEnvironment } from './costasset.environment';
 import { CurrencyModule } from './currency/currency.module';
 import { EnrichmentModule } from './enrichment/enrichment.module';
 import { ExtensionsModule } from './extensions/extensions.module';
+import { FeatureFlagsModule } from './feature-flags/feature-flags.module';
 import { GpdModule } from './gpd/gpd.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
@@ -35,6 +36,7 @@ export class CostassetModule {
         }),
         HealthModule.withProbes([MongoReadinessProbe, NatsReadinessProbe, ObjectStoreReadinessProbe]),
         CurrencyModule,
+        FeatureFlagsModule,
         ExtensionsModule,
         LineItemsModule,
         JobsModule,

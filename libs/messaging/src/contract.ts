@@ -45,7 +45,11 @@ export interface SetFlagRequest extends TenantScoped {
   actor: string;
   mode: 'create' | 'update';
 }
-export type SetFlagReply = FeatureFlagRecord;
+export interface SetFlagReply {
+  flag: FeatureFlagRecord;
+  /** The flag did not exist before (POST answers 201 then). */
+  created: boolean;
+}
 
 export interface Requests {
   'authz.principal.resolve': [ResolvePrincipalRequest, ResolvePrincipalReply];

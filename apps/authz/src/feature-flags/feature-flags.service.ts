@@ -43,14 +43,14 @@ export class FeatureFlagsService {
   }
 
   /** `core.flags.set` from another service, on behalf of `actor` (its wrapper endpoints checked the caller). */
-  async setFromRequest(request: SetFlagRequest): Promise<FeatureFlagRecord> {
+  async setFromRequest(request: SetFlagRequest): Promise<FlagWriteResult> {
     const problems = [
       ...(typeof request.tenantId === 'string' && request.tenantId ? [] : [problem('tenantId', 'tenantId is required')]),
       ...(typeof request.actor === 'string' && request.actor ? [] : [problem('actor', 'actor (the user id) is required')]),
       ...(request.mode === 'create' || request.mode === 'update' ? [] : [problem('mode', 'mode must be "create" or "update"')]),
     ];
     if (problems.length > 0) throw Problems.badRequest('VALIDATION_FAILED', 'The flag request is invalid', problems);
-    return (await this.set({ tenantId: request.tenantId, userId: request.actor }, request.key, request.value, request.mode)).flag;
+    return this.set({ tenantId: request.tenantId, userId: request.actor }, request.key, request.value, request.mode);
   }
 
   private async set(actor: Actor, key: unknown, value: unknown, mode: FlagWriteMode): Promise<FlagWriteResult> {

@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { AUTH_TYPES, type AuthType } from '@lib/auth';
+import type { AuthTypeConfiguration } from '../schemas/auth-type-configuration.schema';
+import { MAX_CODE_LENGTH, TEAM_CODE_PATTERN } from '../team-code';
+import { OnlyForAuthType, PRINTABLE, Trim } from './validation';
+
+export const MAX_NAME_LENGTH = 128;
+export const MAX_EXTERNAL_REF_LENGTH = 256;
+
+const CODE_RULE = 'letters, digits, "_", "." and "-", starting with a letter or digit';
+
+export class CreateAuthTypeConfigurationRequest {
+  @ApiProperty({ description: 'Unique per tenant, case-insensitive', minLength: 1, maxLength: MAX_NAME_LENGTH, example: 'Cloud admins' })
+  @Trim()
+  @IsString()
+  @Length(1, MAX_NAME_LENGTH)
+  @Matches(PRINTABLE, { message: 'name must not contain control characters' })
+  name: string;
+
+  @ApiProperty({ enum: AUTH_TYPES, description: 'Only one `internal` configuration can exist per tenant' })
+  @IsIn(AUTH_TYPES)
+  auth_type: AuthType;
+
+  @ApiPropertyOptional({
+    description: 'Required for `hybrid`, refused for `internal`. The external group that stands for the System Admin team; must not be associated with any team yet.',
+    minLength: 1,
+    maxLength: MAX_EXTERNAL_REF_LENGTH,
+    example: 'cloud-admins',
+  })
+  @ValidateIf((body: CreateAuthTypeConfigurationRequest) => body.auth_type === 'hybrid' || body.initial_system_admin_team_external_ref_id !== undefined)
+  @Trim()
+  @OnlyForAuthType('hybrid')
+  @IsDefined({ message: 'initial_system_admin_team_external_ref_id is required when auth_type is hybrid' })
+  @IsString()
+  @Length(1, MAX_EXTERNAL_REF_LENGTH)
+  @Matches(PRINTABLE, { message: 'initial_system_admin_team_external_ref_id must not contain control characters' })
+  initial_system_admin_team_external_ref_id?: string;
+
+  @ApiPropertyOptional({
+    description: `Hybrid only: code of the new System Admin team; must not exist yet. Generated (\`ADMIN-<name>-<random>\`) when omitted. ${CODE_RULE}.`,
+    maxLength: MAX_CODE_LENGTH,
+    example: 'CLOUD-ADMINS',
+  })
+  @ValidateIf((body: CreateAuthTypeConfigurationRequest) => body.initial_system_admin_team_code !== undefined)
+  @Trim()
+  @OnlyForAuthType('hybrid')
+  @IsString()
+  @Length(1, MAX_CODE_LENGTH)
+  @Matches(TEAM_CODE_PATTERN, { message: `initial_system_admin_team_code may hold ${CODE_RULE}` })
+  initial_system_admin_team_code?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Hybrid only: org of the new team, created when missing. Default `admin_org`: the spec names the default `admin-org` in its field table but ' +
+      '`admin_org` in its samples and in the delete rules; the product uses `admin_org` everywhere (the bootstrap org).',
+    maxLength: MAX_CODE_LENGTH,
+    example: 'admin_org',
+  })
+  @ValidateIf((body: CreateAuthTypeConfigurationRequest) => body.initial_system_admin_org_code !== undefined)
+  @Trim()
+  @OnlyForAuthType('hybrid')
+  @IsString()
+  @Length(1, MAX_CODE_LENGTH)
+  @Matches(TEAM_CODE_PATTERN, { message: `initial_system_admin_org_code may hold ${CODE_RULE}` })
+  initial_system_admin_org_code?: string;
+}
+
+export class UpdateAuthTypeConfigurationRequest {
+  @ApiPropertyOptional({ description: 'Required for an `internal` configuration; optional for `hybrid`. Stays unique, case-insensitive.', maxLength: MAX_NAME_LENGTH })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @Length(1, MAX_NAME_LENGTH)
+  @Matches(PRINTABLE, { message: 'name must not contain control characters' })
+  name?: string;
+
+  @ApiPropertyOptional({ description: '`hybrid` only: the new external reference id of the configuration’s System Admin team', maxLength: MAX_EXTERNAL_REF_LENGTH })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @Length(1, MAX_EXTERNAL_REF_LENGTH)
+  @Matches(PRINTABLE, { message: 'initial_system_admin_team_external_ref_id must not contain control characters' })
+  initial_system_admin_team_external_ref_id?: string;
+}
+
+export class ListAuthTypeConfigurationsQuery {
+  @ApiPropertyOptional({ description: 'Exact name, compared case-insensitively' })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @Length(1, MAX_NAME_LENGTH)
+  name?: string;
+
+  @ApiPropertyOptional({ enum: AUTH_TYPES })
+  @IsOptional()
+  @IsIn(AUTH_TYPES)
+  auth_type?: AuthType;
+}
+
+export class AuthTypeConfigurationResponse {
+  @ApiProperty({ description: 'Identifier of the configuration' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ enum: AUTH_TYPES })
+  auth_type: AuthType;
+
+  @ApiPropertyOptional({ description: 'hybrid only' })
+  initial_system_admin_team_external_ref_id?: string;
+
+  @ApiPropertyOptional({ description: 'hybrid only: code of the System Admin team (generated when it was not given)' })
+  initial_system_admin_team_code?: string;
+
+  @ApiPropertyOptional({ description: 'hybrid only: org of the System Admin team (`admin_org` when it was not given)' })
+  initial_system_admin_org_code?: string;
+
+  static from(doc: AuthTypeConfiguration & { _id: unknown }): AuthTypeConfigurationResponse {
+    const response: AuthTypeConfigurationResponse = { id: String(doc._id), name: doc.name, auth_type: doc.auth_type };
+    if (doc.auth_type === 'hybrid') {
+      response.initial_system_admin_team_external_ref_id = doc.initial_system_admin_team_external_ref_id;
+      response.initial_system_admin_team_code = doc.initial_system_admin_team_code;
+      response.initial_system_admin_org_code = doc.initial_system_admin_org_code;
+    }
+    return response;
+  }
+}

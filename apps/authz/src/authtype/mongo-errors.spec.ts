@@ -1,0 +1,19 @@
+import { duplicateKeyFields, isDuplicateKey } from './mongo-errors';
+
+describe('duplicateKeyFields', () => {
+  it('names the fields of the violated unique index, without the tenant', () => {
+    expect(duplicateKeyFields({ code: 11000, keyPattern: { tenantId: 1, name: 1 }, keyValue: { tenantId: 't', name: 'x' } })).toEqual(['name']);
+    expect(duplicateKeyFields({ code: 11000, keyValue: { tenantId: 't', singletonKey: 'internal' } })).toEqual(['singletonKey']);
+    expect(duplicateKeyFields({ code: 11000, message: 'E11000 duplicate key error collection: db.teams index: tenantId_1_externalRefKey_1 dup key: { }' })).toEqual([
+      'externalRefKey',
+    ]);
+  });
+
+  it('answers undefined for anything that is not a duplicate key', () => {
+    expect(duplicateKeyFields(new Error('boom'))).toBeUndefined();
+    expect(duplicateKeyFields({ code: 11001 })).toBeUndefined();
+    expect(duplicateKeyFields(null)).toBeUndefined();
+    expect(isDuplicateKey({ code: 11000, keyPattern: { tenantId: 1, idp_id: 1 } })).toBe(true);
+    expect(isDuplicateKey(undefined)).toBe(false);
+  });
+});

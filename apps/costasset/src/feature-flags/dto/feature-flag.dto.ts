@@ -1,0 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, Matches } from 'class-validator';
+
+export class FeatureFlagBody {
+  @ApiProperty({ example: 'COSAMetering' })
+  @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'configurationkey must be 1-128 letters, digits, or _ . -' })
+  configurationkey: string;
+
+  @ApiProperty({ enum: ['true', 'false'] })
+  @IsIn(['true', 'false'])
+  configurationvalue: string;
+}
+
+export class FeatureFlagRecordResponse {
+  @ApiProperty()
+  configurationkey: string;
+
+  @ApiProperty({ enum: ['true', 'false'] })
+  configurationvalue: string;
+}
