@@ -252,7 +252,8 @@ describe('core configuration values', () => {
       .expect(200);
     expect(JSON.stringify(all.body)).not.toContain(SECRET);
     expect(JSON.stringify(all.body)).not.toContain('rotated-secret');
-    const ldapRecords = all.body.items.filter((item: { resourceId: string }) => item.resourceId === '_ldap_config');
+    // Newest first: reverse to read the history of the directory entry in order.
+    const ldapRecords = all.body.items.filter((item: { resourceId: string }) => item.resourceId === '_ldap_config').reverse();
     expect(ldapRecords[0]).toMatchObject({
       actor: 'admin',
       action: 'create',
@@ -284,7 +285,7 @@ describe('core configuration values', () => {
       .set('corelite-token', admin)
       .expect(200);
     expect(second.body.items[0].id).not.toBe(first.body.items[1].id);
-    expect(second.body.items[0].at >= first.body.items[1].at).toBe(true);
+    expect(second.body.items[0].at <= first.body.items[1].at).toBe(true);
 
     const other = await request(platform.authz.url).get(AUDIT).set('corelite-token', otherAdmin).expect(200);
     expect(other.body.items.map((item: { resourceId: string }) => item.resourceId)).toEqual(['SUPPORTED_CD_PROVIDERS']);

@@ -174,7 +174,7 @@ describe('authz: teams, users and user-team membership', () => {
 
       const audit = await platform.authz.app.get(AuditService).page('default', { resource: 'membership' }, 50);
       const actions = audit.items.filter((r) => r.resourceId === 'frank@OPS').map((r) => r.action);
-      expect(actions).toEqual(['userteam.add', 'userteam.remove']);
+      expect(actions).toEqual(['userteam.remove', 'userteam.add']);
     });
 
     it('a membership takes effect on the next request: a team holding System Admin makes the user one', async () => {
@@ -311,6 +311,8 @@ describe('authz: teams, users and user-team membership', () => {
         expectProblem(await post('/users/teams/remove', body), 400, 'VALIDATION_FAILED');
       }
       expect(await teamsOf('u1')).toEqual([]);
+      const tooMany = { team_code_list: Array.from({ length: 21 }, (_, i) => `T${i}`), user_id_list: Array.from({ length: 500 }, (_, i) => `x${i}`) };
+      expectProblem(await post('/users/teams', tooMany), 400, 'TOO_MANY_PAIRS');
     });
 
     it('is for System Admins only', async () => {

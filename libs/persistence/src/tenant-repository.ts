@@ -103,10 +103,11 @@ export abstract class TenantRepository<T extends TenantOwned> {
     return this.model.aggregate<R>([{ $match: scoped(tenantId) }, ...pipeline]).exec();
   }
 
-  /** Keyset pagination on `_id`: stable under inserts, no skip cost. */
-  async page(tenantId: string, filter: Filter<T>, limit: number, cursor?: string): Promise<Page<Lean<T>>> {
-    const after = cursor && Types.ObjectId.isValid(cursor) ? { _id: { $gt: new Types.ObjectId(cursor) } } : {};
-    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { sort: { _id: 1 }, limit: limit + 1 });
+  /** Keyset pagination on `_id` (oldest first, or newest first): stable under inserts, no skip cost. */
+  async page(tenantId: string, filter: Filter<T>, limit: number, cursor?: string, order: 'oldest' | 'newest' = 'oldest'): Promise<Page<Lean<T>>> {
+    const direction = order === 'oldest' ? 1 : -1;
+    const after = cursor && Types.ObjectId.isValid(cursor) ? { _id: { [direction === 1 ? '$gt' : '$lt']: new Types.ObjectId(cursor) } } : {};
+    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { sort: { _id: direction }, limit: limit + 1 });
     const hasMore = items.length > limit;
     const pageItems = hasMore ? items.slice(0, limit) : items;
     return { items: pageItems, nextCursor: hasMore ? String(pageItems[pageItems.length - 1]._id) : null };

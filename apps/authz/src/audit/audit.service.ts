@@ -27,10 +27,11 @@ export class AuditService {
     });
   }
 
+  /** Newest first: an audit log is read from the latest change backwards. */
   page(tenantId: string, filter: { resource?: string; action?: string }, limit: number, cursor?: string) {
     const query: Record<string, string> = {};
     if (filter.resource) query.resource = filter.resource;
     if (filter.action) query.action = filter.action;
-    return this.records.page(tenantId, query, limit, cursor);
+    return this.records.page(tenantId, query, limit, cursor, 'newest');
   }
 }

@@ -19,6 +19,9 @@ import {
 } from './dto/user-team.dto';
 import { MembershipEvents } from './membership-events';
 
+/** Bounds one bulk write (and its answer): 500 users × 500 teams would be 250,000 memberships. */
+export const MAX_BULK_PAIRS = 10_000;
+
 const pairKey = (pair: MembershipPair) => `${pair.userId}\u0000${pair.teamCode}`;
 const toPair = (pair: MembershipPair): UserTeamPair => ({ user_id: pair.userId, team_code: pair.teamCode });
 
@@ -130,6 +133,10 @@ export class UserTeamsService {
   }
 
   private async requireAll(tenantId: string, request: BulkUserTeamRequest): Promise<void> {
+    const pairs = request.user_id_list.length * request.team_code_list.length;
+    if (pairs > MAX_BULK_PAIRS) {
+      throw Problems.badRequest('TOO_MANY_PAIRS', `users × teams is ${pairs}; at most ${MAX_BULK_PAIRS} memberships per request`);
+    }
     const [teams, users] = await Promise.all([
       this.teams.find(tenantId, { teamCode: { $in: request.team_code_list } }, {}, { teamCode: 1 }),
       this.users.find(tenantId, { userId: { $in: request.user_id_list } }, {}, { userId: 1 }),
