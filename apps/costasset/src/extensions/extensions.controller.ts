@@ -1,6 +1,25 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import {
+  ExpandedRawData,
+  ExtensionFileQuery,
+  ExtensionValidation,
+  FlowRequest,
+  FlowStarted,
+  PresignedUpload,
+} from './dto/extension-files.dto';
+import { ExtensionRepoService } from './extension-repo.service';
+import { ExtensionFlowService } from './flow/extension-flow.service';
+import { RawDataService } from './raw-data.service';
 
 export class ConnectionCheckResponse {
   @ApiProperty({ description: 'The profile (user) id of the caller' })
@@ -13,10 +32,88 @@ export class ConnectionCheckResponse {
 @ApiTags('extensions')
 @Controller('api/costasset/extensions')
 export class ExtensionsController {
+  constructor(
+    private readonly extensions: ExtensionRepoService,
+    private readonly raw: RawDataService,
+    private readonly flows: ExtensionFlowService,
+  ) {}
+
   @Get('test')
   @ApiOperation({ summary: 'Checks the tenant connection; lists the profile id of the user' })
   @ApiOkResponse({ type: ConnectionCheckResponse })
   test(@CurrentPrincipal() principal: Principal): ConnectionCheckResponse {
     return { profileId: principal.userId, tenantId: principal.tenantId };
+  }
+
+  @Post('ObjectStoreExtensionRepo')
+  @HttpCode(200)
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'Pre-signed PUT URL for an extension zip (System Admin)',
+    description: 'The object goes to `extensions/<ProviderCode>/<Filename>` under the tenant prefix.',
+  })
+  @ApiOkResponse({ type: PresignedUpload })
+  presignExtension(@CurrentPrincipal() principal: Principal, @Query() query: ExtensionFileQuery): Promise<PresignedUpload> {
+    return this.extensions.presign(principal.tenantId, query.ProviderCode, query.Filename);
+  }
+
+  @Post('ObjectStoreExtensionRepo/validate')
+  @HttpCode(200)
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'Validates an uploaded extension zip (System Admin)',
+    description:
+      'Checks that the zip holds `extension.json` at its root: `providerCode` (equal to ProviderCode), `version`, `input: { filePattern, csv: { delimiter, quote, header: true, encoding } }`, ' +
+      '`mapping: { <GPD cost column>: <JSONata expression over one raw row> }` covering every required column and no unknown one, optional `metadata: { providerName, currency }`. ' +
+      'Expressions are compiled, never evaluated. An invalid manifest is a 200 with `valid: false`.',
+  })
+  @ApiOkResponse({ type: ExtensionValidation })
+  @ApiNotFoundResponse({ description: 'EXTENSION_NOT_FOUND' })
+  validateExtension(@CurrentPrincipal() principal: Principal, @Query() query: ExtensionFileQuery): Promise<ExtensionValidation> {
+    return this.extensions.validate(principal.tenantId, query.ProviderCode, query.Filename);
+  }
+
+  @Post('ObjectStoreInputHandler')
+  @HttpCode(200)
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'Pre-signed PUT URL for a raw-data zip (System Admin)',
+    description: 'The object goes to `raw/<ProviderCode>/uploads/<Filename>` under the tenant prefix.',
+  })
+  @ApiOkResponse({ type: PresignedUpload })
+  presignRawData(@CurrentPrincipal() principal: Principal, @Query() query: ExtensionFileQuery): Promise<PresignedUpload> {
+    return this.raw.presign(principal.tenantId, query.ProviderCode, query.Filename);
+  }
+
+  @Post('notify/ObjectStoreInputHandler')
+  @HttpCode(200)
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'Expands an uploaded raw-data zip inside the object store (System Admin)',
+    description:
+      'Entries go to `raw/<ProviderCode>/expanded/<entry path>`. Refused with nothing left written: unsafe paths, more than RAW_MAX_ENTRIES entries, more than RAW_MAX_EXPANDED_BYTES expanded.',
+  })
+  @ApiOkResponse({ type: ExpandedRawData })
+  @ApiBadRequestResponse({ description: 'ARCHIVE_PATH_REFUSED (absolute or `..` entry), ARCHIVE_INVALID' })
+  @ApiNotFoundResponse({ description: 'RAW_DATA_NOT_FOUND' })
+  @ApiPayloadTooLargeResponse({ description: 'ARCHIVE_TOO_LARGE' })
+  expandRawData(@CurrentPrincipal() principal: Principal, @Query() query: ExtensionFileQuery): Promise<ExpandedRawData> {
+    return this.raw.expand(principal.tenantId, query.ProviderCode, query.Filename);
+  }
+
+  @Post('flow')
+  @HttpCode(200)
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'Transforms the expanded raw data of a provider into a GPD file (System Admin)',
+    description:
+      'Starts an `extension-flow` job with the most recently uploaded extension of the provider. The job writes `gpd/<jobId>/<providerCode>-extension.zip` and registers it as a GPD upload ' +
+      '(GPDUploadRefId = jobId, state `uploaded`) of the manifest provider name, ready for POST /v1/gpd/enrich.',
+  })
+  @ApiOkResponse({ type: FlowStarted })
+  @ApiBadRequestResponse({ description: 'EXTENSION_INVALID' })
+  @ApiNotFoundResponse({ description: 'EXTENSION_NOT_FOUND, RAW_DATA_NOT_FOUND' })
+  startFlow(@CurrentPrincipal() principal: Principal, @Body() body: FlowRequest): Promise<FlowStarted> {
+    return this.flows.start(principal.tenantId, body.vars.providerCode);
   }
 }

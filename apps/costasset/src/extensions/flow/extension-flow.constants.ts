@@ -1,0 +1,10 @@
+export const EXTENSION_FLOW_JOB = 'extension-flow';
+
+export interface FlowPayload {
+  providerCode: string;
+  /** Full key of the extension zip chosen when the flow started. */
+  extensionKey: string;
+}
+
+/** Name of the GPD zip a flow writes, under `tenants/<tenantId>/gpd/<jobId>/`. */
+export const flowOutputName = (providerCode: string) => `${providerCode}-extension.zip`;

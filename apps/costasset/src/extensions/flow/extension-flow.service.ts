@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { Client } from 'minio';
+import { Problems } from '@lib/http';
+import { CostassetEnvironment } from '../../costasset.environment';
+import { JobsService } from '../../jobs/jobs.service';
+import { FlowStarted } from '../dto/extension-files.dto';
+import { extensionNotFound, ExtensionRepoService } from '../extension-repo.service';
+import { storeUnavailable } from '../store/presign';
+import { EXTENSION_FLOW_JOB, FlowPayload } from './extension-flow.constants';
+import { matchingRawFiles } from './raw-inputs';
+
+/** Starts a flow once what it needs is there: a valid extension and matching expanded raw files. */
+@Injectable()
+export class ExtensionFlowService {
+  constructor(
+    private readonly extensions: ExtensionRepoService,
+    private readonly jobs: JobsService,
+    private readonly store: Client,
+    private readonly env: CostassetEnvironment,
+  ) {}
+
+  async start(tenantId: string, providerCode: string): Promise<FlowStarted> {
+    const extensionKey = await this.extensions.latestKey(tenantId, providerCode);
+    if (!extensionKey) throw extensionNotFound(`No extension uploaded for provider ${providerCode}`);
+    const checked = await this.extensions.check(tenantId, providerCode, extensionKey);
+    if (!checked.manifest) {
+      const errors = checked.errors.map((error) => ({ field: error.path ?? 'archive', messages: [error.message] }));
+      throw Problems.badRequest('EXTENSION_INVALID', `The latest extension of ${providerCode} is invalid; validate it for details`, errors);
+    }
+    const inputs = await matchingRawFiles(this.store, this.env.S3_BUCKET, tenantId, checked.manifest).catch(() => {
+      throw storeUnavailable();
+    });
+    if (inputs.length === 0)
+      throw Problems.notFound(
+        'RAW_DATA_NOT_FOUND',
+        `No expanded raw file of ${providerCode} matches ${checked.manifest.input.filePattern}`,
+      );
+    const payload: FlowPayload = { providerCode, extensionKey };
+    const job = await this.jobs.submit(tenantId, EXTENSION_FLOW_JOB, { ...payload });
+    return { status: 'started', message: `Transforming ${inputs.length} raw file(s) of ${providerCode} into a GPD file`, jobId: job.jobId };
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { GpdUploadRepository } from './gpd.repository';
+
+export interface StoredGpdFile {
+  refId: string;
+  providerName: string;
+  fileName: string;
+  objectKey: string;
+  sizeBytes: number;
+}
+
+/**
+ * Registers a GPD zip that is already in the object store (written by the service itself, e.g.
+ * the extension flow) as an upload in state `uploaded`, ready for `POST /v1/gpd/enrich`.
+ * Idempotent per `refId`: registering again refreshes an upload not yet enriched.
+ */
+@Injectable()
+export class GpdRegistrationService {
+  constructor(private readonly uploads: GpdUploadRepository) {}
+
+  async registerStored(tenantId: string, file: StoredGpdFile): Promise<void> {
+    const existing = await this.uploads.findOne(tenantId, { refId: file.refId });
+    if (!existing) {
+      try {
+        await this.uploads.create(tenantId, { ...file, status: 'uploaded', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] });
+        return;
+      } catch (error) {
+        if ((error as { code?: number }).code !== 11000) throw error;
+      }
+    }
+    await this.uploads.updateOne(
+      tenantId,
+      { refId: file.refId, status: { $in: ['awaiting_upload', 'uploaded'] } },
+      { $set: { ...file, status: 'uploaded' } },
+    );
+  }
+}
