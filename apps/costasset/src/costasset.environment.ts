@@ -1,5 +1,6 @@
-import { IsInt, IsUrl, Max, Min } from 'class-validator';
-import { ObjectStoreEnvironment } from '@lib/config';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { ObjectStoreEnvironment, toBoolean } from '@lib/config';
 
 export class CostassetEnvironment extends ObjectStoreEnvironment {
   @IsInt()
@@ -15,4 +16,99 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Min(0)
   @Max(3_600_000)
   PRINCIPAL_CACHE_TTL_MS: number = 60_000;
+
+  /** Largest GPD zip accepted for enrichment (contract §5: 250 MB, configurable). */
+  @IsInt()
+  @Min(1)
+  GPD_MAX_FILE_BYTES: number = 250 * 1024 * 1024;
+
+  @IsInt()
+  @Min(60)
+  @Max(7 * 24 * 3600)
+  GPD_UPLOAD_URL_TTL_SECONDS: number = 3600;
+
+  /** Rows written per bulk insert during enrichment. */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  GPD_BATCH_SIZE: number = 5000;
+
+  /** A job delivery without a heartbeat for this long is redelivered (crash recovery). */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  JOBS_ACK_WAIT_MS: number = 30_000;
+
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  JOBS_RETRY_DELAY_MS: number = 2000;
+
+  /** Ids deleted per `deleteMany` by a deletion request (data management); cancellation is checked between batches. */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  DATA_DELETION_BATCH_SIZE: number = 5000;
+
+  /** Housekeeping removes saved report outputs generated longer ago than this. */
+  @IsInt()
+  @Min(1)
+  REPORT_OUTPUT_RETENTION_DAYS: number = 30;
+
+  /** Housekeeping removes finished job records (succeeded, failed, terminated) that ended longer ago than this. */
+  @IsInt()
+  @Min(1)
+  JOB_RETENTION_DAYS: number = 30;
+
+  /** Outdated-data cleanup keeps this many months before the current one. */
+  @IsInt()
+  @Min(1)
+  @Max(1200)
+  DATA_RETENTION_MONTHS: number = 24;
+
+  /** Lets account migration read a legacy service on a private or loopback address (tests, labs). */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  MIGRATION_ALLOW_PRIVATE_HOSTS: boolean = false;
+
+  /** base64 of 32 random bytes sealing legacy API tokens while a migration waits; required in production. */
+  @IsOptional()
+  @IsString()
+  MIGRATION_ENCRYPTION_KEY?: string;
+
+  /** Where a generated dev key is kept when MIGRATION_ENCRYPTION_KEY is not set (never in production). */
+  @IsString()
+  DEV_KEYS_DIR: string = '.dev-keys';
+
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  MIGRATION_TIMEOUT_MS: number = 15_000;
+
+  /** Largest legacy accounts response read. */
+  @IsInt()
+  @Min(1024)
+  MIGRATION_MAX_RESPONSE_BYTES: number = 10 * 1024 * 1024;
+
+  /** Most entries (files and folders) a raw-data zip may hold (contract §5: 10,000, configurable). */
+  @IsInt()
+  @Min(1)
+  RAW_MAX_ENTRIES: number = 10_000;
+
+  /** Most bytes a raw-data zip may expand to, counted while streaming (contract §5: 1 GiB). */
+  @IsInt()
+  @Min(1)
+  RAW_MAX_EXPANDED_BYTES: number = 1024 * 1024 * 1024;
+
+  /** Largest extension zip accepted for validation and flows. */
+  @IsInt()
+  @Min(1024)
+  EXTENSION_MAX_BYTES: number = 10 * 1024 * 1024;
+
+  /** Time budget of one JSONata mapping expression on one raw row. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  EXTENSION_ROW_TIMEOUT_MS: number = 100;
 }

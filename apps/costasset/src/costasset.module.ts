@@ -7,17 +7,21 @@ import { PlatformModule } from '@lib/platform';
 import { BudgetsModule } from './budgets/budgets.module';
 import { CostassetEnvironment } from './costasset.environment';
 import { CurrencyModule } from './currency/currency.module';
+import { DataManagementModule } from './data-management/data-management.module';
 import { EnrichmentModule } from './enrichment/enrichment.module';
 import { ExtensionsModule } from './extensions/extensions.module';
 import { FeatureFlagsModule } from './feature-flags/feature-flags.module';
 import { GpdModule } from './gpd/gpd.module';
+import { HousekeepingModule } from './housekeeping/housekeeping.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
+import { MigrationModule } from './migration/migration.module';
 import { ObjectStorageProvidersModule } from './object-storage-providers/object-storage-providers.module';
 import { ObjectStoreReadinessProbe } from './object-store/object-store-readiness.probe';
 import { ObjectStoreModule } from './object-store/object-store.module';
 import { RemotePrincipalResolver } from './principal/remote-principal.resolver';
 import { ProviderMetadataModule } from './provider-metadata/provider-metadata.module';
+import { RemediationModule } from './remediation/remediation.module';
 import { ReportModelsModule } from './report-models/report-models.module';
 import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
 
@@ -47,6 +51,10 @@ export class CostassetModule {
         ResourceGroupsModule,
         ReportModelsModule,
         BudgetsModule,
+        DataManagementModule,
+        HousekeepingModule,
+        RemediationModule,
+        MigrationModule,
       ],
     };
   }

@@ -1,0 +1,36 @@
+import type { GpdFileKind } from './gpd-layout';
+
+interface BulkTarget {
+  insertBulk(tenantId: string, docs: never[]): Promise<number>;
+}
+type Repositories = Record<GpdFileKind, BulkTarget>;
+
+/** Buffers enriched documents per collection and writes them with the driver in fixed-size batches. */
+export class BatchWriter {
+  private readonly buffers: Record<GpdFileKind, object[]> = { cost: [], asset: [], utilization: [] };
+
+  constructor(
+    private readonly tenantId: string,
+    private readonly batchSize: number,
+    private readonly repositories: Repositories,
+    private readonly afterFlush: (written: number) => Promise<void>,
+  ) {}
+
+  async add(kind: GpdFileKind, doc: object): Promise<void> {
+    const buffer = this.buffers[kind];
+    buffer.push(doc);
+    if (buffer.length >= this.batchSize) await this.flush(kind);
+  }
+
+  async flushAll(): Promise<void> {
+    for (const kind of Object.keys(this.buffers) as GpdFileKind[]) await this.flush(kind);
+  }
+
+  private async flush(kind: GpdFileKind): Promise<void> {
+    const docs = this.buffers[kind];
+    if (docs.length === 0) return;
+    this.buffers[kind] = [];
+    const written = await this.repositories[kind].insertBulk(this.tenantId, docs as never[]);
+    await this.afterFlush(written);
+  }
+}

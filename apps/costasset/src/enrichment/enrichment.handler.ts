@@ -1,0 +1,192 @@
+import { Transform } from 'node:stream';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { parse } from 'csv-parse';
+import { Client } from 'minio';
+import { CostassetEnvironment } from '../costasset.environment';
+import { GPD_ENRICH_JOB, EnrichPayload } from '../gpd/gpd.constants';
+import { GpdUploadRepository } from '../gpd/gpd.repository';
+import { RejectedRow } from '../gpd/schemas/gpd-upload.schema';
+import { JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
+import { JobsService } from '../jobs/jobs.service';
+import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import { EnrichmentReferenceData } from './enrichment-reference-data';
+import { GpdArchive, GpdPlan, readPlan } from './gpd-plan';
+import { GpdDataFile } from './gpd-layout';
+import { BatchWriter } from './batch-writer';
+import { checkAssetRow, checkCostRow, checkUtilizationRow, FileContext, Row } from './row-validator';
+
+const MAX_REPORTED_ERRORS = 100;
+
+interface Counts {
+  rowsRead: number;
+  rowsWritten: number;
+  rowsRejected: number;
+  errors: RejectedRow[];
+}
+
+/**
+ * The `gpd.enrich` job. Each attempt first removes every row of the upload, so a retry or a
+ * redelivery after a crash replaces rows instead of duplicating them. Structural errors
+ * (layout, metadata, required columns, unreadable CSV) fail the file with nothing written;
+ * row errors reject the row, are reported, and the rest is written.
+ */
+@Injectable()
+export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleInit {
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly uploads: GpdUploadRepository,
+    private readonly costs: CostLineItemRepository,
+    private readonly assets: AssetRepository,
+    private readonly utilization: UtilizationRepository,
+    private readonly store: Client,
+    private readonly env: CostassetEnvironment,
+    private readonly reference: EnrichmentReferenceData,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register(GPD_ENRICH_JOB, this);
+  }
+
+  async run(context: JobContext<EnrichPayload>): Promise<Record<string, unknown>> {
+    const { tenantId } = context;
+    const upload = await this.uploads.findOne(tenantId, { refId: context.payload.refId });
+    if (!upload || upload.status === 'cleaned') throw new PermanentJobError('the upload no longer exists');
+    await this.uploads.updateOne(
+      tenantId,
+      { refId: upload.refId },
+      { $set: { status: 'enriching', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] } },
+    );
+    const archive = await GpdArchive.open(this.store, this.env.S3_BUCKET, upload.objectKey, this.env.GPD_MAX_FILE_BYTES);
+    try {
+      const plan = await readPlan(archive, upload.providerName);
+      const [conversion, metadata] = await Promise.all([
+        this.reference.conversion(tenantId),
+        this.reference.metadata(tenantId, upload.providerName),
+      ]);
+      await this.removeRows(tenantId, upload.refId);
+      const counts = await this.load(context, archive, plan, (file) => ({
+        uploadRefId: upload.refId,
+        providerName: upload.providerName,
+        period: file.period,
+        billingAccountId: file.billingAccountId,
+        assetAccountId: file.assetAccountId,
+        conversion,
+        metadata,
+      }));
+      // a cleanup during the run wins: the upload stays `cleaned`
+      await this.uploads.updateOne(tenantId, { refId: upload.refId, status: 'enriching' }, { $set: { status: 'enriched', ...counts } });
+      return { ...counts, currency: conversion.corporateCurrency, providerCode: plan.metadata.providerCode };
+    } catch (error) {
+      if (error instanceof PermanentJobError)
+        await this.failUpload(
+          tenantId,
+          upload.refId,
+          (error.details.errors as RejectedRow[]) ?? [{ file: '', line: 0, reason: error.message }],
+        );
+      throw error;
+    } finally {
+      archive.close();
+    }
+  }
+
+  async onFailed(job: { tenantId: string; payload: EnrichPayload }, reason: string): Promise<void> {
+    await this.failUpload(job.tenantId, job.payload.refId, [{ file: '', line: 0, reason }]);
+  }
+
+  async onTerminated(job: { tenantId: string; payload: EnrichPayload }): Promise<void> {
+    await this.failUpload(job.tenantId, job.payload.refId, [{ file: '', line: 0, reason: 'enrichment terminated on request' }]);
+  }
+
+  /** Nothing half-written: a failed upload keeps no rows. */
+  private async failUpload(tenantId: string, refId: string, errors: RejectedRow[]): Promise<void> {
+    await this.removeRows(tenantId, refId);
+    await this.uploads.updateOne(
+      tenantId,
+      { refId, status: 'enriching' },
+      { $set: { status: 'failed', rowsWritten: 0, errors: errors.slice(0, MAX_REPORTED_ERRORS) } },
+    );
+  }
+
+  private async removeRows(tenantId: string, refId: string): Promise<void> {
+    await Promise.all(
+      [this.costs, this.assets, this.utilization].map((repository) => repository.deleteMany(tenantId, { uploadRefId: refId })),
+    );
+  }
+
+  private async load(
+    context: JobContext<EnrichPayload>,
+    archive: GpdArchive,
+    plan: GpdPlan,
+    contextOf: (file: GpdDataFile) => FileContext,
+  ): Promise<Counts> {
+    const counts: Counts = { rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] };
+    let bytesDone = 0;
+    const report = () => context.progress(bytesDone, plan.totalBytes);
+    const writer = new BatchWriter(
+      context.tenantId,
+      this.env.GPD_BATCH_SIZE,
+      { cost: this.costs, asset: this.assets, utilization: this.utilization },
+      async (written) => {
+        counts.rowsWritten += written;
+        await report();
+      },
+    );
+    await report();
+    for (const { file, entry } of plan.files) {
+      const fileContext = contextOf(file);
+      const check = file.kind === 'cost' ? checkCostRow : file.kind === 'asset' ? checkAssetRow : checkUtilizationRow;
+      const reject = (line: number, reason: string) => {
+        counts.rowsRejected++;
+        if (counts.errors.length < MAX_REPORTED_ERRORS) counts.errors.push({ file: file.name, line, reason });
+      };
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          bytesDone += chunk.length;
+          done(null, chunk);
+        },
+      });
+      for await (const { row, line, problem } of readRows(await archive.open(entry), counter, file.name)) {
+        counts.rowsRead++;
+        if (problem) {
+          reject(line, problem);
+          continue;
+        }
+        const checked = check(row, fileContext);
+        if (checked.ok) await writer.add(file.kind, checked.doc);
+        else reject(line, checked.reason);
+      }
+    }
+    await writer.flushAll();
+    return counts;
+  }
+}
+
+interface ParsedRow {
+  row: Row;
+  line: number;
+  problem?: string;
+}
+
+/** Streams the data rows of one CSV (RFC 4180, header row); a broken CSV fails the file. */
+async function* readRows(source: NodeJS.ReadableStream, counter: Transform, fileName: string): AsyncGenerator<ParsedRow> {
+  const parser = source.pipe(counter).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }));
+  let header: string[] | undefined;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!header) {
+        header = record.map((column) => column.trim());
+        continue;
+      }
+      if (record.length !== header.length) {
+        yield { row: {}, line: info.lines, problem: `expected ${header.length} fields, found ${record.length}` };
+        continue;
+      }
+      const row: Row = {};
+      header.forEach((column, index) => (row[column] = record[index]));
+      yield { row, line: info.lines };
+    }
+  } catch (error) {
+    const reason = `${fileName} is not a readable CSV: ${(error as Error).message}`;
+    throw new PermanentJobError(reason, { errors: [{ file: fileName, line: (error as { lines?: number }).lines ?? 0, reason }] });
+  }
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '@lib/auth';
+import {
+  CleanupDone,
+  CleanupRequest,
+  EnrichRequest,
+  EnrichStarted,
+  ProviderQuery,
+  RetryAccepted,
+  RetryRequest,
+  SubmitUploadQuery,
+  UploadRecordDto,
+  UploadSubmitted,
+} from './dto/gpd.dto';
+import { GpdService } from './gpd.service';
+
+@ApiTags('gpd')
+@Controller('api/costasset/v1/gpd')
+export class GpdController {
+  constructor(private readonly gpd: GpdService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'GPD uploads of a provider, with status and row counts' })
+  @ApiOkResponse({ type: [UploadRecordDto] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ProviderQuery): Promise<UploadRecordDto[]> {
+    return this.gpd.list(principal.tenantId, query.providername);
+  }
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Submits a GPD upload: answers a pre-signed PUT URL for the zip' })
+  @ApiAcceptedResponse({ type: UploadSubmitted })
+  submit(@CurrentPrincipal() principal: Principal, @Query() query: SubmitUploadQuery): Promise<UploadSubmitted> {
+    return this.gpd.submit(principal.tenantId, query.providername, query.fileName);
+  }
+
+  @Post('enrich')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Starts one enrichment job per upload',
+    description:
+      'Row errors are reported, structural errors fail the file: a bad row (date, decimal, currency without a rate, period outside its folder, broken Tags) is rejected and listed ' +
+      'with file, line and reason (first 100), the other rows are written; a malformed archive (layout, metadata, required columns, unreadable CSV) fails the job with nothing written. ' +
+      '`cost` is BilledCost converted into the corporate currency. Re-enriching replaces the rows of the upload.',
+  })
+  @ApiOkResponse({ type: EnrichStarted })
+  @ApiBadRequestResponse({ description: 'GPD_FILE_NOT_READY: the file is not in the object store yet; GPD_PROVIDER_MISMATCH' })
+  @ApiNotFoundResponse({ description: 'GPD_UPLOAD_NOT_FOUND' })
+  @ApiPayloadTooLargeResponse({ description: 'GPD_FILE_TOO_LARGE' })
+  enrich(@CurrentPrincipal() principal: Principal, @Body() body: EnrichRequest): Promise<EnrichStarted> {
+    return this.gpd.enrich(principal.tenantId, body);
+  }
+
+  @Post('retry')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Runs a failed or terminated enrichment job again' })
+  @ApiOkResponse({ type: RetryAccepted })
+  @ApiBadRequestResponse({ description: 'INVALID_JOB_ID' })
+  retry(@CurrentPrincipal() principal: Principal, @Body() body: RetryRequest): Promise<RetryAccepted> {
+    return this.gpd.retry(principal.tenantId, body.jobId);
+  }
+
+  @Post('cleanup')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Removes the uploaded file and every row enriched from it' })
+  @ApiOkResponse({ type: CleanupDone })
+  @ApiNotFoundResponse({ description: 'GPD_UPLOAD_NOT_FOUND' })
+  cleanup(@CurrentPrincipal() principal: Principal, @Query() query: ProviderQuery, @Body() body: CleanupRequest): Promise<CleanupDone> {
+    return this.gpd.cleanup(principal.tenantId, query.providername, body.GPDUploadRefId);
+  }
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { Client } from 'minio';
+import { Problems } from '@lib/http';
+import { CostassetEnvironment } from '../costasset.environment';
+import { JobsService } from '../jobs/jobs.service';
+import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordDto, UploadSubmitted } from './dto/gpd.dto';
+import { toUploadRecord } from './gpd-upload.presenter';
+import { GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
+import { GpdUploadRepository } from './gpd.repository';
+import { GpdUpload } from './schemas/gpd-upload.schema';
+
+const DEFAULT_FILE_NAME = 'upload.zip';
+const sameProvider = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** GPD upload records and their life cycle: awaiting_upload → uploaded → enriching → enriched | failed, and cleaned. */
+@Injectable()
+export class GpdService {
+  private readonly logger = new Logger('Gpd');
+
+  constructor(
+    private readonly uploads: GpdUploadRepository,
+    private readonly jobs: JobsService,
+    private readonly store: Client,
+    private readonly env: CostassetEnvironment,
+    private readonly costs: CostLineItemRepository,
+    private readonly assets: AssetRepository,
+    private readonly utilization: UtilizationRepository,
+  ) {}
+
+  async submit(tenantId: string, providerName: string, fileName = DEFAULT_FILE_NAME): Promise<UploadSubmitted> {
+    const refId = randomUUID();
+    const objectKey = gpdObjectKey(tenantId, refId, fileName);
+    const ttl = this.env.GPD_UPLOAD_URL_TTL_SECONDS;
+    const uploadUrl = await this.store.presignedPutObject(this.env.S3_BUCKET, objectKey, ttl).catch(() => {
+      throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');
+    });
+    await this.uploads.create(tenantId, {
+      refId,
+      providerName,
+      fileName,
+      objectKey,
+      status: 'awaiting_upload',
+      rowsRead: 0,
+      rowsWritten: 0,
+      rowsRejected: 0,
+      errors: [],
+    });
+    return { GPDUploadRefId: refId, uploadUrl, expiresAt: new Date(Date.now() + ttl * 1000).toISOString() };
+  }
+
+  async list(tenantId: string, providerName: string): Promise<UploadRecordDto[]> {
+    const found = await this.uploads.find(tenantId, { providerName }, { sort: { _id: 1 }, collation: { locale: 'en', strength: 2 } });
+    return found.map(toUploadRecord);
+  }
+
+  async enrich(tenantId: string, request: EnrichRequest): Promise<EnrichStarted> {
+    const refIds = [...new Set(request.GPDUploadRefId)];
+    const found = await this.uploads.find(tenantId, { refId: { $in: refIds } });
+    const byRef = new Map(found.map((upload) => [upload.refId, upload]));
+    const missing = refIds.filter((refId) => !byRef.has(refId) || byRef.get(refId)?.status === 'cleaned');
+    if (missing.length > 0) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', `No such GPD upload: ${missing.join(', ')}`);
+    for (const upload of found) this.checkEnrichable(upload, request);
+    for (const upload of found) await this.checkObject(tenantId, upload);
+
+    const jobs = [];
+    for (const refId of refIds) {
+      const upload = byRef.get(refId) as GpdUpload;
+      if (upload.status === 'enriching' && upload.jobId) {
+        jobs.push({ GPDUploadRefId: refId, jobId: upload.jobId });
+        continue;
+      }
+      const job = await this.jobs.submit(tenantId, GPD_ENRICH_JOB, { refId });
+      await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'enriching', jobId: job.jobId } });
+      jobs.push({ GPDUploadRefId: refId, jobId: job.jobId });
+    }
+    return { status: 'started', jobs };
+  }
+
+  private checkEnrichable(upload: GpdUpload, request: EnrichRequest): void {
+    if (request.provider.length > 0 && !request.provider.some((name) => sameProvider(name, upload.providerName))) {
+      throw Problems.badRequest('GPD_PROVIDER_MISMATCH', `Upload ${upload.refId} belongs to provider ${upload.providerName}`);
+    }
+    if ((upload.status === 'enriched' || upload.status === 'failed') && request.retry !== 'true') {
+      throw Problems.conflict('GPD_ALREADY_ENRICHED', `Upload ${upload.refId} is ${upload.status}; send retry "true" to enrich it again`);
+    }
+  }
+
+  /** The object must be in the store and within the size limit before a job is started. */
+  private async checkObject(tenantId: string, upload: GpdUpload): Promise<void> {
+    const stat = await this.store.statObject(this.env.S3_BUCKET, upload.objectKey).catch((error: { code?: string }) => {
+      if (error.code === 'NotFound' || error.code === 'NoSuchKey') return null;
+      throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');
+    });
+    if (!stat)
+      throw Problems.badRequest('GPD_FILE_NOT_READY', `The file of upload ${upload.refId} is not uploaded yet; wait and try again`);
+    if (stat.size > this.env.GPD_MAX_FILE_BYTES) {
+      throw Problems.payloadTooLarge(
+        'GPD_FILE_TOO_LARGE',
+        `The file of upload ${upload.refId} is ${stat.size} bytes; the limit is ${this.env.GPD_MAX_FILE_BYTES}`,
+      );
+    }
+    if (upload.status === 'awaiting_upload') {
+      await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { status: 'uploaded', sizeBytes: stat.size } });
+    }
+  }
+
+  async retry(tenantId: string, jobId: string): Promise<{ status: 'accepted'; jobId: string }> {
+    const current = await this.jobs.get(tenantId, jobId);
+    const refId = current?.type === GPD_ENRICH_JOB ? String(current.payload.refId) : undefined;
+    const upload = refId ? await this.uploads.findOne(tenantId, { refId }) : null;
+    if (!upload || upload.status === 'cleaned' || upload.jobId !== jobId) throw invalidJob();
+    const job = await this.jobs.rerun(tenantId, jobId);
+    if (!job) throw invalidJob();
+    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'enriching' } });
+    return { status: 'accepted', jobId };
+  }
+
+  async cleanup(tenantId: string, providerName: string, refId: string): Promise<CleanupDone> {
+    const upload = await this.uploads.findOne(tenantId, { refId, providerName }, { collation: { locale: 'en', strength: 2 } });
+    if (!upload) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
+    if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
+    await this.store.removeObject(this.env.S3_BUCKET, upload.objectKey).catch((error: Error) => {
+      this.logger.error({ err: error.message, refId }, 'cannot remove the GPD object');
+      throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
+    });
+    const filter = { uploadRefId: refId };
+    const [costLineItemsRemoved, assetsRemoved, utilizationRemoved] = await Promise.all([
+      this.costs.deleteMany(tenantId, filter),
+      this.assets.deleteMany(tenantId, filter),
+      this.utilization.deleteMany(tenantId, filter),
+    ]);
+    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' } });
+    return { status: 'cleaned', GPDUploadRefId: refId, costLineItemsRemoved, assetsRemoved, utilizationRemoved };
+  }
+}
+
+const invalidJob = () =>
+  Problems.badRequest('INVALID_JOB_ID', 'The job id is not a failed or terminated GPD enrichment job of this tenant');

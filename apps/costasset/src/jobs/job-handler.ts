@@ -1,0 +1,35 @@
+/** What a handler sees of the job it runs. */
+export interface JobContext<P = Record<string, unknown>> {
+  tenantId: string;
+  jobId: string;
+  payload: P;
+  /** 1 on the first delivery of this run. */
+  attempt: number;
+  /** Records progress, extends the delivery's ack deadline, and throws `JobTerminatedError` if termination was asked for. */
+  progress(done: number, total: number): Promise<void>;
+}
+
+export interface JobHandler<P = Record<string, unknown>> {
+  /** Runs one attempt. Must be idempotent: a crash or an error makes the same job run again. */
+  run(context: JobContext<P>): Promise<Record<string, unknown>>;
+  /** Called once when the job ends failed (permanent error or last attempt). */
+  onFailed?(context: { tenantId: string; jobId: string; payload: P }, reason: string): Promise<void>;
+  /** Called once when the job ends terminated. */
+  onTerminated?(context: { tenantId: string; jobId: string; payload: P }): Promise<void>;
+}
+
+/** A failure that another attempt cannot fix (e.g. a malformed archive): the job fails at once. */
+export class PermanentJobError extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class JobTerminatedError extends Error {
+  constructor() {
+    super('terminated on request');
+  }
+}

@@ -1,0 +1,46 @@
+import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Principal } from '@lib/auth';
+import { Problems } from '@lib/http';
+import { JobDto, JobPage, ListJobsQuery, toJobDto } from './dto/job.dto';
+import { JobsService } from './jobs.service';
+
+const notFound = () => Problems.notFound('JOB_NOT_FOUND', 'No such job');
+const uuid = new ParseUUIDPipe({ exceptionFactory: notFound });
+
+@ApiTags('jobs')
+@Controller('api/costasset/v1/jobs')
+export class JobsController {
+  constructor(private readonly jobs: JobsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Jobs of the tenant, newest last, filtered by type and status, in pages (cursor)' })
+  @ApiOkResponse({ type: JobPage })
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: ListJobsQuery): Promise<JobPage> {
+    const page = await this.jobs.page(principal.tenantId, { type: query.type, status: query.status }, query.limit ?? 100, query.cursor);
+    return { items: page.items.map((job) => toJobDto(job as never)), nextCursor: page.nextCursor };
+  }
+
+  @Get(':jobId')
+  @ApiOperation({ summary: 'One job: status, progress, attempts, error and result' })
+  @ApiOkResponse({ type: JobDto })
+  @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND' })
+  async get(@CurrentPrincipal() principal: Principal, @Param('jobId', uuid) jobId: string): Promise<JobDto> {
+    const job = await this.jobs.get(principal.tenantId, jobId);
+    if (!job) throw notFound();
+    return toJobDto(job as never);
+  }
+
+  @Post(':jobId/terminate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Terminates a queued job at once, or a running one at its next batch' })
+  @ApiOkResponse({ type: JobDto })
+  @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND' })
+  async terminate(@CurrentPrincipal() principal: Principal, @Param('jobId', uuid) jobId: string): Promise<JobDto> {
+    const job = await this.jobs.terminate(principal.tenantId, jobId);
+    if (job) return toJobDto(job as never);
+    const existing = await this.jobs.get(principal.tenantId, jobId);
+    if (!existing) throw notFound();
+    throw Problems.badRequest('JOB_NOT_RUNNING', `The job is ${existing.status}; only queued or running jobs can be terminated`);
+  }
+}

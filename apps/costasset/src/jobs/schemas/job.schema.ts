@@ -1,0 +1,53 @@
+import { Schema } from 'mongoose';
+import { tenantScopedPlugin } from '@lib/persistence';
+
+export const JOB = 'Job';
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'terminated'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export interface JobProgress {
+  done: number;
+  total: number;
+  percent: number;
+}
+
+export interface JobRecord {
+  tenantId: string;
+  jobId: string;
+  type: string;
+  status: JobStatus;
+  payload: Record<string, unknown>;
+  progress: JobProgress;
+  /** Deliveries of the current run plus those of earlier runs. */
+  attempts: number;
+  /** Incremented by a retry; deliveries of an older run are ignored. */
+  run: number;
+  terminateRequested: boolean;
+  error?: string;
+  result?: Record<string, unknown>;
+  startedAt?: Date;
+  finishedAt?: Date;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+export const JobSchema = new Schema<JobRecord>(
+  {
+    jobId: { type: String, required: true },
+    type: { type: String, required: true },
+    status: { type: String, enum: JOB_STATUSES, required: true },
+    payload: { type: Schema.Types.Mixed, default: {} },
+    progress: { done: { type: Number, default: 0 }, total: { type: Number, default: 0 }, percent: { type: Number, default: 0 } },
+    attempts: { type: Number, default: 0 },
+    run: { type: Number, default: 0 },
+    terminateRequested: { type: Boolean, default: false },
+    error: String,
+    result: Schema.Types.Mixed,
+    startedAt: Date,
+    finishedAt: Date,
+  },
+  { collection: 'jobs', timestamps: true, versionKey: false, minimize: false },
+);
+JobSchema.plugin(tenantScopedPlugin);
+JobSchema.index({ jobId: 1 }, { unique: true });
+JobSchema.index({ tenantId: 1, type: 1, status: 1 });

@@ -1,0 +1,113 @@
+/**
+ * Writes valid GPD zips, streaming the rows (memory stays flat whatever --rows is):
+ *   tsx tools/gpd/generate.ts --rows 100000 --providers aws,azure --accounts 3 --periods 202409,202410 --out gpd.zip
+ * One zip per provider (a GPD file belongs to one provider): with several providers the name gets
+ * the provider as suffix (gpd-aws.zip, gpd-azure.zip). --rows is the cost rows of each zip, spread
+ * evenly over accounts and periods; each account also gets one asset and one utilization file.
+ */
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { ZipFile } from 'yazl';
+import { ASSET_HEADER, COST_HEADER, costRow, csvLine, PROFILES, ProviderProfile, UTILIZATION_HEADER, periodStart } from './gpd-content';
+
+export interface GenerateOptions {
+  rows: number;
+  provider: string;
+  accounts: number;
+  periods: string[];
+  out: string;
+}
+
+function* costLines(profile: ProviderProfile, period: string, account: string, count: number): Generator<string> {
+  yield csvLine(COST_HEADER);
+  for (let index = 0; index < count; index++) yield csvLine(costRow(profile, period, account, `${account}-sub`, index));
+}
+
+function* assetLines(profile: ProviderProfile, account: string): Generator<string> {
+  yield csvLine(ASSET_HEADER);
+  for (let index = 0; index < 50; index++) {
+    const resource = profile.resourceTypes[index % profile.resourceTypes.length];
+    yield csvLine([
+      `${profile.providerName}-${account}-res-${index}`,
+      `resource ${index}`,
+      resource.type,
+      profile.regions[index % profile.regions.length],
+      JSON.stringify({ 'team:owner': `team-${index % 5}` }),
+    ]);
+  }
+}
+
+function* utilizationLines(profile: ProviderProfile, period: string, account: string): Generator<string> {
+  yield csvLine(UTILIZATION_HEADER);
+  for (let index = 0; index < 50; index++)
+    yield csvLine([
+      `${profile.providerName}-${account}-res-${index}`,
+      periodStart(period, (index % 28) + 1),
+      'cpu',
+      (index % 100) / 100,
+      'ratio',
+    ]);
+}
+
+export async function generateGpd(options: GenerateOptions): Promise<void> {
+  const profile = PROFILES[options.provider];
+  if (!profile) throw new Error(`unknown provider ${options.provider}; known: ${Object.keys(PROFILES).join(', ')}`);
+  const zip = new ZipFile();
+  const output = createWriteStream(options.out);
+  zip.outputStream.pipe(output);
+  zip.addBuffer(
+    Buffer.from(`providerName: ${profile.providerName}\nproviderCode: ${profile.providerCode}\ncurrency: ${profile.currency}\n`),
+    'provider_metadata.yml',
+  );
+  const slots = options.periods.length * options.accounts;
+  let slot = 0;
+  for (const period of options.periods) {
+    for (let a = 1; a <= options.accounts; a++) {
+      const account = `${profile.providerCode.toLowerCase()}${String(a).padStart(6, '0')}`;
+      const count = Math.floor(options.rows / slots) + (slot < options.rows % slots ? 1 : 0);
+      slot++;
+      const folder = `${period}/${account}`;
+      zip.addReadStream(Readable.from(costLines(profile, period, account, count)), `${folder}/C_${account}_${period}01T000000Z.csv`);
+      zip.addReadStream(Readable.from(assetLines(profile, account)), `${folder}/${account}-sub/A_${account}-sub.csv`);
+      zip.addReadStream(Readable.from(utilizationLines(profile, period, account)), `${folder}/${account}-sub/U_${account}-sub.csv`);
+    }
+  }
+  zip.end();
+  await finished(output);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rows: { type: 'string', default: '1000' },
+      providers: { type: 'string', default: 'aws' },
+      accounts: { type: 'string', default: '1' },
+      periods: { type: 'string', default: '202410' },
+      out: { type: 'string', default: 'gpd.zip' },
+    },
+  });
+  const providers = (values.providers as string)
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const periods = (values.periods as string).split(',').map((period) => period.trim());
+  if (periods.some((period) => !/^\d{4}(0[1-9]|1[0-2])$/.test(period))) throw new Error('--periods takes YYYYMM values');
+  const rows = Number(values.rows);
+  const accounts = Number(values.accounts);
+  if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(accounts) || accounts < 1)
+    throw new Error('--rows and --accounts take whole numbers');
+  for (const provider of providers) {
+    const out = providers.length === 1 ? (values.out as string) : (values.out as string).replace(/(\.zip)?$/, `-${provider}.zip`);
+    await generateGpd({ rows, provider, accounts, periods, out });
+    process.stdout.write(`${out}\n`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
+}
