@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsController } from './line-items.controller';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from './line-items.repository';
-import { LineItemScope, TenantWideScope } from './line-items.scope';
+import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
+import { LineItemScope, VisibilityScope } from './line-items.scope';
 import { LineItemsService } from './line-items.service';
 import { ASSET, AssetSchema } from './schemas/asset.schema';
 import { COST_LINE_ITEM, CostLineItemSchema } from './schemas/cost-line-item.schema';
@@ -15,6 +16,7 @@ import { UTILIZATION, UtilizationSchema } from './schemas/utilization.schema';
       { name: ASSET, schema: AssetSchema },
       { name: UTILIZATION, schema: UtilizationSchema },
     ]),
+    ResourceGroupsModule,
   ],
   controllers: [LineItemsController],
   providers: [
@@ -22,7 +24,7 @@ import { UTILIZATION, UtilizationSchema } from './schemas/utilization.schema';
     AssetRepository,
     UtilizationRepository,
     LineItemsService,
-    { provide: LineItemScope, useClass: TenantWideScope },
+    { provide: LineItemScope, useClass: VisibilityScope },
   ],
   exports: [CostLineItemRepository, AssetRepository, UtilizationRepository],
 })

@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
+import { VisibilityService } from '../resource-groups/visibility.service';
 
-/**
- * The seam for visibility and `expr` filtering: the expression library will provide a scope
- * that compiles the caller's visibility groups (and an `expr` query parameter) into a MongoDB
- * filter ANDed with the field filters. Until then every caller of a tenant sees its whole data.
- */
+/** What a caller may see of the tenant's line items and assets. */
 export abstract class LineItemScope {
   abstract filterFor(principal: Principal): Promise<Record<string, unknown>>;
 }
 
+/** The caller's visibility groups (contract §5): a System Admin sees everything. */
 @Injectable()
-export class TenantWideScope extends LineItemScope {
-  filterFor(): Promise<Record<string, unknown>> {
-    return Promise.resolve({});
+export class VisibilityScope extends LineItemScope {
+  constructor(private readonly visibility: VisibilityService) {
+    super();
+  }
+
+  async filterFor(principal: Principal): Promise<Record<string, unknown>> {
+    return (await this.visibility.filterFor(principal)) ?? {};
   }
 }

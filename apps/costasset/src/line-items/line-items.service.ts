@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
+import { combineFilters, compileExpression, ExpressionError, toProblem } from '../expressions';
 import { AssetPage, CostLineItemPage } from './dto/line-item.response';
 import { ListAssetsQuery } from './dto/list-assets.query';
 import { ListCostLineItemsQuery } from './dto/list-cost-line-items.query';
@@ -9,8 +10,18 @@ import { LineItemScope } from './line-items.scope';
 const DEFAULT_LIMIT = 100;
 
 function fieldFilter(query: object): Record<string, unknown> {
-  const { limit: _limit, cursor: _cursor, ...fields } = query as Record<string, unknown>;
+  const { limit: _limit, cursor: _cursor, expr: _expr, ...fields } = query as Record<string, unknown>;
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+function expressionFilter(expr: string | undefined): Record<string, unknown> | null {
+  if (!expr) return null;
+  try {
+    return compileExpression(expr) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof ExpressionError) throw toProblem(error);
+    throw error;
+  }
 }
 
 function present<T extends { _id: unknown; tenantId?: string }>(doc: T) {
@@ -27,13 +38,18 @@ export class LineItemsService {
   ) {}
 
   async costLineItems(principal: Principal, query: ListCostLineItemsQuery): Promise<CostLineItemPage> {
-    const filter = { ...fieldFilter(query), ...(await this.scope.filterFor(principal)) };
+    const filter = await this.filterOf(principal, query);
     const page = await this.costs.page(principal.tenantId, filter, query.limit ?? DEFAULT_LIMIT, query.cursor);
     return { items: page.items.map(present) as unknown as CostLineItemPage['items'], nextCursor: page.nextCursor };
   }
 
+  /** Field filters AND the expression AND the caller's visibility: `$and`, so none can override another. */
+  private async filterOf(principal: Principal, query: ListCostLineItemsQuery | ListAssetsQuery): Promise<Record<string, unknown>> {
+    return combineFilters(fieldFilter(query), expressionFilter(query.expr), await this.scope.filterFor(principal));
+  }
+
   async assetItems(principal: Principal, query: ListAssetsQuery): Promise<AssetPage> {
-    const filter = { ...fieldFilter(query), ...(await this.scope.filterFor(principal)) };
+    const filter = await this.filterOf(principal, query);
     const page = await this.assets.page(principal.tenantId, filter, query.limit ?? DEFAULT_LIMIT, query.cursor);
     return { items: page.items.map(present) as unknown as AssetPage['items'], nextCursor: page.nextCursor };
   }

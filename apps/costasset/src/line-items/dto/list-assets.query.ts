@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { PageQuery } from './page.query';
+import { FilteredPageQuery } from './page.query';
 
-export class ListAssetsQuery extends PageQuery {
+export class ListAssetsQuery extends FilteredPageQuery {
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) providerName?: string;
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) billingAccountId?: string;
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) assetAccountId?: string;

@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { PageQuery } from './page.query';
+import { FilteredPageQuery } from './page.query';
 
 /** Equality filters on the stored fields; every one is optional and they combine with AND. */
-export class ListCostLineItemsQuery extends PageQuery {
+export class ListCostLineItemsQuery extends FilteredPageQuery {
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) providerName?: string;
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) billingAccountId?: string;
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) billingAccountName?: string;

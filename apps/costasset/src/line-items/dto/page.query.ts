@@ -18,3 +18,12 @@ export class PageQuery {
   @MaxLength(64)
   cursor?: string;
 }
+
+/** Pagination plus an optional expression (the language of resource groups, without placeholders). */
+export class FilteredPageQuery extends PageQuery {
+  @ApiPropertyOptional({ type: String, description: "Expression over providerName, billingAccountId, billingAccountName, assetAccountId, category, serviceName, region, period and tag(...), ANDed with the other filters; 400 INVALID_EXPRESSION with the position of an error", example: 'providerName == "aws" && period == "202410"' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  expr?: string;
+}
