@@ -9,6 +9,8 @@ import { RejectedRow } from '../gpd/schemas/gpd-upload.schema';
 import { JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import { MessageBus } from '@lib/messaging';
+import { DiscoveryGate } from './discovery-gate';
 import { EnrichmentReferenceData } from './enrichment-reference-data';
 import { GpdArchive, GpdPlan, readPlan } from './gpd-plan';
 import { GpdDataFile } from './gpd-layout';
@@ -41,6 +43,8 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
     private readonly reference: EnrichmentReferenceData,
+    private readonly gate: DiscoveryGate,
+    private readonly bus: MessageBus,
   ) {}
 
   onModuleInit(): void {
@@ -59,6 +63,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     const archive = await GpdArchive.open(this.store, this.env.S3_BUCKET, upload.objectKey, this.env.GPD_MAX_FILE_BYTES);
     try {
       const plan = await readPlan(archive, upload.providerName);
+      await this.gate.assertIngestible(tenantId, upload.providerName, plan.metadata.providerCode);
       const [conversion, metadata] = await Promise.all([
         this.reference.conversion(tenantId),
         this.reference.metadata(tenantId, upload.providerName),
@@ -75,6 +80,8 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       }));
       // a cleanup during the run wins: the upload stays `cleaned`
       await this.uploads.updateOne(tenantId, { refId: upload.refId, status: 'enriching' }, { $set: { status: 'enriched', ...counts } });
+      const periods = [...new Set(plan.files.map(({ file }) => file.period))];
+      await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
       return { ...counts, currency: conversion.corporateCurrency, providerCode: plan.metadata.providerCode };
     } catch (error) {
       if (error instanceof PermanentJobError)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MessageBus } from '@lib/messaging';
 import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'minio';
 import { Problems } from '@lib/http';
@@ -27,6 +28,7 @@ export class GpdService {
     private readonly costs: CostLineItemRepository,
     private readonly assets: AssetRepository,
     private readonly utilization: UtilizationRepository,
+    private readonly bus: MessageBus,
   ) {}
 
   async submit(tenantId: string, providerName: string, fileName = DEFAULT_FILE_NAME): Promise<UploadSubmitted> {
@@ -132,6 +134,7 @@ export class GpdService {
       this.utilization.deleteMany(tenantId, filter),
     ]);
     await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' } });
+    if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
     return { status: 'cleaned', GPDUploadRefId: refId, costLineItemsRemoved, assetsRemoved, utilizationRemoved };
   }
 }
