@@ -2,10 +2,13 @@
  * `npm start`: everything a new user needs on one machine. Installs what is missing and starts
  * the local stack (profile dev), builds both services, starts them with the stack's environment,
  * waits until both are ready, and prints the URLs. Ctrl-C stops the services; the stack keeps
- * running (`npm run stack -- down` stops it).
+ * running (`npm run stack -- down` stops it). The first start loads a small demo data set into the
+ * `default` tenant (skip with DEMO_DATA=false).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { loadSigningKey, TokenIssuer } from '../libs/auth/src';
+import { loadDemoData } from './demo-data';
 import { stackUp } from './stack';
 
 const root = join(__dirname, '..');
@@ -33,7 +36,7 @@ async function main(): Promise<void> {
   const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('the build failed');
 
-  const env = { ...process.env, ...stackEnv, BOOTSTRAP_TENANTS: process.env.BOOTSTRAP_TENANTS ?? 'default' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...stackEnv, BOOTSTRAP_TENANTS: process.env.BOOTSTRAP_TENANTS ?? 'default' };
   const children: ChildProcess[] = services.map((service) =>
     spawn(process.execPath, [join(root, service.entry)], { cwd: root, env, stdio: 'inherit' }),
   );
@@ -53,6 +56,14 @@ async function main(): Promise<void> {
   }
 
   await Promise.all(services.map((service) => waitReady(service.port)));
+  if (process.env.DEMO_DATA !== 'false') {
+    const key = await loadSigningKey({ privateKeyPem: env.JWT_PRIVATE_KEY, devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true });
+    const token = (await new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz').issueAccess({ sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' }, 600)).token;
+    const [authz, costasset] = services.map((s) => `http://127.0.0.1:${s.port}`);
+    await loadDemoData({ authzUrl: authz, costassetUrl: costasset, token }, (line) => process.stdout.write(`start: ${line}\n`)).catch((error: Error) =>
+      process.stderr.write(`start: demo data not loaded: ${error.message}\n`),
+    );
+  }
   const lines = [
     '',
     'corelite is running:',

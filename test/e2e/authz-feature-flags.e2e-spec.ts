@@ -186,7 +186,9 @@ describe('feature flags', () => {
       .query({ resource: 'featureflag', limit: 200 })
       .set('corelite-token', admin)
       .expect(200);
-    const parquet = res.body.items.filter((item: { resourceId: string }) => item.resourceId === 'TRANSFORM_PARQUET');
+    // the audit log is newest first: reverse to read each history in order
+    const history = [...res.body.items].reverse();
+    const parquet = history.filter((item: { resourceId: string }) => item.resourceId === 'TRANSFORM_PARQUET');
     expect(parquet).toEqual([
       expect.objectContaining({
         actor: 'carol',
@@ -200,7 +202,7 @@ describe('feature flags', () => {
         after: { configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'false' },
       }),
     ]);
-    const metering = res.body.items.filter((item: { resourceId: string }) => item.resourceId === 'COSAMetering');
+    const metering = history.filter((item: { resourceId: string }) => item.resourceId === 'COSAMetering');
     expect(metering.map((item: { action: string; actor: string }) => `${item.actor}:${item.action}`)).toEqual([
       'admin:create',
       'admin:update',

@@ -11,6 +11,7 @@ import { DataManagementModule } from './data-management/data-management.module';
 import { EnrichmentModule } from './enrichment/enrichment.module';
 import { ExtensionsModule } from './extensions/extensions.module';
 import { FeatureFlagsModule } from './feature-flags/feature-flags.module';
+import { IngestionModule } from './ingestion/ingestion.module';
 import { GpdModule } from './gpd/gpd.module';
 import { HousekeepingModule } from './housekeeping/housekeeping.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -51,6 +52,7 @@ export class CostassetModule {
         ResourceGroupsModule,
         ReportModelsModule,
         BudgetsModule,
+        IngestionModule,
         DataManagementModule,
         HousekeepingModule,
         RemediationModule,

@@ -21,6 +21,6 @@ import { RawDataService } from './raw-data.service';
     ExtensionFlowHandler,
     GpdRegistrationService,
   ],
-  exports: [GpdRegistrationService],
+  exports: [GpdRegistrationService, ExtensionFlowService],
 })
 export class ExtensionsModule {}

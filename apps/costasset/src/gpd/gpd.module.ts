@@ -11,6 +11,6 @@ import { GPD_UPLOAD, GpdUploadSchema } from './schemas/gpd-upload.schema';
   imports: [MongooseModule.forFeature([{ name: GPD_UPLOAD, schema: GpdUploadSchema }]), JobsModule, LineItemsModule],
   controllers: [GpdController],
   providers: [GpdUploadRepository, GpdService],
-  exports: [GpdUploadRepository],
+  exports: [GpdUploadRepository, GpdService],
 })
 export class GpdModule {}

@@ -144,6 +144,11 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return this.jobs.findOne(tenantId, { jobId });
   }
 
+  /** Queued or running jobs of the given types (at most 1,000). */
+  active(tenantId: string, types: string[]): Promise<Job[]> {
+    return this.jobs.find(tenantId, { type: { $in: types }, status: { $in: ['queued', 'running'] } }, { limit: 1000 });
+  }
+
   page(tenantId: string, filter: { type?: string; status?: string }, limit: number, cursor?: string) {
     const query = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
     return this.jobs.page(tenantId, query, limit, cursor);

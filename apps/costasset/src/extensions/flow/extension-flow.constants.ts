@@ -4,6 +4,8 @@ export interface FlowPayload {
   providerCode: string;
   /** Full key of the extension zip chosen when the flow started. */
   extensionKey: string;
+  /** Set by the consolidated ingestion (v2): enrich the GPD file once it is registered. */
+  enrichAfter?: boolean;
 }
 
 /** Name of the GPD zip a flow writes, under `tenants/<tenantId>/gpd/<jobId>/`. */

@@ -4,6 +4,7 @@ import { CostassetEnvironment } from '../../costasset.environment';
 import { gpdObjectKey } from '../../gpd/gpd.constants';
 import { GpdRegistrationService } from '../../gpd/gpd-registration.service';
 import { JobContext, JobHandler, PermanentJobError } from '../../jobs/job-handler';
+import { GpdService } from '../../gpd/gpd.service';
 import { JobsService } from '../../jobs/jobs.service';
 import { BudgetExceededError } from '../archive/byte-budget';
 import { readExtension } from '../manifest/extension-archive';
@@ -40,6 +41,7 @@ export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleIn
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
     private readonly registration: GpdRegistrationService,
+    private readonly gpd: GpdService,
   ) {}
 
   onModuleInit(): void {
@@ -78,7 +80,10 @@ export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleIn
         });
       await this.registration.registerStored(tenantId, { refId: jobId, providerName, fileName, objectKey, sizeBytes });
       await context.progress(steps, steps);
+      // Chained, not awaited: a job must not wait for another job on the same queue.
+      const enrichment = payload.enrichAfter ? await this.gpd.enrich(tenantId, { GPDUploadRefId: [jobId], provider: [], retry: 'true' }) : undefined;
       return {
+        ...(enrichment ? { enrichmentJobId: enrichment.jobs[0].jobId } : {}),
         ...counts,
         GPDUploadRefId: jobId,
         providerName,

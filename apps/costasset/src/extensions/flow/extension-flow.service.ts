@@ -19,7 +19,7 @@ export class ExtensionFlowService {
     private readonly env: CostassetEnvironment,
   ) {}
 
-  async start(tenantId: string, providerCode: string): Promise<FlowStarted> {
+  async start(tenantId: string, providerCode: string, options: { enrichAfter?: boolean } = {}): Promise<FlowStarted> {
     const extensionKey = await this.extensions.latestKey(tenantId, providerCode);
     if (!extensionKey) throw extensionNotFound(`No extension uploaded for provider ${providerCode}`);
     const checked = await this.extensions.check(tenantId, providerCode, extensionKey);
@@ -35,7 +35,7 @@ export class ExtensionFlowService {
         'RAW_DATA_NOT_FOUND',
         `No expanded raw file of ${providerCode} matches ${checked.manifest.input.filePattern}`,
       );
-    const payload: FlowPayload = { providerCode, extensionKey };
+    const payload: FlowPayload = { providerCode, extensionKey, ...(options.enrichAfter ? { enrichAfter: true } : {}) };
     const job = await this.jobs.submit(tenantId, EXTENSION_FLOW_JOB, { ...payload });
     return { status: 'started', message: `Transforming ${inputs.length} raw file(s) of ${providerCode} into a GPD file`, jobId: job.jobId };
   }
