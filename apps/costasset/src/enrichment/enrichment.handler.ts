@@ -21,6 +21,8 @@ const MAX_REPORTED_ERRORS = 100;
 
 interface Counts {
   rowsRead: number;
+  /** Not stored on the upload: only the job result carries it. */
+  databaseMs?: number;
   rowsWritten: number;
   rowsRejected: number;
   errors: RejectedRow[];
@@ -79,10 +81,11 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
         metadata,
       }));
       // a cleanup during the run wins: the upload stays `cleaned`
-      await this.uploads.updateOne(tenantId, { refId: upload.refId, status: 'enriching' }, { $set: { status: 'enriched', ...counts } });
+      const { databaseMs, ...uploadCounts } = counts;
+      await this.uploads.updateOne(tenantId, { refId: upload.refId, status: 'enriching' }, { $set: { status: 'enriched', ...uploadCounts } });
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
-      return { ...counts, currency: conversion.corporateCurrency, providerCode: plan.metadata.providerCode };
+      return { ...uploadCounts, databaseMs: Math.round(databaseMs ?? 0), currency: conversion.corporateCurrency, providerCode: plan.metadata.providerCode };
     } catch (error) {
       if (error instanceof PermanentJobError)
         await this.failUpload(
@@ -164,6 +167,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       }
     }
     await writer.flushAll();
+    counts.databaseMs = writer.databaseMs;
     return counts;
   }
 }

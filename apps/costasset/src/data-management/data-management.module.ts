@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { JobsModule } from '../jobs/jobs.module';
+import { LineItemsModule } from '../line-items/line-items.module';
+import { DataDeletionHandler } from './data-deletion.handler';
+import { DataManagementController } from './data-management.controller';
+import { DataManagementService } from './data-management.service';
+import { DeletionRequestRepository } from './deletion-request.repository';
+import { DELETION_REQUEST, DeletionRequestSchema } from './schemas/deletion-request.schema';
+
+/** B.10 data management: deletion requests run as `data-deletion` jobs. */
+@Module({
+  imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule],
+  controllers: [DataManagementController],
+  providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler],
+})
+export class DataManagementModule {}

@@ -1,0 +1,18 @@
+import { ProblemException } from '@lib/http';
+
+export const DataManagementProblems = {
+  notFound: (id: string) => new ProblemException(404, 'DELETION_REQUEST_NOT_FOUND', `No deletion request "${id}"`),
+  notCancellable: (status: string) =>
+    new ProblemException(
+      409,
+      'DELETION_NOT_CANCELLABLE',
+      `The deletion request is ${status}; only pending or running requests can be cancelled`,
+    ),
+  noFilter: () =>
+    new ProblemException(
+      400,
+      'DELETION_FILTER_REQUIRED',
+      'filters needs at least one of providerName, billingAccountIds, periodFrom, periodTo',
+    ),
+  periods: () => new ProblemException(400, 'DELETION_PERIODS_INVALID', 'periodFrom must not be after periodTo'),
+};

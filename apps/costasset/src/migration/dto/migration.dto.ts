@@ -1,0 +1,84 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { MIGRATION_RECORD_STATUSES, MigrationRecordStatus } from '../schemas/migration-record.schema';
+
+export class StartMigrationRequest {
+  @ApiProperty({
+    type: String,
+    description: 'API token of the legacy service; sealed (AES-256-GCM) while the job waits, removed when it ends, never returned',
+    writeOnly: true,
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4096)
+  apiToken: string;
+
+  @ApiProperty({ type: String, example: 'jdoe' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  @Matches(/^[^\r\n]*$/, { message: 'userName must be one line' })
+  userName: string;
+
+  @ApiProperty({
+    type: String,
+    example: 'https://legacy.example.com',
+    description: 'http(s); private and loopback hosts are refused unless MIGRATION_ALLOW_PRIVATE_HOSTS=true',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(2048)
+  legacyURL: string;
+}
+
+export class StartMigrationResponse {
+  @ApiProperty({ type: String })
+  migrationId: string;
+
+  @ApiProperty({ type: String, description: 'The `account-migration` job (GET /api/costasset/v1/jobs/{jobId})' })
+  jobId: string;
+
+  @ApiProperty({ type: String, enum: ['started'] })
+  status: 'started';
+}
+
+export class MigrationStatusQuery {
+  @ApiPropertyOptional({ enum: MIGRATION_RECORD_STATUSES })
+  @IsOptional()
+  @IsIn(MIGRATION_RECORD_STATUSES)
+  status?: MigrationRecordStatus;
+
+  @ApiPropertyOptional({ type: String, description: 'A migration; by default the latest one of the tenant' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  migrationId?: string;
+}
+
+export class MigrationRecordResponse {
+  @ApiProperty({ type: String })
+  migrationId: string;
+
+  @ApiProperty({ type: String, description: 'The legacy account id (`#<index>` when the record had none)' })
+  accountId: string;
+
+  @ApiPropertyOptional({ type: String })
+  provider?: string;
+
+  @ApiPropertyOptional({ type: String })
+  name?: string;
+
+  @ApiProperty({ enum: MIGRATION_RECORD_STATUSES })
+  status: MigrationRecordStatus;
+
+  @ApiPropertyOptional({ type: String, description: 'Why the record failed' })
+  reason?: string;
+}
+
+export class MigrationStatusResponse {
+  @ApiPropertyOptional({ type: [MigrationRecordResponse] })
+  succeeded?: MigrationRecordResponse[];
+
+  @ApiPropertyOptional({ type: [MigrationRecordResponse] })
+  failed?: MigrationRecordResponse[];
+}

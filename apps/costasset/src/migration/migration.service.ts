@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@lib/auth';
+import { CostassetEnvironment } from '../costasset.environment';
+import { JobsService } from '../jobs/jobs.service';
+import { ACCOUNT_MIGRATION_JOB } from './account-migration.handler';
+import {
+  MigrationRecordResponse,
+  MigrationStatusQuery,
+  MigrationStatusResponse,
+  StartMigrationRequest,
+  StartMigrationResponse,
+} from './dto/migration.dto';
+import { isForbiddenAddress } from './host-policy';
+import { MigrationRecordRepository, MigrationRepository } from './migration.repositories';
+import { MigrationProblems } from './migration.problems';
+import { TokenCipher } from './token-cipher';
+
+/** B.5 account migration from the legacy service (contract §5). */
+@Injectable()
+export class MigrationService {
+  constructor(
+    private readonly migrations: MigrationRepository,
+    private readonly records: MigrationRecordRepository,
+    private readonly jobs: JobsService,
+    private readonly cipher: TokenCipher,
+    private readonly env: CostassetEnvironment,
+  ) {}
+
+  async start(principal: Principal, body: StartMigrationRequest): Promise<StartMigrationResponse> {
+    const url = this.legacyUrl(body.legacyURL);
+    if (!this.env.MIGRATION_ALLOW_PRIVATE_HOSTS) await this.assertPublicHost(url.hostname);
+    const migrationId = randomUUID();
+    const { tenantId } = principal;
+    await this.migrations.create(tenantId, {
+      migrationId,
+      legacyURL: url.toString(),
+      userName: body.userName,
+      sealedToken: this.cipher.seal(body.apiToken, `${tenantId}:${migrationId}`),
+      status: 'started',
+      requestedBy: principal.userId,
+      succeeded: 0,
+      failed: 0,
+    });
+    const job = await this.jobs.submit(tenantId, ACCOUNT_MIGRATION_JOB, { migrationId }).catch(async (error: unknown) => {
+      await this.migrations.updateOne(
+        tenantId,
+        { migrationId },
+        { $set: { status: 'failed', error: 'the migration job could not be started', finishedAt: new Date() }, $unset: { sealedToken: 1 } },
+      );
+      throw error;
+    });
+    await this.migrations.updateOne(tenantId, { migrationId }, { $set: { jobId: job.jobId } });
+    return { migrationId, jobId: job.jobId, status: 'started' };
+  }
+
+  /** The records of one migration (by default the tenant's latest), split by outcome; null when there are none. */
+  async status(principal: Principal, query: MigrationStatusQuery): Promise<MigrationStatusResponse | null> {
+    const { tenantId } = principal;
+    const migration = query.migrationId
+      ? await this.migrations.findOne(tenantId, { migrationId: query.migrationId })
+      : await this.migrations.findOne(tenantId, {}, { sort: { _id: -1 } });
+    if (!migration) return null;
+    const records = await this.records.find(
+      tenantId,
+      { migrationId: migration.migrationId, ...(query.status ? { status: query.status } : {}) },
+      { sort: { _id: 1 } },
+    );
+    if (records.length === 0) return null;
+    const present = (status: string): MigrationRecordResponse[] =>
+      records
+        .filter((record) => record.status === status)
+        .map((record) => ({
+          migrationId: record.migrationId,
+          accountId: record.accountId,
+          ...(record.provider ? { provider: record.provider } : {}),
+          ...(record.name ? { name: record.name } : {}),
+          status: record.status,
+          ...(record.reason ? { reason: record.reason } : {}),
+        }));
+    if (query.status) return { [query.status]: present(query.status) };
+    return { succeeded: present('succeeded'), failed: present('failed') };
+  }
+
+  private legacyUrl(value: string): URL {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw MigrationProblems.invalidUrl('is not a URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw MigrationProblems.invalidUrl('must be http or https');
+    if (url.username || url.password) throw MigrationProblems.invalidUrl('must not carry credentials');
+    url.search = '';
+    url.hash = '';
+    return url;
+  }
+
+  /** A name that does not resolve passes here; the job then fails with the reason. The job's own connections are guarded too. */
+  private async assertPublicHost(hostname: string): Promise<void> {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    const addresses = isIP(host)
+      ? [host]
+      : await lookup(host, { all: true, verbatim: true }).then(
+          (found) => found.map((entry) => entry.address),
+          () => [],
+        );
+    if (addresses.some(isForbiddenAddress)) throw MigrationProblems.hostNotAllowed(host);
+  }
+}
