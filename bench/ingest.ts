@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import * as yauzl from 'yauzl';
+import { MongoClient } from 'mongodb';
 import { generateGpd } from '../tools/gpd/generate';
 import { peakRssMb, startServices } from './support/services';
 import { numberArg } from './support/stats';
@@ -90,6 +91,9 @@ async function ingest(file: string, heapMb?: number): Promise<Measured> {
     }
   } finally {
     await services.stop();
+    const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
+    await client.db().dropDatabase();
+    await client.close();
   }
 }
 

@@ -69,7 +69,8 @@ async function main(): Promise<void> {
       const api: number[] = [];
       const db: number[] = [];
       let rowsOut = 0;
-      const filter = { $and: [{ tenantId: 'default' }, compileExpression(expr, params)] };
+      // the filter exactly as the API builds it for a System Admin: the expression, tenant last
+      const filter = { ...compileExpression(expr, params), tenantId: 'default' };
       for (let run = 0; run < runs; run += 1) {
         const t0 = performance.now();
         const res = await fetch(`${services.costassetUrl}/api/costasset/v1/reportModels/bench-${templateId}/execution?templateParams=${encodeURIComponent(JSON.stringify(params))}`, {

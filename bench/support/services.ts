@@ -57,12 +57,23 @@ export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = 
     LOG_LEVEL: 'warn',
     ...extraEnv,
   };
+  const authzUrl = `http://127.0.0.1:${ports.authz}`;
+  const costassetUrl = `http://127.0.0.1:${ports.costasset}`;
+  for (const url of [authzUrl, costassetUrl]) {
+    const answered = await fetch(`${url}/health/live`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) throw new Error(`${url} is already in use (a leftover benchmark service?); stop it first`);
+  }
   const start = (service: string): ChildProcess =>
     spawn(process.execPath, [join(root, `dist/apps/${service}/apps/${service}/src/main.js`)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const authz = start('authz');
   const costasset = start('costasset');
-  const authzUrl = `http://127.0.0.1:${ports.authz}`;
-  const costassetUrl = `http://127.0.0.1:${ports.costasset}`;
+  // An interrupted benchmark must not leave its services behind.
+  const killAll = () => [authz, costasset].forEach((child) => child.kill('SIGKILL'));
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   await Promise.all([waitReady(authzUrl), waitReady(costassetUrl)]);
   const key = await loadSigningKey({ devKeysDir: join(root, '.dev-keys'), allowDevKey: true, privateKeyPem: env.JWT_PRIVATE_KEY });
   const issuer = new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz');

@@ -63,7 +63,7 @@ describe('costasset jobs', () => {
   /** Stops the service without waiting for its running job (as a crash would) and starts a fresh one on the same database and NATS namespace. */
   const restart = async () => {
     const { MONGODB_URI, NATS_NAMESPACE } = platform.env;
-    await platform.close();
+    await platform.close({ keepDatabase: true });
     platform = await startPlatform({ ...settings, MONGODB_URI, NATS_NAMESPACE });
   };
 

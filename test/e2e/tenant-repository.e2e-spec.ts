@@ -47,6 +47,8 @@ describe('TenantRepository', () => {
     expect(await items.findOne('A', { name: 'x' })).toMatchObject({ tenantId: 'A', n: 5 });
     const totals = await items.aggregate<{ total: number }>('A', [{ $group: { _id: null, total: { $sum: '$n' } } }]);
     expect(totals).toEqual([{ _id: null, total: 5 }]);
+    const widened = await items.aggregate<{ total: number }>('A', [{ $match: { tenantId: 'B' } }, { $group: { _id: '$tenantId', total: { $sum: '$n' } } }]);
+    expect(widened).toEqual([{ _id: 'A', total: 5 }]);
     expect(await items.deleteMany('B', { name: 'x' })).toBe(1);
     expect(await items.count('A')).toBe(1);
   });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { loadSigningKey, TokenIssuer } from '@lib/auth';
 import { createAuthzApp } from '../../apps/authz/src/create-authz-app';
 import { createCostassetApp } from '../../apps/costasset/src/create-costasset-app';
@@ -16,7 +18,8 @@ export interface Platform {
   /** A signed access token, as the token command would mint it. */
   token(claims: { sub: string; tid?: string; idp?: string; groups?: string[] }, ttlSeconds?: number): Promise<string>;
   refreshToken(claims: { sub: string; tid?: string; idp?: string; groups?: string[] }): Promise<string>;
-  close(): Promise<void>;
+  /** Stops both services and drops the test's database, unless `keepDatabase` (restart tests). */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
 export const DEFAULT_TENANT = 'default';
@@ -69,7 +72,8 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
     env,
     token: async (claims, ttlSeconds = 600) => (await issuer.issueAccess({ ...claimsOf(claims), authType: 'internal' }, ttlSeconds)).token,
     refreshToken: async (claims) => (await issuer.issueRefresh(claimsOf(claims), 600)).token,
-    close: async () => {
+    close: async (options = {}) => {
+      if (!options.keepDatabase) await authzApp.get<Connection>(getConnectionToken()).dropDatabase().catch(() => undefined);
       await costassetApp.close();
       await authzApp.close();
     },

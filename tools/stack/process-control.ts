@@ -52,10 +52,10 @@ export function livePid(pidFile: string, commandMarker?: string): number | undef
 }
 
 /** Starts a process in its own process group, output appended to `logFile`, and lets it outlive us. */
-export function spawnDetached(command: string, args: string[], logFile: string, cwd: string): number {
+export function spawnDetached(command: string, args: string[], logFile: string, cwd: string, env: NodeJS.ProcessEnv = process.env): number {
   const logFd = fs.openSync(logFile, 'a');
   try {
-    const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', logFd, logFd] });
+    const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', logFd, logFd] });
     if (child.pid === undefined) throw new Error(`could not start ${command}`);
     child.on('error', () => undefined);
     child.unref();

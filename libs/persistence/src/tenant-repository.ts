@@ -99,8 +99,12 @@ export abstract class TenantRepository<T extends TenantOwned> {
     return (await this.model.deleteMany(scoped(tenantId, filter)).exec()).deletedCount;
   }
 
+  /** The tenant joins a leading `$match` (one pass over the data) or becomes the first stage. */
   aggregate<R>(tenantId: string, pipeline: PipelineStage[]): Promise<R[]> {
-    return this.model.aggregate<R>([{ $match: scoped(tenantId) }, ...pipeline]).exec();
+    const [first, ...rest] = pipeline;
+    const scopedPipeline =
+      first && '$match' in first ? [{ $match: scoped(tenantId, first.$match as Filter<T>) }, ...rest] : [{ $match: scoped(tenantId) }, ...pipeline];
+    return this.model.aggregate<R>(scopedPipeline as PipelineStage[]).exec();
   }
 
   /** Keyset pagination on `_id` (oldest first, or newest first): stable under inserts, no skip cost. */

@@ -22,7 +22,11 @@ export const mongoComponent: LocalComponent = {
       throw new StackError(`mongo: ${MONGO_TEST_SERVER_CLI} is missing; set MONGODB_URI to use a real MongoDB instead`);
     }
     const args = [nodeBin(settings, 'tsx'), MONGO_TEST_SERVER_CLI, '--host', '127.0.0.1', '--port', String(settings.ports.mongo)];
-    const pid = spawnDetached(process.execPath, args, logFile(settings, 'mongo'), settings.repoRoot);
+    // Everything lives in the server's heap: room for benchmark-sized data sets. NODE_OPTIONS,
+    // because tsx runs the script in a child process of its own.
+    const heap = `--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`;
+    const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heap}`.trim() };
+    const pid = spawnDetached(process.execPath, args, logFile(settings, 'mongo'), settings.repoRoot, env);
     writePid(pidFile(settings, 'mongo'), pid);
   },
 };
