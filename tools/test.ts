@@ -6,12 +6,23 @@
  * type-check and unit steps: `npm test -- test/e2e/foundation`.
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stackDown, stackStatus, stackUp } from './stack';
 
 const root = join(__dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+
+const reports = join(root, '.stack', 'test', 'reports');
+const counted = { passed: 0, failed: 0 };
+
+/** Adds a Jest JSON report's counts to the closing `tests: N passed, N failed` line. */
+function count(report: string): void {
+  if (!existsSync(report)) return;
+  const result = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+  counted.passed += result.numPassedTests;
+  counted.failed += result.numFailedTests;
+}
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
@@ -20,12 +31,16 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 
 async function main(): Promise<number> {
   const jestArgs = process.argv.slice(2);
+  rmSync(reports, { recursive: true, force: true });
+  mkdirSync(reports, { recursive: true });
   const focused = jestArgs.some((arg) => !arg.startsWith('-'));
   if (!focused) {
     process.stdout.write('test: type-check\n');
     if (run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) !== 0) return 1;
     process.stdout.write('test: unit tests\n');
-    if (run(bin('jest'), ['--selectProjects', 'unit', '--ci']) !== 0) return 1;
+    const unit = run(bin('jest'), ['--selectProjects', 'unit', '--ci', '--json', `--outputFile=${join(reports, 'unit.json')}`]);
+    count(join(reports, 'unit.json'));
+    if (unit !== 0) return 1;
   }
   const profile = 'test';
   const alreadyRunning = (await stackStatus({ profile })).every((component) => component.state !== 'stopped');
@@ -37,7 +52,9 @@ async function main(): Promise<number> {
   try {
     process.stdout.write('test: e2e tests\n');
     const env = { ...process.env, ...stackEnv, STACK_PROFILE: profile, NODE_ENV: 'test', DEV_KEYS_DIR: join(root, '.stack', profile, 'keys'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
-    return run(bin('jest'), ['--selectProjects', 'e2e', '--runInBand', '--ci', ...jestArgs], env);
+    const e2e = run(bin('jest'), ['--selectProjects', 'e2e', '--runInBand', '--ci', '--json', `--outputFile=${join(reports, 'e2e.json')}`, ...jestArgs], env);
+    count(join(reports, 'e2e.json'));
+    return e2e;
   } finally {
     // A stack that was already running (`STACK_PROFILE=test npm run stack -- up`) is left running.
     if (!alreadyRunning) await stackDown({ profile });
@@ -45,7 +62,10 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    process.stdout.write(`tests: ${counted.passed} passed, ${counted.failed} failed\n`);
+    process.exit(code);
+  },
   (error: Error) => {
     process.stderr.write(`test: ${error.message}\n`);
     process.exit(1);
