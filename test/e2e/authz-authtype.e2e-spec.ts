@@ -2,6 +2,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import request from 'supertest';
 import { Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const BASE = '/core/authorization/v1';
 const CONFIGS = `${BASE}/authtype/configurations`;
@@ -10,10 +11,6 @@ const MAPPINGS = `${BASE}/configuration/idp`;
 
 type Doc = Record<string, unknown>;
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-};
 
 /** Spec A.1 (operations 1–5) over HTTP, with §7 items 1, 2 and 4, concurrency and tenant isolation. */
 describe('authz: auth-type configurations', () => {

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { KeysChanged, MessageBus, NatsConnectionProvider } from '@lib/messaging';
 import { LdapSettingsSource } from '../../apps/authz/src/directory/ldap-settings';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const CONFIG = '/core/configuration/v1/configvalues';
 const AUDIT = '/core/authorization/v1/audit';
@@ -18,12 +19,6 @@ const LDAP = {
   useSSL: false,
 };
 
-const expectProblem = (res: request.Response, status: number, code: string, fields?: string[]) => {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code });
-  if (fields) expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([...fields].sort());
-};
 
 describe('core configuration values', () => {
   let platform: Platform;

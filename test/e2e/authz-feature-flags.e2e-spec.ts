@@ -1,16 +1,11 @@
 import request from 'supertest';
 import { KeysChanged, MessageBus, NatsConnectionProvider } from '@lib/messaging';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const FLAGS = '/core/featureflagmanagement/v1/featureflag';
 const AUDIT = '/core/authorization/v1/audit';
 
-const expectProblem = (res: request.Response, status: number, code: string, fields?: string[]) => {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code });
-  if (fields) expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([...fields].sort());
-};
 
 describe('feature flags', () => {
   let platform: Platform;

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { PrincipalResolver } from '@lib/auth';
 import { RemotePrincipalResolver } from '../../apps/costasset/src/principal/remote-principal.resolver';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const BASE = '/core/authorization/v1';
 const CONFIGS = `${BASE}/authtype/configurations`;
@@ -12,10 +13,6 @@ const MAPPINGS = `${BASE}/configuration/idp`;
 
 type Doc = Record<string, unknown>;
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-};
 
 /** Spec A.2 (operations 6–8) over HTTP: §7 items 3 and 5, the hybrid flow end to end and cache invalidation. */
 describe('authz: IdP ↔ auth-type mappings', () => {

@@ -5,15 +5,11 @@ import { OrgRepository } from '../../apps/authz/src/identity/org.repository';
 import { RoleRepository } from '../../apps/authz/src/identity/role.repository';
 import { UserRepository } from '../../apps/authz/src/identity/user.repository';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const V2 = '/authorization/v2';
 const OTHER_TENANT = 'other';
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-  expect(res.status).toBe(status);
-};
 
 describe('authz: teams, users and user-team membership', () => {
   let platform: Platform;

@@ -12,6 +12,7 @@ import {
   zerosZip,
 } from '../support/extension-fixtures';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const EXT = '/api/costasset/extensions';
 const PROVIDER = 'acme';
@@ -21,10 +22,6 @@ const RUN = randomUUID().slice(0, 8);
 const TENANT = `ext-${RUN}`;
 const OTHER_TENANT = `ext-other-${RUN}`;
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-};
 
 /** B.2 + contract §5 over HTTP against the real stack: extensions, raw data, flow into GPD, data routes. */
 describe('costasset extensions and raw data', () => {

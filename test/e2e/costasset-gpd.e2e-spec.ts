@@ -6,16 +6,13 @@ import request from 'supertest';
 import { generateGpd } from '../../tools/gpd/generate';
 import { costCsv, metadataYml, validGpd, validRows, zipOf } from '../support/gpd-fixtures';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const GPD = '/api/costasset/v1/gpd';
 const PERIOD = '202410';
 const ACCOUNT = '111111111111';
 const COST_FILE = `${PERIOD}/${ACCOUNT}/C_${ACCOUNT}_20241101T000000Z.csv`;
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
-};
 
 /** B.1 + contract §5: the whole GPD path over HTTP against the real stack (MongoDB, NATS JetStream, object store). */
 describe('costasset GPD uploads and enrichment', () => {

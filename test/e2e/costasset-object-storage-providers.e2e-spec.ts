@@ -1,13 +1,9 @@
 import request from 'supertest';
 import { Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const PROVIDERS = '/api/costasset/v1/providers/object-storage';
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-};
 
 describe('costasset object-storage providers (B.9)', () => {
   let platform: Platform;

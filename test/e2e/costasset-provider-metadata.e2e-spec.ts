@@ -4,15 +4,11 @@ import { MessageBus } from '@lib/messaging';
 import { ProviderMetadataLookup } from '../../apps/costasset/src/provider-metadata/provider-metadata.lookup';
 import { ServiceCategoryRepository } from '../../apps/costasset/src/provider-metadata/service-category.repository';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const CATEGORIES = '/api/costasset/v1/providermetadata/service_categories';
 const LOCATIONS = '/api/costasset/v1/providermetadata/locations';
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-};
 
 const category = (providerName: string, assetType: string, serviceCategory: string) => ({ providerName, assetType, serviceCategory });
 

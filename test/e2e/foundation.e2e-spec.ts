@@ -5,6 +5,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { decodeJwt, SignJWT } from 'jose';
 import request from 'supertest';
 import { Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const root = join(__dirname, '..', '..');
 
@@ -15,12 +16,6 @@ function tokenCommand(args: string[], env: NodeJS.ProcessEnv): string {
   return result.stdout;
 }
 
-const expectProblem = (res: request.Response, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-  expect(JSON.stringify(res.body)).not.toMatch(/stack|at Object\.|node_modules/);
-};
 
 describe('foundation: tokens, principal, errors, docs', () => {
   let platform: Platform;
