@@ -3,7 +3,8 @@ import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
 import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
-import { EnrichedCleanupResult, OutdatedCleanupResult, RemovedDataDto, TemporaryCleanupResult } from './dto/housekeeping.dto';
+import { RowsRemovedDto } from '../line-items/dto/rows-removed.dto';
+import { EnrichedCleanupResult, OutdatedCleanupResult, TemporaryCleanupResult } from './dto/housekeeping.dto';
 import { JobRecordStore, ReportOutputStore } from './housekeeping.repositories';
 import { daysBefore, periodMonthsBefore } from './retention';
 
@@ -62,7 +63,7 @@ export class HousekeepingService {
     return { removed, cutoffPeriod, retentionMonths: this.env.DATA_RETENTION_MONTHS };
   }
 
-  private async removeData(tenantId: string, filter: Record<string, unknown>): Promise<RemovedDataDto> {
+  private async removeData(tenantId: string, filter: Record<string, unknown>): Promise<RowsRemovedDto> {
     const [costLineItems, assets, utilization] = await Promise.all([
       this.lineItems.deleteMany(tenantId, filter),
       this.assets.deleteMany(tenantId, filter),
@@ -76,7 +77,7 @@ export class HousekeepingService {
     return rows.map((row) => row._id).filter(Boolean);
   }
 
-  private async changed(tenantId: string, periods: string[], removed: RemovedDataDto): Promise<void> {
+  private async changed(tenantId: string, periods: string[], removed: RowsRemovedDto): Promise<void> {
     if (removed.costLineItems + removed.assets + removed.utilization === 0) return;
     await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'housekeeping' });
   }

@@ -14,6 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DELETION_STATUSES, DeletionStatus } from '../schemas/deletion-request.schema';
+import { RowsRemovedDto } from '../../line-items/dto/rows-removed.dto';
 
 export const PERIOD_PATTERN = /^\d{4}(0[1-9]|1[0-2])$/;
 
@@ -59,17 +60,6 @@ export class CreateDeletionRequestDto {
   @IsString()
   @MaxLength(1000)
   reason?: string;
-}
-
-export class RowsRemovedDto {
-  @ApiProperty({ type: Number })
-  costLineItems: number;
-
-  @ApiProperty({ type: Number })
-  assets: number;
-
-  @ApiProperty({ type: Number })
-  utilization: number;
 }
 
 export class DeletionRequestResponse {

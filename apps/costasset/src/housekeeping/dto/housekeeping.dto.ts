@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { RowsRemovedDto } from '../../line-items/dto/rows-removed.dto';
 
 export class RemovedTemporaryDto {
   @ApiProperty({ type: Number, description: 'Saved report outputs generated before `reportOutputsBefore`' })
@@ -19,28 +20,17 @@ export class TemporaryCleanupResult {
   jobsBefore: string;
 }
 
-export class RemovedDataDto {
-  @ApiProperty({ type: Number })
-  costLineItems: number;
-
-  @ApiProperty({ type: Number })
-  assets: number;
-
-  @ApiProperty({ type: Number })
-  utilization: number;
-}
-
 export class EnrichedCleanupResult {
-  @ApiProperty({ type: RemovedDataDto })
-  removed: RemovedDataDto;
+  @ApiProperty({ type: RowsRemovedDto })
+  removed: RowsRemovedDto;
 
   @ApiProperty({ type: Number, description: 'GPD upload records set to `cleaned` (those that were `enriched` or `failed`)' })
   gpdUploadsCleaned: number;
 }
 
 export class OutdatedCleanupResult {
-  @ApiProperty({ type: RemovedDataDto })
-  removed: RemovedDataDto;
+  @ApiProperty({ type: RowsRemovedDto })
+  removed: RowsRemovedDto;
 
   @ApiProperty({ type: String, description: 'Rows with a period before this one (YYYYMM) were removed' })
   cutoffPeriod: string;
