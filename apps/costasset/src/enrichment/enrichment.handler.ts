@@ -1,6 +1,5 @@
 import { Transform } from 'node:stream';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { parse } from 'csv-parse';
 import { Client } from 'minio';
 import { CostassetEnvironment } from '../costasset.environment';
 import { GPD_ENRICH_JOB, EnrichPayload } from '../gpd/gpd.constants';
@@ -15,7 +14,8 @@ import { EnrichmentReferenceData } from './enrichment-reference-data';
 import { GpdArchive, GpdPlan, readPlan } from './gpd-plan';
 import { GpdDataFile } from './gpd-layout';
 import { BatchWriter } from './batch-writer';
-import { checkAssetRow, checkCostRow, checkUtilizationRow, FileContext, Row } from './row-validator';
+import { readCsvRows } from './csv-rows';
+import { checkAssetRow, checkCostRow, checkUtilizationRow, FileContext } from './row-validator';
 
 const MAX_REPORTED_ERRORS = 100;
 
@@ -155,7 +155,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
           done(null, chunk);
         },
       });
-      for await (const { row, line, problem } of readRows(await archive.open(entry), counter, file.name)) {
+      for await (const { row, line, problem } of readCsvRows((await archive.open(entry)).pipe(counter), file.name)) {
         counts.rowsRead++;
         if (problem) {
           reject(line, problem);
@@ -169,35 +169,5 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     await writer.flushAll();
     counts.databaseMs = writer.databaseMs;
     return counts;
-  }
-}
-
-interface ParsedRow {
-  row: Row;
-  line: number;
-  problem?: string;
-}
-
-/** Streams the data rows of one CSV (RFC 4180, header row); a broken CSV fails the file. */
-async function* readRows(source: NodeJS.ReadableStream, counter: Transform, fileName: string): AsyncGenerator<ParsedRow> {
-  const parser = source.pipe(counter).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }));
-  let header: string[] | undefined;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      if (!header) {
-        header = record.map((column) => column.trim());
-        continue;
-      }
-      if (record.length !== header.length) {
-        yield { row: {}, line: info.lines, problem: `expected ${header.length} fields, found ${record.length}` };
-        continue;
-      }
-      const row: Row = {};
-      header.forEach((column, index) => (row[column] = record[index]));
-      yield { row, line: info.lines };
-    }
-  } catch (error) {
-    const reason = `${fileName} is not a readable CSV: ${(error as Error).message}`;
-    throw new PermanentJobError(reason, { errors: [{ file: fileName, line: (error as { lines?: number }).lines ?? 0, reason }] });
   }
 }
