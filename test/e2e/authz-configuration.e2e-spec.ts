@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
-import { KeysChanged, MessageBus, NatsConnectionProvider } from '@lib/messaging';
+import { KeysChanged, MessageBus } from '@lib/messaging';
 import { LdapSettingsSource } from '../../apps/authz/src/directory/ldap-settings';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { NatsProbe, natsProbe } from '../support/nats-probe';
 
 const CONFIG = '/core/configuration/v1/configvalues';
 const AUDIT = '/core/authorization/v1/audit';
@@ -25,7 +26,7 @@ describe('core configuration values', () => {
   let admin: string;
   let bob: string;
   let otherAdmin: string;
-  let nats: NatsConnectionProvider;
+  let probe: NatsProbe | undefined;
   let bus: MessageBus;
   const changes: KeysChanged[] = [];
 
@@ -36,18 +37,12 @@ describe('core configuration values', () => {
       platform.token({ sub: 'bob' }),
       platform.token({ sub: 'admin', tid: 'other' }),
     ]);
-    nats = new NatsConnectionProvider({
-      servers: platform.env.NATS_URL ?? 'nats://127.0.0.1:14222',
-      name: 'config-test',
-      requestTimeoutMs: 2000,
-      namespace: platform.env.NATS_NAMESPACE,
-    });
-    await nats.get();
-    bus = new MessageBus(nats);
+    probe = await natsProbe(platform);
+    bus = probe.bus;
     await bus.subscribe('core.config.changed', (event) => void changes.push(event));
   });
   afterAll(async () => {
-    await nats?.onApplicationShutdown();
+    await probe?.close();
     await platform?.close();
   });
 

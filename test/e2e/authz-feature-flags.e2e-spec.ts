@@ -1,7 +1,8 @@
 import request from 'supertest';
-import { KeysChanged, MessageBus, NatsConnectionProvider } from '@lib/messaging';
+import { KeysChanged, MessageBus } from '@lib/messaging';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { NatsProbe, natsProbe } from '../support/nats-probe';
 
 const FLAGS = '/core/featureflagmanagement/v1/featureflag';
 const AUDIT = '/core/authorization/v1/audit';
@@ -12,7 +13,7 @@ describe('feature flags', () => {
   let admin: string;
   let bob: string;
   let otherAdmin: string;
-  let nats: NatsConnectionProvider;
+  let probe: NatsProbe | undefined;
   let bus: MessageBus;
   const changes: KeysChanged[] = [];
 
@@ -23,18 +24,12 @@ describe('feature flags', () => {
       platform.token({ sub: 'bob' }),
       platform.token({ sub: 'admin', tid: 'other' }),
     ]);
-    nats = new NatsConnectionProvider({
-      servers: platform.env.NATS_URL ?? 'nats://127.0.0.1:14222',
-      name: 'flags-test',
-      requestTimeoutMs: 2000,
-      namespace: platform.env.NATS_NAMESPACE,
-    });
-    await nats.get();
-    bus = new MessageBus(nats);
+    probe = await natsProbe(platform);
+    bus = probe.bus;
     await bus.subscribe('core.flags.changed', (event) => void changes.push(event));
   });
   afterAll(async () => {
-    await nats?.onApplicationShutdown();
+    await probe?.close();
     await platform?.close();
   });
 

@@ -1,4 +1,4 @@
-import { MembershipChanged, MessageBus, NatsConnectionProvider } from '@lib/messaging';
+import { MembershipChanged } from '@lib/messaging';
 import request from 'supertest';
 import { AuditService } from '../../apps/authz/src/audit/audit.service';
 import { OrgRepository } from '../../apps/authz/src/identity/org.repository';
@@ -6,6 +6,7 @@ import { RoleRepository } from '../../apps/authz/src/identity/role.repository';
 import { UserRepository } from '../../apps/authz/src/identity/user.repository';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { NatsProbe, natsProbe } from '../support/nats-probe';
 
 const V2 = '/authorization/v2';
 const OTHER_TENANT = 'other';
@@ -16,7 +17,7 @@ describe('authz: teams, users and user-team membership', () => {
   let admin: string;
   let otherAdmin: string;
   let bob: string;
-  let nats: NatsConnectionProvider;
+  let probe: NatsProbe | undefined;
   const events: MembershipChanged[] = [];
 
   const api = () => request(platform.authz.url);
@@ -35,15 +36,14 @@ describe('authz: teams, users and user-team membership', () => {
     admin = await platform.token({ sub: 'admin' });
     otherAdmin = await platform.token({ sub: 'admin', tid: OTHER_TENANT });
     bob = await platform.token({ sub: 'bob' });
-    nats = new NatsConnectionProvider({ servers: platform.env.NATS_URL ?? 'nats://127.0.0.1:14222', name: 'user-teams-test', requestTimeoutMs: 1000, namespace: platform.env.NATS_NAMESPACE });
-    const bus = new MessageBus(nats);
-    await bus.subscribe('authz.membership.changed', (event) => void events.push(event));
-    await (await nats.get()).flush();
+    probe = await natsProbe(platform);
+    await probe.bus.subscribe('authz.membership.changed', (event) => void events.push(event));
+    await probe.flush();
     // bob logs in once: provisioned just in time
     await api().get('/core/authorization/v1/me').set('corelite-token', bob).expect(200);
   });
   afterAll(async () => {
-    await nats?.onApplicationShutdown();
+    await probe?.close();
     await platform?.close();
   });
 

@@ -2,10 +2,17 @@ import { BudgetThresholdCrossed, MessageBus, NatsConnectionProvider } from '@lib
 import type { Platform } from './platform';
 
 /** A NATS client in the platform's namespace, for tests that publish or observe events. */
-export async function natsProbe(platform: Platform): Promise<{ bus: MessageBus; close(): Promise<void> }> {
+export interface NatsProbe {
+  bus: MessageBus;
+  /** Round trip to the server: subscriptions made before it are in place. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function natsProbe(platform: Platform): Promise<NatsProbe> {
   const nats = new NatsConnectionProvider({ servers: platform.env.NATS_URL ?? '', name: 'e2e-probe', requestTimeoutMs: 3000, namespace: platform.env.NATS_NAMESPACE });
-  await nats.get();
-  return { bus: new MessageBus(nats), close: () => nats.onApplicationShutdown() };
+  const connection = await nats.get();
+  return { bus: new MessageBus(nats), flush: () => connection.flush(), close: () => nats.onApplicationShutdown() };
 }
 
 export async function collectThresholdEvents(bus: MessageBus): Promise<BudgetThresholdCrossed[]> {
