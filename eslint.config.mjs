@@ -15,4 +15,10 @@ export default tseslint.config(
       '@typescript-eslint/no-namespace': 'off',
     },
   },
+  {
+    // Plain CommonJS scripts (tools/bootstrap.js runs before any npm package is installed).
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -1,4 +1,3 @@
-/* eslint-disable */
 // Runs the TypeScript services in a child process for tests that kill them: compiles .ts with
 // @swc/core (keeping decorator metadata, which Nest's DI needs) and resolves the @lib/* aliases.
 const Module = require('node:module');
