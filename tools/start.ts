@@ -1,89 +1,133 @@
 /**
- * `npm start`: everything a new user needs on one machine. Installs what is missing and starts
- * the local stack (profile dev), builds both services, starts them with the stack's environment,
- * waits until both are ready, and prints the URLs. Ctrl-C stops the services; the stack keeps
- * running (`npm run stack -- down` stops it). The first start loads a small demo data set into the
- * `default` tenant (skip with DEMO_DATA=false).
+ * `npm start`: everything a new user needs on one machine. Starts the local stack (profile dev,
+ * installing its Debian packages when missing), builds both services, starts them and the API
+ * gateway (nginx) in front of them, waits until all answer, and prints one base URL. The terminal
+ * shows warnings and errors; the full logs go to `.stack/dev/logs/` (`npm start -- --verbose` or
+ * LOG_LEVEL bring them back to the terminal). Ctrl-C stops the services and the gateway; the
+ * stack keeps running (`npm run stack -- down` stops it). The first start loads a small demo data
+ * set into the `default` tenant (skip with DEMO_DATA=false).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { loadSigningKey, TokenIssuer } from '../libs/auth/src';
 import { loadDemoData } from './demo-data';
-import { stackUp } from './stack';
+import { stackSettings, stackUp } from './stack';
+import { GATEWAY_PROGRAMS, startGateway } from './stack/gateway';
+import { portIsFree } from './stack/readiness';
+import { banner } from './start/banner';
+import { PortName, portVariable, StartError, StartPlan, startPlan } from './start/plan';
+import { freshLogFile, routeServiceOutput, tailOf } from './start/service-logs';
 
 const root = join(__dirname, '..');
-const services = [
-  { name: 'authz', entry: 'dist/apps/authz/apps/authz/src/main.js', port: Number(process.env.AUTHZ_PORT ?? 3001) },
-  { name: 'costasset', entry: 'dist/apps/costasset/apps/costasset/src/main.js', port: Number(process.env.COSTASSET_PORT ?? 3002) },
-];
+const SERVICES = [
+  { name: 'authz', entry: 'dist/apps/authz/apps/authz/src/main.js' },
+  { name: 'costasset', entry: 'dist/apps/costasset/apps/costasset/src/main.js' },
+] as const;
 
-async function waitReady(port: number, timeoutMs = 60_000): Promise<void> {
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const progress = (line: string) => out(`corelite: ${line}`);
+
+async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return;
+      if ((await fetch(`${url}/health/ready`)).ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error(`the service on port ${port} did not become ready within ${timeoutMs / 1000}s`);
+  throw new StartError(`${url} did not become ready within ${timeoutMs / 1000} s`);
+}
+
+async function assertPortsFree(plan: StartPlan): Promise<void> {
+  for (const name of Object.keys(plan.ports) as PortName[]) {
+    if (!(await portIsFree(plan.ports[name], plan.host))) {
+      throw new StartError(`port ${plan.ports[name]} (${portVariable(name)}) is busy: is corelite already running? Stop it, or choose another port with ${portVariable(name)}`);
+    }
+  }
+}
+
+function build(logDir: string): void {
+  const logFile = freshLogFile(logDir, 'build');
+  const logFd = fs.openSync(logFile, 'a');
+  const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', logFd, logFd] });
+  fs.closeSync(logFd);
+  if (result.status !== 0) {
+    for (const line of tailOf(logFile, 30)) process.stderr.write(`${line}\n`);
+    throw new StartError(`the build failed (full output: ${logFile})`);
+  }
+}
+
+async function demoData(plan: StartPlan): Promise<string | undefined> {
+  if (process.env.DEMO_DATA === 'false') return undefined;
+  const env = plan.serviceEnv;
+  const key = await loadSigningKey({ privateKeyPem: env.JWT_PRIVATE_KEY, devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true });
+  const token = (await new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz').issueAccess({ sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' }, 600)).token;
+  let last: string | undefined;
+  const log = (line: string) => {
+    last = line.replace(/^demo data: /, '');
+    if (plan.verbose) out(`corelite: ${line}`);
+  };
+  try {
+    await loadDemoData({ authzUrl: plan.gatewayUrl, costassetUrl: plan.gatewayUrl, token }, log);
+    return last;
+  } catch (error) {
+    process.stderr.write(`corelite: demo data not loaded: ${(error as Error).message}\n`);
+    return undefined;
+  }
 }
 
 async function main(): Promise<void> {
-  const stackEnv = await stackUp({ profile: 'dev' });
-  process.stdout.write('start: building the services\n');
-  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('the build failed');
+  const args = process.argv.slice(2);
+  await assertPortsFree(startPlan(process.env, args));
+  const verbose = startPlan(process.env, args).verbose;
+  progress('starting the local stack (nats, ldap, s3, mongo)');
+  // Package installs take minutes: those lines always show; the rest only with --verbose.
+  const stackEnv = await stackUp({ profile: 'dev', programs: GATEWAY_PROGRAMS, log: (line) => (verbose || /installing/.test(line) ? out(line) : undefined) });
+  const plan = startPlan(process.env, args, stackEnv);
+  const logDir = join(stackSettings({ profile: 'dev' }).dataDir, 'logs');
 
-  // A bounded old space makes V8 collect instead of growing: enrichment streams, so 256 MB is ample.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...stackEnv,
-    BOOTSTRAP_TENANTS: process.env.BOOTSTRAP_TENANTS ?? 'default',
-    NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=256',
-  };
-  const children: ChildProcess[] = services.map((service) =>
-    spawn(process.execPath, [join(root, service.entry)], { cwd: root, env, stdio: 'inherit' }),
-  );
+  progress('building the services');
+  build(logDir);
+
+  progress('starting authz, costasset and the gateway');
+  const gateway = await startGateway({ host: plan.host, port: plan.ports.gateway, upstreams: plan.upstreams, runDir: join(logDir, '..', 'gateway'), logDir, accessLog: true });
+  const children: ChildProcess[] = [];
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     for (const child of children) child.kill('SIGTERM');
+    void gateway.stop();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  for (const child of children) {
-    child.on('exit', (code) => {
-      if (code !== 0 && code !== null) {
-        process.stderr.write(`start: a service exited with code ${code}\n`);
-        stop();
-        process.exitCode = 1;
-      }
-    });
-  }
 
-  await Promise.all(services.map((service) => waitReady(service.port)));
-  if (process.env.DEMO_DATA !== 'false') {
-    const key = await loadSigningKey({ privateKeyPem: env.JWT_PRIVATE_KEY, devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true });
-    const token = (await new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz').issueAccess({ sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' }, 600)).token;
-    const [authz, costasset] = services.map((s) => `http://127.0.0.1:${s.port}`);
-    await loadDemoData({ authzUrl: authz, costassetUrl: costasset, token }, (line) => process.stdout.write(`start: ${line}\n`)).catch((error: Error) =>
-      process.stderr.write(`start: demo data not loaded: ${error.message}\n`),
-    );
+  const logFiles: string[] = [];
+  for (const service of SERVICES) {
+    const logFile = freshLogFile(logDir, service.name);
+    logFiles.push(logFile);
+    const child = spawn(process.execPath, [join(root, service.entry)], { cwd: root, env: plan.serviceEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    routeServiceOutput(service.name, [child.stdout, child.stderr], logFile, { verbose: plan.verbose, terminal: out });
+    child.on('exit', (code, signal) => {
+      if (stopping) return;
+      process.stderr.write(`corelite: ${service.name} stopped (${signal ?? `exit code ${code}`}); its last lines (${logFile}):\n`);
+      for (const line of tailOf(logFile)) process.stderr.write(`  ${line}\n`);
+      process.exitCode = 1;
+      stop();
+    });
+    children.push(child);
   }
-  const lines = [
-    '',
-    'corelite is running:',
-    ...services.map((s) => `  ${s.name.padEnd(10)} http://127.0.0.1:${s.port}   (Swagger UI: http://127.0.0.1:${s.port}/docs)`),
-    '',
-    'A token for the bootstrap System Admin:',
-    '  npm run -s token -- --sub admin --tenant default --idp idp-default',
-    'Ctrl-C stops the services; `npm run stack -- down` stops the stack.',
-    '',
-  ];
-  process.stdout.write(lines.join('\n'));
+  logFiles.push(gateway.accessLog ?? gateway.errorLog, gateway.errorLog);
+
+  await Promise.all([waitReady(plan.serviceUrls.authz), waitReady(plan.serviceUrls.costasset)]);
+  const demo = await demoData(plan);
+  if (!stopping) out(banner(plan, logFiles, root, demo));
 }
 
 main().catch((error: Error) => {
-  process.stderr.write(`start: ${error.message}\n`);
+  process.stderr.write(`corelite: ${error.message}\n`);
   process.exit(1);
 });

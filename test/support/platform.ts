@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { loadSigningKey, TokenIssuer } from '@lib/auth';
 import { createAuthzApp } from '../../apps/authz/src/create-authz-app';
 import { createCostassetApp } from '../../apps/costasset/src/create-costasset-app';
+import { REPO_ROOT } from '../../tools/stack/settings';
+import { RunningGateway, startGateway, sweepOrphanGateways } from '../../tools/stack/gateway';
 
 export interface RunningApp {
   app: INestApplication;
+  /** The platform's gateway: every path of the interface answers there, as for a user of `npm start`. */
   url: string;
+  /** The service itself, without the gateway. */
+  directUrl: string;
 }
 
 export interface Platform {
   authz: RunningApp;
   costasset: RunningApp;
+  /** The gateway (nginx, the routing table of deploy/gateway/routes.conf) in front of both services. */
+  gateway: { url: string };
   env: NodeJS.ProcessEnv;
   /** A signed access token, as the token command would mint it. */
   token(claims: { sub: string; tid?: string; idp?: string; groups?: string[] }, ttlSeconds?: number): Promise<string>;
@@ -37,10 +46,48 @@ async function listen(app: INestApplication): Promise<string> {
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
+const gatewaysDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE || 'test', 'gateways');
+const runningGateways = new Set<RunningGateway>();
+let stopsGatewaysOnExit = false;
+
+/** A gateway of its own in front of the two in-process services, on a free port. */
+async function startTestGateway(id: string, authzUrl: string, costassetUrl: string): Promise<RunningGateway> {
+  await sweepOrphanGateways(gatewaysDir);
+  const gateway = await startGateway({
+    port: 0,
+    upstreams: { authz: [new URL(authzUrl).host], costasset: [new URL(costassetUrl).host] },
+    runDir: join(gatewaysDir, id),
+  });
+  runningGateways.add(gateway);
+  if (!stopsGatewaysOnExit) {
+    stopsGatewaysOnExit = true;
+    // a test file that never calls close() still leaves no nginx behind
+    process.once('exit', () => {
+      for (const running of runningGateways) {
+        try {
+          process.kill(running.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  return gateway;
+}
+
+async function stopTestGateway(id: string, gateway: RunningGateway): Promise<void> {
+  runningGateways.delete(gateway);
+  await gateway.stop();
+  rmSync(join(gatewaysDir, id), { recursive: true, force: true });
+}
+
 /**
  * Boots both services exactly as `main.ts` does (same factories), on free loopback ports,
- * against the real stack started by `npm test`. Each call gets its own database and NATS
- * namespace. costasset verifies tokens through the JWKS that this authz publishes.
+ * against the real stack started by `npm test`, behind a gateway of their own (nginx with the
+ * routing table `npm start` and docker-compose use): `platform.authz.url` and
+ * `platform.costasset.url` are the gateway's address, `directUrl` the service's own. Each call
+ * gets its own database and NATS namespace. costasset verifies tokens through the JWKS that this
+ * authz publishes.
  */
 export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<Platform> {
   const id = randomUUID().slice(0, 8);
@@ -56,6 +103,7 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
   const env: NodeJS.ProcessEnv = { ...base, AUTHZ_JWKS_URL: `${authzUrl}/core/authorization/v1/.well-known/jwks.json` };
   const { app: costassetApp } = await createCostassetApp(env);
   const costassetUrl = await listen(costassetApp);
+  const gateway = await startTestGateway(id, authzUrl, costassetUrl);
 
   const key = await loadSigningKey({ devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true, privateKeyPem: env.JWT_PRIVATE_KEY });
   const issuer = new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz');
@@ -67,13 +115,15 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
   });
 
   return {
-    authz: { app: authzApp, url: authzUrl },
-    costasset: { app: costassetApp, url: costassetUrl },
+    authz: { app: authzApp, url: gateway.url, directUrl: authzUrl },
+    costasset: { app: costassetApp, url: gateway.url, directUrl: costassetUrl },
+    gateway: { url: gateway.url },
     env,
     token: async (claims, ttlSeconds = 600) => (await issuer.issueAccess({ ...claimsOf(claims), authType: 'internal' }, ttlSeconds)).token,
     refreshToken: async (claims) => (await issuer.issueRefresh(claimsOf(claims), 600)).token,
     close: async (options = {}) => {
       if (!options.keepDatabase) await authzApp.get<Connection>(getConnectionToken()).dropDatabase().catch(() => undefined);
+      await stopTestGateway(id, gateway);
       await costassetApp.close();
       await authzApp.close();
     },

@@ -16,10 +16,7 @@ export async function stackUp(opts: StackOptions = {}): Promise<StackEnv> {
   const { settings, names, env, log } = prepare(opts);
   const local = names.filter((name) => settings.external[name] === undefined);
   fs.mkdirSync(settings.dataDir, { recursive: true });
-  await ensureInstalled(
-    local.flatMap((name) => COMPONENTS[name].programs),
-    log,
-  );
+  await ensureInstalled([...local.flatMap((name) => COMPONENTS[name].programs), ...(opts.programs ?? [])], log);
   const context: ComponentContext = { settings, log };
   const results = await Promise.allSettled(
     local.map(async (name) => {

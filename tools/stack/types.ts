@@ -1,3 +1,5 @@
+import type { RequiredProgram } from './system-packages';
+
 export const COMPONENT_NAMES = ['nats', 'ldap', 's3', 'mongo'] as const;
 
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
@@ -13,6 +15,8 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress lines; defaults to stderr. Pass `() => undefined` to silence. */
   log?: (line: string) => void;
+  /** More programs to install in the same apt-get run as the components' (e.g. the gateway's nginx). */
+  programs?: RequiredProgram[];
 }
 
 export interface StackDownOptions extends StackOptions {

@@ -12,9 +12,13 @@ export async function createAuthzApp(source: NodeJS.ProcessEnv = process.env): P
       ? {
           title: 'corelite authz',
           version: '1',
+          path: 'docs/authz',
+          serverUrl: env.PUBLIC_BASE_URL,
           description:
             'Authorization configuration (auth types, IdP mappings, user-teams, directory), core configuration values and feature flags. ' +
-            'Errors are application/problem+json (RFC 9457) with a stable `code`.',
+            'Errors are application/problem+json (RFC 9457) with a stable `code`. ' +
+            'Guides (served by the gateway under /docs/, and in the repository\'s docs/ folder): [the interface](/docs/interface.md), ' +
+            '[tokens, statuses, errors and jobs](/docs/decisions.md), [configuration](/docs/configuration.md).',
         }
       : undefined,
   });

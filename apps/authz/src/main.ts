@@ -3,7 +3,7 @@ import { createAuthzApp } from './create-authz-app';
 
 async function main(): Promise<void> {
   const { app, env } = await createAuthzApp();
-  await app.listen(env.AUTHZ_PORT, process.env.HOST ?? '0.0.0.0');
+  await app.listen(env.AUTHZ_PORT, env.HOST);
 }
 
 main().catch((error: unknown) => {

@@ -8,9 +8,23 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Max(65535)
   COSTASSET_PORT: number = 3002;
 
+  /** The port of authz on this machine: where the JWKS is looked for unless AUTHZ_JWKS_URL says otherwise. */
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  AUTHZ_PORT: number = 3001;
+
   /** Where the public keys of authz are published; tokens are verified locally with them. */
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  AUTHZ_JWKS_URL: string = 'http://127.0.0.1:3001/core/authorization/v1/.well-known/jwks.json';
+  AUTHZ_JWKS_URL?: string;
+
+  /** AUTHZ_JWKS_URL, or the JWKS of the authz that runs beside this service on AUTHZ_PORT. */
+  get jwksUrl(): string {
+    if (this.AUTHZ_JWKS_URL) return this.AUTHZ_JWKS_URL;
+    const host = ['0.0.0.0', '::'].includes(this.HOST) ? '127.0.0.1' : this.HOST.includes(':') ? `[${this.HOST}]` : this.HOST;
+    return `http://${host}:${this.AUTHZ_PORT}/core/authorization/v1/.well-known/jwks.json`;
+  }
 
   @IsInt()
   @Min(0)

@@ -36,7 +36,7 @@ export class CostassetModule {
         PlatformModule.forRoot('costasset', env),
         ObjectStoreModule,
         AuthModule.forRoot({
-          verifier: { provide: AccessTokenVerifier, useValue: TokenVerifier.withJwks(env.AUTHZ_JWKS_URL, env.JWT_ISSUER) },
+          verifier: { provide: AccessTokenVerifier, useValue: TokenVerifier.withJwks(env.jwksUrl, env.JWT_ISSUER) },
           resolver: { provide: PrincipalResolver, useClass: RemotePrincipalResolver },
         }),
         HealthModule.withProbes([MongoReadinessProbe, NatsReadinessProbe, ObjectStoreReadinessProbe]),

@@ -14,9 +14,13 @@ export async function createCostassetApp(
       ? {
           title: 'corelite costasset',
           version: '1',
+          path: 'docs/costasset',
+          serverUrl: env.PUBLIC_BASE_URL,
           description:
             'Cloud cost and asset management: provider data (GPD), extensions, currency, provider metadata, resource groups, report models, budgets, housekeeping and ingestion. ' +
-            'Errors are application/problem+json (RFC 9457) with a stable `code`.',
+            'Errors are application/problem+json (RFC 9457) with a stable `code`. ' +
+            'Guides (served by the gateway under /docs/, and in the repository\'s docs/ folder): [the interface](/docs/interface.md), ' +
+            '[tokens, statuses, errors and jobs](/docs/decisions.md), [configuration](/docs/configuration.md).',
         }
       : undefined,
   });

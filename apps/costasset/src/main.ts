@@ -3,7 +3,7 @@ import { createCostassetApp } from './create-costasset-app';
 
 async function main(): Promise<void> {
   const { app, env } = await createCostassetApp();
-  await app.listen(env.COSTASSET_PORT, process.env.HOST ?? '0.0.0.0');
+  await app.listen(env.COSTASSET_PORT, env.HOST);
 }
 
 main().catch((error: unknown) => {

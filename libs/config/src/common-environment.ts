@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
@@ -13,6 +14,19 @@ export class CommonEnvironment {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** Address the HTTP server binds: loopback unless told otherwise (`0.0.0.0` in containers). */
+  @Matches(/^[A-Za-z0-9.:-]{1,253}$/, { message: 'must be an IP address or a host name' })
+  HOST: string = '127.0.0.1';
+
+  /** Names this process in every log line and job log (several instances share one queue). */
+  @Matches(/^[A-Za-z0-9._:@-]{1,128}$/, { message: 'must be 1-128 letters, digits or ._:@-' })
+  INSTANCE_ID: string = `${hostname()}:${process.pid}`;
+
+  /** The gateway's public base URL, declared as the OpenAPI documents' server (`/`, the same origin, when unset). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  PUBLIC_BASE_URL?: string;
 
   @Matches(/^mongodb(\+srv)?:\/\/.+/, { message: 'must be a mongodb:// or mongodb+srv:// URI' })
   MONGODB_URI: string = 'mongodb://127.0.0.1:27017/corelite';

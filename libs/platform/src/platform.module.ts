@@ -16,7 +16,7 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       imports: [
-        LoggingModule.forRoot({ service, level: env.LOG_LEVEL }),
+        LoggingModule.forRoot({ service, level: env.LOG_LEVEL, instance: env.INSTANCE_ID }),
         DatabaseModule.forRoot(env.MONGODB_URI, service),
         MessagingModule.forRoot({ servers: env.NATS_URL, name: service, requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS, namespace: env.NATS_NAMESPACE }),
       ],

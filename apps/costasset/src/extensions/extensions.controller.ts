@@ -20,6 +20,7 @@ import {
 import { ExtensionRepoService } from './extension-repo.service';
 import { ExtensionFlowService } from './flow/extension-flow.service';
 import { RawDataService } from './raw-data.service';
+import { EXTENSION_FORMAT_DOC } from '../format-docs';
 
 export class ConnectionCheckResponse {
   @ApiProperty({ description: 'The profile (user) id of the caller' })
@@ -50,7 +51,7 @@ export class ExtensionsController {
   @SystemAdminOnly()
   @ApiOperation({
     summary: 'Pre-signed PUT URL for an extension zip (System Admin)',
-    description: 'The object goes to `extensions/<ProviderCode>/<Filename>` under the tenant prefix.',
+    description: `The object goes to \`extensions/<ProviderCode>/<Filename>\` under the tenant prefix. ${EXTENSION_FORMAT_DOC}`,
   })
   @ApiOkResponse({ type: PresignedUpload })
   presignExtension(@CurrentPrincipal() principal: Principal, @Query() query: ExtensionFileQuery): Promise<PresignedUpload> {
@@ -65,7 +66,8 @@ export class ExtensionsController {
     description:
       'Checks that the zip holds `extension.json` at its root: `providerCode` (equal to ProviderCode), `version`, `input: { filePattern, csv: { delimiter, quote, header: true, encoding } }`, ' +
       '`mapping: { <GPD cost column>: <JSONata expression over one raw row> }` covering every required column and no unknown one, optional `metadata: { providerName, currency }`. ' +
-      'Expressions are compiled, never evaluated. An invalid manifest is a 200 with `valid: false`.',
+      'Expressions are compiled, never evaluated. An invalid manifest is a 200 with `valid: false`. ' +
+      EXTENSION_FORMAT_DOC,
   })
   @ApiOkResponse({ type: ExtensionValidation })
   @ApiNotFoundResponse({ description: 'EXTENSION_NOT_FOUND' })
@@ -78,7 +80,7 @@ export class ExtensionsController {
   @SystemAdminOnly()
   @ApiOperation({
     summary: 'Pre-signed PUT URL for a raw-data zip (System Admin)',
-    description: 'The object goes to `raw/<ProviderCode>/uploads/<Filename>` under the tenant prefix.',
+    description: `The object goes to \`raw/<ProviderCode>/uploads/<Filename>\` under the tenant prefix. ${EXTENSION_FORMAT_DOC}`,
   })
   @ApiOkResponse({ type: PresignedUpload })
   presignRawData(@CurrentPrincipal() principal: Principal, @Query() query: ExtensionFileQuery): Promise<PresignedUpload> {
@@ -108,7 +110,8 @@ export class ExtensionsController {
     summary: 'Transforms the expanded raw data of a provider into a GPD file (System Admin)',
     description:
       'Starts an `extension-flow` job with the most recently uploaded extension of the provider. The job writes `gpd/<jobId>/<providerCode>-extension.zip` and registers it as a GPD upload ' +
-      '(GPDUploadRefId = jobId, state `uploaded`) of the manifest provider name, ready for POST /v1/gpd/enrich.',
+      '(GPDUploadRefId = jobId, state `uploaded`) of the manifest provider name, ready for POST /v1/gpd/enrich. ' +
+      EXTENSION_FORMAT_DOC,
   })
   @ApiOkResponse({ type: FlowStarted })
   @ApiBadRequestResponse({ description: 'EXTENSION_INVALID' })

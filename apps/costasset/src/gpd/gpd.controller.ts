@@ -22,6 +22,7 @@ import {
   UploadSubmitted,
 } from './dto/gpd.dto';
 import { GpdService } from './gpd.service';
+import { GPD_FORMAT_DOC } from '../format-docs';
 
 @ApiTags('gpd')
 @Controller('api/costasset/v1/gpd')
@@ -37,7 +38,10 @@ export class GpdController {
 
   @Post()
   @HttpCode(202)
-  @ApiOperation({ summary: 'Submits a GPD upload: answers a pre-signed PUT URL for the zip' })
+  @ApiOperation({
+    summary: 'Submits a GPD upload: answers a pre-signed PUT URL for the zip',
+    description: `PUT the zip to \`uploadUrl\` (no token; straight to the object store), then POST /v1/gpd/enrich. ${GPD_FORMAT_DOC}`,
+  })
   @ApiAcceptedResponse({ type: UploadSubmitted })
   submit(@CurrentPrincipal() principal: Principal, @Query() query: SubmitUploadQuery): Promise<UploadSubmitted> {
     return this.gpd.submit(principal.tenantId, query.providername, query.fileName);
@@ -50,7 +54,8 @@ export class GpdController {
     description:
       'Row errors are reported, structural errors fail the file: a bad row (date, decimal, currency without a rate, period outside its folder, broken Tags) is rejected and listed ' +
       'with file, line and reason (first 100), the other rows are written; a malformed archive (layout, metadata, required columns, unreadable CSV) fails the job with nothing written. ' +
-      '`cost` is BilledCost converted into the corporate currency. Re-enriching replaces the rows of the upload.',
+      '`cost` is BilledCost converted into the corporate currency. Re-enriching replaces the rows of the upload. ' +
+      GPD_FORMAT_DOC,
   })
   @ApiOkResponse({ type: EnrichStarted })
   @ApiBadRequestResponse({ description: 'GPD_FILE_NOT_READY: the file is not in the object store yet; GPD_PROVIDER_MISMATCH' })

@@ -6,6 +6,8 @@ import { requestIdFor } from './request-id';
 export interface LoggingOptions {
   service: string;
   level: string;
+  /** This process among the service's instances (INSTANCE_ID), on every line. */
+  instance: string;
 }
 
 /** Structured JSON logs (pino), one line per request with its id, secrets redacted. */
@@ -18,7 +20,7 @@ export class LoggingModule {
         LoggerModule.forRoot({
           pinoHttp: {
             level: options.level,
-            base: { service: options.service },
+            base: { service: options.service, instance: options.instance },
             genReqId: requestIdFor,
             redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
             customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),

@@ -1,0 +1,85 @@
+import * as path from 'node:path';
+
+/** The routing table shared with docker-compose's gateway, relative to the repository root. */
+export const ROUTES_FILE = path.join('deploy', 'gateway', 'routes.conf');
+
+/** `host:port` of each instance of a service; several instances are served round robin. */
+export interface GatewayUpstreams {
+  authz: string[];
+  costasset: string[];
+}
+
+export interface GatewayConfigInput {
+  /** Address and port the gateway listens on. */
+  host: string;
+  port: number;
+  upstreams: GatewayUpstreams;
+  /** nginx's prefix: relative paths of the routing table (web root, docs) resolve against it. */
+  repoRoot: string;
+  /** Where the pid file and nginx's temporary files live. */
+  runDir: string;
+  errorLog: string;
+  /** Access log file; none when undefined. */
+  accessLog?: string;
+  /** Modules compiled into this nginx whose temporary paths must be moved out of /var/lib/nginx. */
+  tempPathModules: TempPathModule[];
+  /** Debian's MIME types file, when installed. */
+  mimeTypesFile?: string;
+  /** When the master runs as root, its workers run as this user (so they can read the repository). */
+  workerUser?: string;
+}
+
+export type TempPathModule = 'fastcgi' | 'uwsgi' | 'scgi';
+
+const OPTIONAL_TEMP_MODULES: TempPathModule[] = ['fastcgi', 'uwsgi', 'scgi'];
+
+/** The modules of `nginx -V`'s output that keep a temporary path (all, unless built `--without-…`). */
+export function tempPathModulesOf(versionOutput: string): TempPathModule[] {
+  return OPTIONAL_TEMP_MODULES.filter((name) => !versionOutput.includes(`--without-http_${name}_module`));
+}
+
+function quoted(value: string): string {
+  return `"${value.replace(/(["\\])/g, '\\$1')}"`;
+}
+
+function upstreamBlock(name: keyof GatewayUpstreams, servers: string[]): string[] {
+  if (servers.length === 0) throw new Error(`the gateway needs at least one ${name} server`);
+  return [`  upstream ${name} {`, ...servers.map((server) => `    server ${server};`), '    keepalive 16;', '  }'];
+}
+
+/** A complete nginx.conf for an unprivileged local gateway: everything it writes stays in `runDir`. */
+export function renderGatewayConfig(input: GatewayConfigInput): string {
+  const run = (name: string) => quoted(path.join(input.runDir, name));
+  const listen = input.host.includes(':') ? `[${input.host}]:${input.port}` : `${input.host}:${input.port}`;
+  return [
+    '# Written by tools/stack/gateway on every start; the routes are in deploy/gateway/routes.conf.',
+    'daemon off;',
+    'worker_processes 1;',
+    ...(input.workerUser ? [`user ${input.workerUser};`] : []),
+    `pid ${run('nginx.pid')};`,
+    `error_log ${quoted(input.errorLog)} warn;`,
+    '',
+    'events {',
+    '  worker_connections 1024;',
+    '}',
+    '',
+    'http {',
+    ...(input.mimeTypesFile ? [`  include ${quoted(input.mimeTypesFile)};`] : ['  types { text/html html; text/css css; application/javascript js; application/json json; image/svg+xml svg; }']),
+    '  default_type application/octet-stream;',
+    `  access_log ${input.accessLog ? quoted(input.accessLog) : 'off'};`,
+    '  server_tokens off;',
+    `  client_body_temp_path ${run('client_body')};`,
+    `  proxy_temp_path ${run('proxy')};`,
+    ...input.tempPathModules.map((name) => `  ${name}_temp_path ${run(name)};`),
+    '',
+    ...upstreamBlock('authz', input.upstreams.authz),
+    ...upstreamBlock('costasset', input.upstreams.costasset),
+    '',
+    '  server {',
+    `    listen ${listen};`,
+    `    include ${quoted(path.join(input.repoRoot, ROUTES_FILE))};`,
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
