@@ -12,6 +12,8 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# A container listens on every interface (outside one, the services bind 127.0.0.1 unless HOST says otherwise).
+ENV HOST=0.0.0.0
 # Streaming work needs little heap; a bound makes V8 collect rather than grow (see README, benchmarks).
 ENV NODE_OPTIONS=--max-old-space-size=256
 WORKDIR /app

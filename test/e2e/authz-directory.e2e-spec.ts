@@ -171,7 +171,7 @@ describe('authz: directory (LDAP) and the external groups of a user', () => {
       expect(problem.getStatus()).toBe(503);
       expect(problem.code).toBe('DIRECTORY_UNAVAILABLE');
       // everything else keeps working
-      await request(platform.authz.url).get('/health/ready').expect(200);
+      await request(platform.authz.directUrl).get('/health/ready').expect(200);
       await api().post(`${V2}/userteam`).set('corelite-token', admin).send({ user_id: 'carol', team_code: 'CLOUD' }).expect(200);
       const carol = await userTeams('carol').expect(200);
       expect(carol.body).toMatchObject({ teams: [{ team_code: 'CLOUD' }], external_groups: [], external_groups_error: { code: 'DIRECTORY_UNAVAILABLE' } });

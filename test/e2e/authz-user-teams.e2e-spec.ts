@@ -333,7 +333,7 @@ describe('authz: teams, users and user-team membership', () => {
   });
 
   it('documents the endpoints in the OpenAPI document', async () => {
-    const doc = (await api().get('/docs-json').expect(200)).body;
+    const doc = (await api().get('/docs/authz/openapi.json').expect(200)).body;
     for (const path of ['/authorization/v2/teams', '/authorization/v2/teams/{team_code}', '/authorization/v2/users', '/authorization/v2/userteam', '/authorization/v2/userteam/remove', '/authorization/v2/userteam/{userid}', '/authorization/v2/users/teams', '/authorization/v2/users/teams/remove']) {
       expect(doc.paths).toHaveProperty([path]);
     }

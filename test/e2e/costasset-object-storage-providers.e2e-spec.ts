@@ -115,7 +115,7 @@ describe('costasset object-storage providers (B.9)', () => {
   });
 
   it('documents the operations in the OpenAPI document', async () => {
-    const res = await api().get('/docs-json').expect(200);
+    const res = await api().get('/docs/costasset/openapi.json').expect(200);
     const collection = res.body.paths[PROVIDERS];
     expect(Object.keys(collection.post.responses)).toEqual(expect.arrayContaining(['201', '400', '403', '409']));
     expect(collection.get.responses['200'].content['application/json'].schema).toMatchObject({ type: 'array' });

@@ -533,7 +533,7 @@ describe('costasset provider metadata (B.4)', () => {
   });
 
   it('documents the 401 "record not found" of the spec in a valid OpenAPI document', async () => {
-    const res = await api().get('/docs-json').expect(200);
+    const res = await api().get('/docs/costasset/openapi.json').expect(200);
     await SwaggerParser.validate(structuredClone(res.body));
     const categories = res.body.paths[CATEGORIES];
     const locations = res.body.paths[LOCATIONS];

@@ -117,13 +117,13 @@ describe('foundation: tokens, principal, errors, docs', () => {
     const res = await request(platform.costasset.url).get('/api/costasset/nothing-here').set('x-request-id', 'req-123').set('corelite-token', await platform.token({ sub: 'admin' }));
     expectProblem(res, 404, 'NOT_FOUND');
     expect(res.headers['x-request-id']).toBe('req-123');
-    const generated = await request(platform.authz.url).get('/health/live').expect(200);
+    const generated = await request(platform.authz.directUrl).get('/health/live').expect(200);
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it.each(['authz', 'costasset'] as const)('serves a valid OpenAPI document for %s with the token scheme declared', async (name) => {
     const url = platform[name].url;
-    const res = await request(url).get('/docs-json').expect(200);
+    const res = await request(url).get(`/docs/${name}/openapi.json`).expect(200);
     const document = await SwaggerParser.validate(structuredClone(res.body));
     expect(document.info.title).toContain(name);
     expect(res.body.components.securitySchemes).toMatchObject({
@@ -131,14 +131,17 @@ describe('foundation: tokens, principal, errors, docs', () => {
       'corelite-token-cookie': { type: 'apiKey', in: 'cookie', name: 'corelite-token' },
       bearer: { type: 'http', scheme: 'bearer' },
     });
-    await request(url).get('/docs').redirects(1).expect(200);
+    expect(res.body.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    await request(url).get(`/docs/${name}`).expect(200);
+    // the same paths on the service itself, without the gateway
+    await request(platform[name].directUrl).get(`/docs/${name}/openapi.json`).expect(200);
   });
 
   it('reports liveness and readiness of every dependency', async () => {
-    await request(platform.authz.url).get('/health/live').expect(200, { status: 'ok' });
-    const authz = await request(platform.authz.url).get('/health/ready').expect(200);
+    await request(platform.authz.directUrl).get('/health/live').expect(200, { status: 'ok' });
+    const authz = await request(platform.authz.directUrl).get('/health/ready').expect(200);
     expect(authz.body).toEqual({ status: 'ok', checks: { mongodb: 'up', nats: 'up' } });
-    const costasset = await request(platform.costasset.url).get('/health/ready').expect(200);
+    const costasset = await request(platform.costasset.directUrl).get('/health/ready').expect(200);
     expect(costasset.body).toEqual({ status: 'ok', checks: { mongodb: 'up', nats: 'up', objectStore: 'up' } });
   });
 });

@@ -17,10 +17,10 @@ describe('a NATS outage', () => {
   });
 
   it('makes readiness 503 naming NATS, answers 503 where NATS is needed, and heals without a restart', async () => {
-    await request(platform.costasset.url).get('/health/ready').expect(200);
+    await request(platform.costasset.directUrl).get('/health/ready').expect(200);
     await stopComponent('nats', quiet);
     try {
-      for (const url of [platform.authz.url, platform.costasset.url]) {
+      for (const url of [platform.authz.directUrl, platform.costasset.directUrl]) {
         await eventually(async () => {
           const res = await request(url).get('/health/ready');
           expect(res.status).toBe(503);
@@ -36,7 +36,7 @@ describe('a NATS outage', () => {
     } finally {
       await startComponent('nats', quiet);
     }
-    for (const url of [platform.authz.url, platform.costasset.url]) {
+    for (const url of [platform.authz.directUrl, platform.costasset.directUrl]) {
       await eventually(async () => {
         await request(url).get('/health/ready').expect(200);
       }, 20_000);

@@ -1,0 +1,192 @@
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import { AddressInfo, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { REPO_ROOT } from '../../tools/stack/settings';
+import { runCommand } from '../../tools/stack/process-control';
+import { requireProgram } from '../../tools/stack/system-packages';
+import { checkGatewayConfig, RunningGateway, startGateway } from '../../tools/stack/gateway';
+import { Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
+
+type Service = 'authz' | 'costasset';
+
+/** One operation per prefix of the interface, and the service that must answer it. */
+const ONE_PER_PREFIX: { prefix: string; service: Service; method: 'get' | 'post'; path: string; body?: object; status: number }[] = [
+  { prefix: '/core/', service: 'authz', method: 'get', path: '/core/authorization/v1/me', status: 200 },
+  { prefix: '/authorization/', service: 'authz', method: 'get', path: '/authorization/v2/teams', status: 200 },
+  { prefix: '/api/costasset/', service: 'costasset', method: 'get', path: '/api/costasset/v1/currency/defaultCurrency', status: 200 },
+  { prefix: '/orc/costasset/', service: 'costasset', method: 'post', path: '/orc/costasset/v1/housekeeping', body: {}, status: 200 },
+  {
+    prefix: '/insights/',
+    service: 'costasset',
+    method: 'post',
+    path: '/insights/v2/housekeeping/configuration',
+    body: { GATEWAY_TEST_FLAG: 'true' },
+    status: 200,
+  },
+];
+
+const OTHER: Record<Service, Service> = { authz: 'costasset', costasset: 'authz' };
+
+async function fakeUpstream(name: string): Promise<{ hostPort: string; close(): void }> {
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ name, url: req.url }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { hostPort: `127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** A port nothing listens on. */
+async function deadPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const runDir = (name: string) => join(REPO_ROOT, '.stack', process.env.STACK_PROFILE || 'test', 'gateways', `${name}-${process.pid}`);
+
+describe('gateway: one address for every path of the interface', () => {
+  let platform: Platform;
+  let admin: string;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    admin = await platform.token({ sub: 'admin' });
+  });
+  afterAll(() => platform.close());
+
+  it('answers on one base URL for both services', () => {
+    expect(platform.authz.url).toBe(platform.gateway.url);
+    expect(platform.costasset.url).toBe(platform.gateway.url);
+    expect(platform.authz.directUrl).not.toBe(platform.costasset.directUrl);
+  });
+
+  it.each(ONE_PER_PREFIX)('routes $prefix to $service', async ({ service, method, path, body, status }) => {
+    const call = (base: string) => {
+      const pending = request(base)[method](path).set('corelite-token', admin);
+      return body ? pending.send(body) : pending;
+    };
+    const through = await call(platform.gateway.url);
+    const direct = await call(platform[service].directUrl);
+    expect({ path, status: through.status }).toEqual({ path, status });
+    expect(through.status).toBe(direct.status);
+    expect(Object.keys(through.body).sort()).toEqual(Object.keys(direct.body).sort());
+    // the other service does not serve this path: only routing can have brought the answer
+    expectProblem(await call(platform[OTHER[service]].directUrl), 404, 'NOT_FOUND');
+  });
+
+  it.each(['authz', 'costasset'] as const)('serves the Swagger UI and OpenAPI document of %s under its own path', async (name) => {
+    const document = await request(platform.gateway.url).get(`/docs/${name}/openapi.json`).expect(200);
+    expect(document.body.info.title).toBe(`corelite ${name}`);
+    expect(document.body.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    await request(platform.gateway.url).get(`/docs/${name}/openapi.yaml`).expect(200);
+    const ui = await request(platform.gateway.url).get(`/docs/${name}`).expect(200);
+    expect(ui.text).toContain('Swagger UI');
+    await request(platform.gateway.url).get(`/docs/${name}/swagger-ui-init.js`).expect(200);
+  });
+
+  it("serves the repository's docs/ folder as text and a page of links at /", async () => {
+    const index = await request(platform.gateway.url).get('/docs/').expect(200);
+    expect(index.headers['content-type']).toMatch(/^text\/plain/);
+    expect(index.text).toBe(readFileSync(join(REPO_ROOT, 'docs', 'README.md'), 'utf8'));
+    const format = await request(platform.gateway.url).get('/docs/gpd-format.md').expect(200);
+    expect(format.text).toContain('provider_metadata.yml');
+    const home = await request(platform.gateway.url).get('/').expect(200);
+    expect(home.headers['content-type']).toMatch(/^text\/html/);
+    expect(home.text).toContain('/docs/authz');
+    await request(platform.gateway.url).get('/health').expect(200, { status: 'ok' });
+    await request(platform.gateway.url).get('/health/costasset/ready').expect(200);
+  });
+
+  it('passes request ids, cookies and streamed bodies through unchanged', async () => {
+    const res = await request(platform.gateway.url).get('/api/costasset/extensions/test').set('Cookie', `corelite-token=${admin}`).set('x-request-id', 'gw-1');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toBe('gw-1');
+    // a body above the service's own limit reaches the service, which answers its own 413
+    const huge = await request(platform.gateway.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: 'x'.repeat(2 * 1024 * 1024) });
+    expectProblem(huge, 413, 'PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('gateway: upstreams, errors and configuration', () => {
+  const started: RunningGateway[] = [];
+  afterAll(async () => {
+    for (const gateway of started) await gateway.stop();
+  });
+
+  it('spreads requests over several servers of one service (round robin)', async () => {
+    const [a, b, c] = await Promise.all([fakeUpstream('authz-a'), fakeUpstream('authz-b'), fakeUpstream('costasset')]);
+    try {
+      const gateway = await startGateway({ port: 0, upstreams: { authz: [a.hostPort, b.hostPort], costasset: [c.hostPort] }, runDir: runDir('round-robin') });
+      started.push(gateway);
+      const names: string[] = [];
+      for (let i = 0; i < 4; i++) names.push((await request(gateway.url).get('/core/x').expect(200)).body.name);
+      expect(names.sort()).toEqual(['authz-a', 'authz-a', 'authz-b', 'authz-b']);
+      expect((await request(gateway.url).get('/insights/v2/y').expect(200)).body).toEqual({ name: 'costasset', url: '/insights/v2/y' });
+    } finally {
+      [a, b, c].forEach((server) => server.close());
+    }
+  });
+
+  it('answers problem+json when a service is down or a body is larger than any service accepts', async () => {
+    const gateway = await startGateway({
+      port: 0,
+      upstreams: { authz: [`127.0.0.1:${await deadPort()}`], costasset: [`127.0.0.1:${await deadPort()}`] },
+      runDir: runDir('errors'),
+    });
+    started.push(gateway);
+    expectProblem(await request(gateway.url).get('/core/authorization/v1/me'), 503, 'SERVICE_UNAVAILABLE');
+    expectProblem(await request(gateway.url).get('/api/costasset/v1/jobs'), 503, 'SERVICE_UNAVAILABLE');
+
+    // nginx refuses on the Content-Length alone, before any of the body is sent
+    const { port } = new URL(gateway.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(`POST /core/x HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nContent-Length: ${65 * 1024 * 1024}\r\n\r\n{`),
+      );
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        if (text.includes('}')) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toContain('application/problem+json');
+    expect(answer).toContain('"code":"PAYLOAD_TOO_LARGE"');
+  });
+
+  it('renders a local configuration that nginx -t accepts', async () => {
+    const check = await checkGatewayConfig({ port: 0, upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] }, runDir: runDir('check') });
+    expect(check.output).toContain('test is successful');
+    expect(check.ok).toBe(true);
+    expect(readFileSync(check.configFile, 'utf8')).toContain(join(REPO_ROOT, 'deploy', 'gateway', 'routes.conf'));
+  });
+
+  it("accepts docker-compose's configuration, which includes the same routing table", async () => {
+    // /etc/nginx of the nginx image, with the container names pointed at loopback (no Docker DNS here)
+    const prefix = mkdtempSync(join(tmpdir(), 'compose-gateway-'));
+    mkdirSync(join(prefix, 'conf.d'));
+    mkdirSync(join(prefix, 'deploy'));
+    symlinkSync(join(REPO_ROOT, 'deploy', 'gateway'), join(prefix, 'deploy', 'gateway'));
+    symlinkSync(join(REPO_ROOT, 'docs'), join(prefix, 'docs'));
+    const composeConf = readFileSync(join(REPO_ROOT, 'deploy', 'gateway', 'nginx.conf'), 'utf8');
+    expect(composeConf).toContain('include deploy/gateway/routes.conf;');
+    writeFileSync(join(prefix, 'conf.d', 'default.conf'), composeConf.replace(/server (authz|costasset):/g, 'server 127.0.0.1:'));
+    writeFileSync(join(prefix, 'nginx.conf'), `pid ${join(prefix, 'nginx.pid')};\nevents {}\nhttp {\n  include conf.d/*.conf;\n}\n`);
+    const result = await runCommand(requireProgram('nginx'), ['-t', '-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')]);
+    expect(result.output).toContain('test is successful');
+    const compose = readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+    expect(compose).toContain('./deploy/gateway:/etc/nginx/deploy/gateway:ro');
+    expect(compose).toContain('./docs:/etc/nginx/docs:ro');
+  });
+});
