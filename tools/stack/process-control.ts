@@ -84,6 +84,8 @@ export function runCommand(
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    // a program that exits without reading its input (nginx -V) closes the pipe: not an error
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(options.input ?? '');
   });
 }
