@@ -41,6 +41,8 @@ const config: Config = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/apps/**/*.e2e-spec.ts'],
+      // the gateways test files leave behind (test/support/platform.ts starts one per platform)
+      globalTeardown: '<rootDir>/test/support/stop-gateways.ts',
     },
   ],
 };

@@ -50,7 +50,7 @@ describe('costasset GPD uploads and enrichment', () => {
       30_000,
       150,
     );
-    return body as { status: string; error?: string; attempts: number; result: Record<string, unknown>; progress: { percent: number } };
+    return body as { status: string; error?: string; attempts: number; result: Record<string, unknown>; progress: { percent: number; unit: string } };
   };
   const upload = async (refId: string, provider = 'aws', token = admin) => {
     const res = await api().get(GPD).query({ providername: provider }).set('corelite-token', token).expect(200);
@@ -133,7 +133,8 @@ describe('costasset GPD uploads and enrichment', () => {
       status: 'succeeded',
       type: 'gpd.enrich',
       attempts: 1,
-      progress: { percent: 100 },
+      // enrichment counts the bytes of the CSV files read: their rows are only known at the end
+      progress: { percent: 100, unit: 'bytes' },
       result: { rowsRead: 13, rowsWritten: 13, rowsRejected: 0, currency: 'EUR' },
     });
 

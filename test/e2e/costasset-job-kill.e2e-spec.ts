@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import request from 'supertest';
 import { validGpd, validRows } from '../support/gpd-fixtures';
 import { uploadGpd, waitForJob } from '../support/ingest';
@@ -25,9 +26,18 @@ describe('costasset: a job survives a killed process', () => {
   let platform: Platform;
   let worker: ChildProcess | undefined;
   let workerUrl: string;
+  /** The JSON log lines of every worker. */
+  const logs: Record<string, unknown>[] = [];
 
-  const startWorker = async (env: NodeJS.ProcessEnv): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, ['-r', join(root, 'test/support/swc-register.js'), join(root, 'apps/costasset/src/main.ts')], { cwd: root, env, stdio: 'ignore' });
+  const startWorker = async (env: NodeJS.ProcessEnv, instance: string): Promise<ChildProcess> => {
+    const child = spawn(process.execPath, ['-r', join(root, 'test/support/swc-register.js'), join(root, 'apps/costasset/src/main.ts')], {
+      cwd: root,
+      env: { ...env, INSTANCE_ID: instance },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('{')) logs.push(JSON.parse(line) as Record<string, unknown>);
+    });
     await eventually(async () => {
       await request(workerUrl).get('/health/ready').expect(200);
     }, 60_000, 250);
@@ -47,8 +57,8 @@ describe('costasset: a job survives a killed process', () => {
   });
 
   it('finishes after SIGKILL and a restart, with every row exactly once', async () => {
-    const env = { ...platform.env, COSTASSET_PORT: new URL(workerUrl).port, LOG_LEVEL: 'silent', JOBS_ACK_WAIT_MS: '3000', GPD_BATCH_SIZE: '500' };
-    worker = await startWorker(env);
+    const env = { ...platform.env, COSTASSET_PORT: new URL(workerUrl).port, LOG_LEVEL: 'info', JOBS_ACK_WAIT_MS: '3000', GPD_BATCH_SIZE: '500' };
+    worker = await startWorker(env, 'worker-1');
     const admin = await platform.token({ sub: 'admin' });
     const asPlatform = { ...platform, costasset: { ...platform.costasset, url: workerUrl } };
     const refId = await uploadGpd(asPlatform, admin, 'aws', await validGpd({ rows: validRows(20_000), withAssets: false }));
@@ -64,7 +74,7 @@ describe('costasset: a job survives a killed process', () => {
     worker.kill('SIGKILL');
     await new Promise((resolve) => worker?.once('exit', resolve));
 
-    worker = await startWorker(env);
+    worker = await startWorker(env, 'worker-2');
     const done = await waitForJob(asPlatform, admin, jobId, 60_000);
     expect(done.status).toBe('succeeded');
     const job = (await request(workerUrl).get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
@@ -81,5 +91,12 @@ describe('costasset: a job survives a killed process', () => {
     } while (cursor);
     expect(count).toBe(20_000);
     expect(ids.size).toBe(20_000);
+
+    // the logs tell which instance ran which attempt
+    const jobLines = logs.filter((line) => line.jobId === jobId).map(({ msg, attempt, instance, type, tenantId }) => ({ msg, attempt, instance, type, tenantId }));
+    const base = { type: 'gpd.enrich', tenantId: 'default' };
+    expect(jobLines[0]).toEqual({ ...base, msg: 'job started', attempt: 1, instance: 'worker-1' });
+    expect(jobLines).toContainEqual({ ...base, msg: 'job started', attempt: job.attempts, instance: 'worker-2' });
+    expect(jobLines[jobLines.length - 1]).toEqual({ ...base, msg: 'job succeeded', attempt: job.attempts, instance: 'worker-2' });
   });
 });

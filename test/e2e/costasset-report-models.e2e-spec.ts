@@ -73,6 +73,17 @@ describe('costasset report models', () => {
     expect((await as(admin).run('by-provider', 'not-json')).body.code).toBe('INVALID_TEMPLATE_PARAMS');
     expect((await as(admin).run('by-provider', params({}))).body.code).toBe('INVALID_EXPRESSION');
     expect((await as(admin).run('by-provider', params({ period: { $gt: '' } }))).body.code).toBe('INVALID_TEMPLATE_PARAMS');
+
+    // templateParams missing: "required", not a length rule
+    const missing = await request(platform.costasset.url).get(`${PATH}/by-provider/execution`).set('corelite-token', admin);
+    expect(missing.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', errors: [{ field: 'templateParams', messages: [expect.stringContaining('templateParams is required')] }] });
+    expect(missing.body.errors[0].messages).toHaveLength(1);
+
+    // a placeholder inside quotes would compare with the text "${period}" and total 0: refused, saying how to write it
+    const quoted = await create('templateId=cost-by-provider', { append: false, type: 'v1', vtags: [], expr: "period == '${period}'" });
+    expect(quoted.body).toMatchObject({ status: 400, code: 'INVALID_EXPRESSION', position: 11 });
+    expect(quoted.body.detail).toContain('placeholder ${period} inside quotes');
+    expect(quoted.body.detail).toContain('<field> == ${period}');
   });
 
   it('runs each template in the database and answers in the corporate currency', async () => {

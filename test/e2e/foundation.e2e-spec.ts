@@ -38,6 +38,7 @@ describe('foundation: tokens, principal, errors, docs', () => {
       idp_id: 'idp-1',
       groups: ['g1', 'g2'],
       auth_type: 'internal',
+      auth_type_id: null,
       is_system_admin: true,
       roles: ['System Admin'],
       teams: [{ team_code: 'INITIAL-SETUP-ADMIN', org_code: 'admin_org', roles: ['System Admin'], via: 'internal' }],

@@ -47,36 +47,19 @@ async function listen(app: INestApplication): Promise<string> {
 }
 
 const gatewaysDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE || 'test', 'gateways');
-const runningGateways = new Set<RunningGateway>();
-let stopsGatewaysOnExit = false;
 
 /** A gateway of its own in front of the two in-process services, on a free port. */
 async function startTestGateway(id: string, authzUrl: string, costassetUrl: string): Promise<RunningGateway> {
   await sweepOrphanGateways(gatewaysDir);
-  const gateway = await startGateway({
+  return startGateway({
     port: 0,
     upstreams: { authz: [new URL(authzUrl).host], costasset: [new URL(costassetUrl).host] },
     runDir: join(gatewaysDir, id),
   });
-  runningGateways.add(gateway);
-  if (!stopsGatewaysOnExit) {
-    stopsGatewaysOnExit = true;
-    // a test file that never calls close() still leaves no nginx behind
-    process.once('exit', () => {
-      for (const running of runningGateways) {
-        try {
-          process.kill(running.pid, 'SIGTERM');
-        } catch {
-          // already gone
-        }
-      }
-    });
-  }
-  return gateway;
 }
 
+/** A gateway not stopped here (a test that closes its services by hand) is stopped by the e2e project's global teardown. */
 async function stopTestGateway(id: string, gateway: RunningGateway): Promise<void> {
-  runningGateways.delete(gateway);
   await gateway.stop();
   rmSync(join(gatewaysDir, id), { recursive: true, force: true });
 }

@@ -182,10 +182,11 @@ async function launch(options: GatewayOptions & { host: string; port: number }):
 }
 
 /**
- * Stops the gateways under `parentDir` (one folder each) whose owning process is gone, and removes
- * their folders: e2e runs killed before they could stop their gateways leave nothing running.
+ * Stops the gateways under `parentDir` (one folder each) whose owning process is gone (or is
+ * `finishedOwner`, a process that is done with them), and removes their folders: e2e runs killed
+ * before they could stop their gateways leave nothing running.
  */
-export async function sweepOrphanGateways(parentDir: string): Promise<void> {
+export async function sweepOrphanGateways(parentDir: string, finishedOwner?: number): Promise<void> {
   let entries: string[];
   try {
     entries = fs.readdirSync(parentDir);
@@ -195,7 +196,7 @@ export async function sweepOrphanGateways(parentDir: string): Promise<void> {
   for (const entry of entries) {
     const runDir = path.join(parentDir, entry);
     const owner = readPid(path.join(runDir, OWNER_FILE));
-    if (owner !== undefined && isProcessAlive(owner)) continue;
+    if (owner !== undefined && owner !== finishedOwner && isProcessAlive(owner)) continue;
     await stopGateway(runDir);
     fs.rmSync(runDir, { recursive: true, force: true });
   }

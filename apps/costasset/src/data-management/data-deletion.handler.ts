@@ -26,6 +26,8 @@ type RowRepository = TenantRepository<TenantOwned>;
  */
 @Injectable()
 export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnModuleInit {
+  readonly progressUnit = 'rows' as const;
+
   private readonly collections: [Collection, RowRepository][];
 
   constructor(

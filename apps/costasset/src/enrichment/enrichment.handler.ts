@@ -36,6 +36,8 @@ interface Counts {
  */
 @Injectable()
 export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleInit {
+  readonly progressUnit = 'bytes' as const;
+
   constructor(
     private readonly jobs: JobsService,
     private readonly uploads: GpdUploadRepository,

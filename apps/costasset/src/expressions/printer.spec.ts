@@ -30,7 +30,10 @@ describe('print', () => {
     expect(parse(print(tree))).toEqual(tree);
   });
 
-  it('quotes with single quotes, escaping only backslashes and single quotes', () => {
+  it('quotes with single quotes, escaping only backslashes, single quotes and the dollar of ${', () => {
     expect(quote(`a'b"c\\d\n`)).toBe(`'a\\'b"c\\\\d\n'`);
+    // the text ${a} is a literal, never read back as a (refused) quoted placeholder
+    expect(quote('cost ${a} $5 {b}')).toBe(`'cost \\\${a} $5 {b}'`);
+    expect(parse(`region == ${quote('${a}')}`)).toEqual({ kind: 'compare', field: 'region', op: '==', value: { kind: 'literal', value: '${a}' } });
   });
 });

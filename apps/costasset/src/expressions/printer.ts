@@ -30,6 +30,7 @@ export function printValue(value: ValueNode): string {
   return value.kind === 'param' ? `\${${value.name}}` : quote(value.value);
 }
 
+/** Quotes a literal; `${` is escaped so that the text is never read back as a quoted placeholder. */
 export function quote(text: string): string {
-  return `'${text.replace(/[\\']/g, (character) => `\\${character}`)}'`;
+  return `'${text.replace(/[\\']|\$(?=\{)/g, (character) => `\\${character}`)}'`;
 }

@@ -11,7 +11,7 @@ export type Token =
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r', '\f', '\v']);
 const QUOTES = new Set(["'", '"']);
-const ESCAPABLE = new Set(['\\', "'", '"']);
+const ESCAPABLE = new Set(['\\', "'", '"', '$']);
 // Words are lexed more loosely than field names (`$where`, `tags.group`, `régïon`, `123`) so that the
 // parser can refuse them as "unknown field 'x'" instead of a puzzling "unexpected character".
 const WORD_CHARACTER = /[\p{L}\p{N}_$.]/u;
@@ -93,12 +93,13 @@ export class Tokenizer {
         this.offset = index + 1;
         return { kind: 'string', value, position: start };
       }
+      if (character === '$') this.refuseQuotedPlaceholder(index);
       if (character === '\\') {
         const escaped = this.text[index + 1];
         if (escaped === undefined) break;
         if (!ESCAPABLE.has(escaped)) {
           throw new ExpressionError(
-            `unsupported escape ${describeEscape(this.text, index + 1)} at position ${index}: only \\\\, \\' and \\" are allowed`,
+            `unsupported escape ${describeEscape(this.text, index + 1)} at position ${index}: only \\\\, \\', \\" and \\$ are allowed`,
             index,
           );
         }
@@ -112,6 +113,23 @@ export class Tokenizer {
     throw new ExpressionError(
       `unterminated string: expected a closing ${quote} for the string at position ${start}, found end of expression`,
       start,
+    );
+  }
+
+  /**
+   * `period == '${period}'` would compare with the text `${period}` and silently match nothing, so
+   * a placeholder inside quotes is refused; `'\\${period}'` is the literal text.
+   */
+  private refuseQuotedPlaceholder(index: number): void {
+    if (this.text[index + 1] !== '{') return;
+    PLACEHOLDER_NAME.lastIndex = index + 2;
+    const match = PLACEHOLDER_NAME.exec(this.text);
+    if (!match || this.text[index + 2 + match[0].length] !== '}') return;
+    const placeholder = `\${${match[0]}}`;
+    throw new ExpressionError(
+      `placeholder ${placeholder} inside quotes at position ${index}: a placeholder is filled only without quotes ` +
+        `(<field> == ${placeholder}), and always as one literal string; for the text ${placeholder} itself write \\${placeholder}`,
+      index,
     );
   }
 

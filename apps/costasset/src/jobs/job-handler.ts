@@ -1,3 +1,5 @@
+import type { ProgressUnit } from './schemas/job.schema';
+
 /** What a handler sees of the job it runs. */
 export interface JobContext<P = Record<string, unknown>> {
   tenantId: string;
@@ -10,6 +12,8 @@ export interface JobContext<P = Record<string, unknown>> {
 }
 
 export interface JobHandler<P = Record<string, unknown>> {
+  /** What the `done` and `total` of `progress()` count (shown as `progress.unit`). */
+  readonly progressUnit: ProgressUnit;
   /** Runs one attempt. Must be idempotent: a crash or an error makes the same job run again. */
   run(context: JobContext<P>): Promise<Record<string, unknown>>;
   /** Called once when the job ends failed (permanent error or last attempt). */

@@ -5,7 +5,7 @@ import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobContext, JobHandler, JobTerminatedError, PermanentJobError } from './job-handler';
 import { JobsRepository } from './jobs.repository';
-import { JobRecord, JobStatus } from './schemas/job.schema';
+import { JobProgress, JobRecord, JobStatus } from './schemas/job.schema';
 
 /** What travels on the queue: only ids; the job record is the truth. */
 export interface JobMessage {
@@ -36,12 +36,14 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly queue: WorkQueue<JobMessage>;
   private ensured?: Promise<void>;
   private stopped = false;
+  private readonly instance: string;
 
   constructor(
     private readonly jobs: JobsRepository,
     nats: NatsConnectionProvider,
     env: CostassetEnvironment,
   ) {
+    this.instance = env.INSTANCE_ID;
     this.queue = new WorkQueue<JobMessage>(nats, {
       stream: JOBS_STREAM,
       subject: JOBS_SUBJECT,
@@ -102,7 +104,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       type,
       status: 'queued',
       payload,
-      progress: { done: 0, total: 0, percent: 0 },
+      progress: this.initialProgress(type),
       attempts: 0,
       run: 0,
       terminateRequested: false,
@@ -111,13 +113,17 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return job;
   }
 
+  private initialProgress(type: string): JobProgress {
+    return { done: 0, total: 0, percent: 0, unit: this.handlers.get(type)?.progressUnit };
+  }
+
   /** Starts a new run of a failed or terminated job. */
   async rerun(tenantId: string, jobId: string): Promise<Job | null> {
     const job = await this.jobs.findOneAndUpdate(
       tenantId,
       { jobId, status: { $in: ['failed', 'terminated'] } },
       {
-        $set: { status: 'queued', terminateRequested: false, progress: { done: 0, total: 0, percent: 0 } },
+        $set: { status: 'queued', terminateRequested: false, 'progress.done': 0, 'progress.total': 0, 'progress.percent': 0 },
         $inc: { run: 1 },
         $unset: { error: 1, result: 1, finishedAt: 1 },
       },
@@ -134,6 +140,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       { $set: { status: 'terminated', terminateRequested: true, finishedAt: new Date() } },
     );
     if (queued) {
+      this.logger.log(this.describe(queued, { attempt: queued.attempts }), 'job terminated before it started');
       await this.handlers.get(queued.type)?.onTerminated?.({ tenantId, jobId, payload: queued.payload as never });
       return queued;
     }
@@ -176,8 +183,10 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       await this.finish(tenantId, jobId, 'failed', { error: `no handler for job type ${current.type}` });
       return;
     }
+    const fields = this.describe(current, { attempt: delivery.attempt });
     if (current.terminateRequested) {
       await this.finish(tenantId, jobId, 'terminated', {});
+      this.logger.log(fields, 'job terminated');
       await handler.onTerminated?.(ref);
       return;
     }
@@ -191,22 +200,28 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       attempt: delivery.attempt,
       progress: (done, total) => this.progress(tenantId, jobId, done, total, delivery),
     };
+    const started = Date.now();
+    this.logger.log(fields, 'job started');
     try {
       const result = await handler.run(context);
       await this.finish(tenantId, jobId, 'succeeded', { result });
+      this.logger.log({ ...fields, durationMs: Date.now() - started }, 'job succeeded');
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       if (error instanceof JobTerminatedError) {
         await this.finish(tenantId, jobId, 'terminated', {});
+        this.logger.log({ ...fields, durationMs: Date.now() - started }, 'job terminated');
         await handler.onTerminated?.(ref);
         return;
       }
       if (error instanceof PermanentJobError) {
         await this.finish(tenantId, jobId, 'failed', { error: reason, result: error.details });
+        this.logger.warn({ ...fields, durationMs: Date.now() - started, reason }, 'job failed');
         await handler.onFailed?.(ref, reason);
         return;
       }
-      this.logger.warn({ jobId, attempt: delivery.attempt, err: reason }, 'job attempt failed');
+      const retries = delivery.attempt < JOBS_MAX_DELIVER;
+      this.logger.warn({ ...fields, reason }, retries ? 'job attempt failed; it will be retried' : 'job attempt failed; it was the last attempt');
       await this.jobs.updateOne(
         tenantId,
         { jobId },
@@ -219,7 +234,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private async progress(tenantId: string, jobId: string, done: number, total: number, delivery: DeliveryContext): Promise<void> {
     delivery.heartbeat();
     const percent = total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0;
-    const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: { progress: { done, total, percent } } });
+    const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: { 'progress.done': done, 'progress.total': total, 'progress.percent': percent } });
     if (job?.terminateRequested) throw new JobTerminatedError();
   }
 
@@ -230,7 +245,14 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       { jobId, run, status: { $nin: FINAL } },
       { $set: { status: 'failed', error: letter.error, finishedAt: new Date() } },
     );
-    if (job) await this.handlers.get(job.type)?.onFailed?.({ tenantId, jobId, payload: job.payload as never }, letter.error);
+    if (!job) return;
+    this.logger.error(this.describe(job, { attempt: job.attempts }, letter.error), `job failed after ${JOBS_MAX_DELIVER} attempts`);
+    await this.handlers.get(job.type)?.onFailed?.({ tenantId, jobId, payload: job.payload as never }, letter.error);
+  }
+
+  /** The fields every job log line carries, so an operator can tell which instance ran which attempt. */
+  private describe(job: Pick<Job, 'jobId' | 'type' | 'tenantId'>, at: { attempt: number }, reason?: string): Record<string, unknown> {
+    return { jobId: job.jobId, type: job.type, tenantId: job.tenantId, attempt: at.attempt, instance: this.instance, ...(reason ? { reason } : {}) };
   }
 
   private async finish(

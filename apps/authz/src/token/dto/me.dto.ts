@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import type { Principal } from '@lib/auth';
 
 export class MeTeam {
@@ -31,8 +31,8 @@ export class MeResponse {
   @ApiProperty({ enum: ['internal', 'hybrid'], description: 'auth type of the caller\'s IdP now' })
   auth_type: string;
 
-  @ApiPropertyOptional()
-  auth_type_id?: string;
+  @ApiProperty({ type: String, nullable: true, description: 'the auth-type configuration mapped to the caller\'s IdP; null while the IdP is unmapped (internal)' })
+  auth_type_id: string | null;
 
   @ApiProperty({ type: [MeTeam] })
   teams: MeTeam[];
@@ -50,7 +50,7 @@ export class MeResponse {
       idp_id: principal.idpId,
       groups: principal.groups,
       auth_type: principal.authType,
-      auth_type_id: principal.authTypeId,
+      auth_type_id: principal.authTypeId ?? null,
       teams: principal.teams.map((t) => ({ team_code: t.teamCode, org_code: t.orgCode, roles: t.roles, via: t.via })),
       roles: principal.roles,
       is_system_admin: principal.isSystemAdmin,

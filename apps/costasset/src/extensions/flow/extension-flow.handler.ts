@@ -36,6 +36,8 @@ interface FlowCounts {
  */
 @Injectable()
 export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleInit {
+  readonly progressUnit = 'files' as const;
+
   constructor(
     private readonly jobs: JobsService,
     private readonly store: Client,

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQuery } from '../../line-items/dto/page.query';
-import { JOB_STATUSES } from '../schemas/job.schema';
-import type { JobStatus } from '../schemas/job.schema';
+import { JOB_STATUSES, PROGRESS_UNITS } from '../schemas/job.schema';
+import type { JobStatus, ProgressUnit } from '../schemas/job.schema';
 
 export class ListJobsQuery extends PageQuery {
   @ApiPropertyOptional({ type: String, example: 'gpd.enrich' })
@@ -18,9 +18,17 @@ export class ListJobsQuery extends PageQuery {
 }
 
 export class JobProgressDto {
-  @ApiProperty({ type: Number }) done: number;
-  @ApiProperty({ type: Number }) total: number;
-  @ApiProperty({ type: Number }) percent: number;
+  @ApiProperty({ type: Number, description: 'Units done so far' }) done: number;
+  @ApiProperty({ type: Number, description: 'Units in all (0 until the job knows)' }) total: number;
+  @ApiProperty({ type: Number, description: 'done / total, one decimal; 100 when the job succeeded' }) percent: number;
+  @ApiProperty({
+    type: String,
+    enum: PROGRESS_UNITS,
+    description:
+      'What done and total count: `rows` (data deletion), `bytes` of the CSV files read (GPD enrichment: rows are not known before the end), ' +
+      '`files` (extension flow: raw files, plus one for writing the GPD file), `accounts` (account migration)',
+  })
+  unit: ProgressUnit;
 }
 
 export class JobDto {

@@ -5,10 +5,15 @@ export const JOB = 'Job';
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'terminated'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** What `done` and `total` count: rows where the job knows them in advance, bytes of the files read otherwise. */
+export const PROGRESS_UNITS = ['rows', 'bytes', 'files', 'accounts'] as const;
+export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
+
 export interface JobProgress {
   done: number;
   total: number;
   percent: number;
+  unit?: ProgressUnit;
 }
 
 export interface JobRecord {
@@ -37,7 +42,12 @@ export const JobSchema = new Schema<JobRecord>(
     type: { type: String, required: true },
     status: { type: String, enum: JOB_STATUSES, required: true },
     payload: { type: Schema.Types.Mixed, default: {} },
-    progress: { done: { type: Number, default: 0 }, total: { type: Number, default: 0 }, percent: { type: Number, default: 0 } },
+    progress: {
+      done: { type: Number, default: 0 },
+      total: { type: Number, default: 0 },
+      percent: { type: Number, default: 0 },
+      unit: { type: String, enum: PROGRESS_UNITS },
+    },
     attempts: { type: Number, default: 0 },
     run: { type: Number, default: 0 },
     terminateRequested: { type: Boolean, default: false },

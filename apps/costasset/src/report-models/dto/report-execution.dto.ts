@@ -1,11 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, Matches, ValidateBy } from 'class-validator';
 import { REPORT_MODEL_ID } from './report-model.dto';
+
+const MAX_TEMPLATE_PARAMS_LENGTH = 16_384;
+
+/** One check with one message per case: a missing `templateParams` is "required", not "too long". */
+function IsTemplateParams(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isTemplateParams',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && value.length <= MAX_TEMPLATE_PARAMS_LENGTH,
+      defaultMessage: (args) =>
+        args?.value === undefined
+          ? 'templateParams is required: a URL-encoded JSON object of strings, {} when the model has no placeholders'
+          : typeof args.value !== 'string'
+            ? 'templateParams must be given once, as one URL-encoded JSON object'
+            : `templateParams must be at most ${MAX_TEMPLATE_PARAMS_LENGTH} characters long`,
+    },
+  });
+}
 
 export class ExecutionQuery {
   @ApiProperty({ description: 'URL-encoded JSON object of string values (`{}` when none), e.g. `%7B%22period%22%3A%22202410%22%7D`' })
-  @IsString()
-  @MaxLength(16_384)
+  @IsTemplateParams()
   templateParams: string;
 
   @ApiPropertyOptional({ description: 'Must equal the path id when given' })
