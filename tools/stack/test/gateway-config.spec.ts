@@ -1,0 +1,36 @@
+import { renderGatewayConfig, tempPathModulesOf } from '../gateway/gateway-config';
+
+describe('gateway configuration', () => {
+  const input = {
+    host: '127.0.0.1',
+    port: 8080,
+    upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] },
+    repoRoot: '/repo',
+    runDir: '/repo/.stack/dev/gateway',
+    errorLog: '/repo/.stack/dev/logs/gateway-error.log',
+    tempPathModules: tempPathModulesOf('configure arguments: --without-http_uwsgi_module'),
+  };
+
+  it('lists every server of a service in its upstream, and includes the shared routing table', () => {
+    const config = renderGatewayConfig(input);
+    expect(config).toContain('  upstream authz {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 16;\n  }');
+    expect(config).toContain('  upstream costasset {\n    server 127.0.0.1:3002;');
+    expect(config).toContain('    listen 127.0.0.1:8080;');
+    expect(config).toContain('    include "/repo/deploy/gateway/routes.conf";');
+  });
+
+  it('keeps everything nginx writes inside the run folder, and runs in the foreground', () => {
+    const config = renderGatewayConfig(input);
+    expect(config).toContain('daemon off;');
+    expect(config).toContain('pid "/repo/.stack/dev/gateway/nginx.pid";');
+    for (const directive of ['client_body_temp_path', 'proxy_temp_path', 'fastcgi_temp_path', 'scgi_temp_path'])
+      expect(config).toContain(`${directive} "/repo/.stack/dev/gateway/`);
+    expect(config).not.toContain('uwsgi_temp_path'); // not compiled in: the directive would be unknown
+    expect(config).toContain('access_log off;');
+  });
+
+  it('refuses a service without servers and writes IPv6 listen addresses in brackets', () => {
+    expect(() => renderGatewayConfig({ ...input, upstreams: { authz: [], costasset: ['x:1'] } })).toThrow(/at least one authz server/);
+    expect(renderGatewayConfig({ ...input, host: '::1' })).toContain('listen [::1]:8080;');
+  });
+});
