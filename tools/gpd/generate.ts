@@ -1,11 +1,12 @@
 /**
  * Writes valid GPD zips, streaming the rows (memory stays flat whatever --rows is):
- *   tsx tools/gpd/generate.ts --rows 100000 --providers aws,azure --accounts 3 --periods 202409,202410 --out gpd.zip
+ *   npm run gpd -- --rows 100000 --providers aws,azure --accounts 3 --periods 202409,202410 --out gpd.zip
  * One zip per provider (a GPD file belongs to one provider): with several providers the name gets
  * the provider as suffix (gpd-aws.zip, gpd-azure.zip). --rows is the cost rows of each zip, spread
  * evenly over accounts and periods; each account also gets one asset and one utilization file.
  */
 import { createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -78,9 +79,20 @@ export async function generateGpd(options: GenerateOptions): Promise<void> {
   await finished(output);
 }
 
+const USAGE = `usage: npm run gpd -- [--rows 1000] [--providers aws] [--accounts 1] [--periods 202410] [--out gpd.zip]
+Writes a valid GPD file (docs/gpd-format.md) with generated FOCUS rows, one zip per provider.
+  --rows       cost rows of each zip, spread over accounts and periods (default 1000)
+  --providers  comma-separated, among ${Object.keys(PROFILES).join(', ')} (default aws)
+  --accounts   billing accounts per period (default 1); each also gets an asset and a utilization file
+  --periods    comma-separated YYYYMM periods (default 202410)
+  --out        the zip to write, relative to where you run npm (default gpd.zip; with several
+               providers the provider is appended: gpd-aws.zip, gpd-azure.zip)
+Prints the path of each zip written.`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      help: { type: 'boolean', short: 'h', default: false },
       rows: { type: 'string', default: '1000' },
       providers: { type: 'string', default: 'aws' },
       accounts: { type: 'string', default: '1' },
@@ -88,6 +100,10 @@ async function main(): Promise<void> {
       out: { type: 'string', default: 'gpd.zip' },
     },
   });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const providers = (values.providers as string)
     .split(',')
     .map((name) => name.trim())
@@ -98,8 +114,10 @@ async function main(): Promise<void> {
   const accounts = Number(values.accounts);
   if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(accounts) || accounts < 1)
     throw new Error('--rows and --accounts take whole numbers');
+  // npm runs scripts at the repository root; a relative --out means where the user typed the command
+  const outBase = resolve(process.env.INIT_CWD ?? process.cwd(), values.out as string);
   for (const provider of providers) {
-    const out = providers.length === 1 ? (values.out as string) : (values.out as string).replace(/(\.zip)?$/, `-${provider}.zip`);
+    const out = providers.length === 1 ? outBase : outBase.replace(/(\.zip)?$/, `-${provider}.zip`);
     await generateGpd({ rows, provider, accounts, periods, out });
     process.stdout.write(`${out}\n`);
   }
