@@ -49,7 +49,24 @@ async function assertPortsFree(plan: StartPlan): Promise<void> {
   }
 }
 
+/** The newest modification time under `path` (a file or a folder), in ms. */
+function newestChange(path: string): number {
+  const stat = fs.statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs.readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stat.mtimeMs);
+}
+
+/** Whether dist/ is newer than every source and build setting, so the build can be skipped. */
+function buildIsCurrent(): boolean {
+  const built = Math.min(...SERVICES.map((service) => fs.statSync(join(root, service.entry), { throwIfNoEntry: false })?.mtimeMs ?? 0));
+  const sources = ['apps', 'libs', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
+  return built > 0 && sources.every((source) => newestChange(join(root, source)) < built);
+}
+
 function build(logDir: string): void {
+  if (buildIsCurrent()) return;
+  progress('building the services');
   const logFile = freshLogFile(logDir, 'build');
   const logFd = fs.openSync(logFile, 'a');
   const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', logFd, logFd] });
@@ -89,7 +106,6 @@ async function main(): Promise<void> {
   const plan = startPlan(process.env, args, stackEnv);
   const logDir = join(stackSettings({ profile: 'dev' }).dataDir, 'logs');
 
-  progress('building the services');
   build(logDir);
 
   progress('starting authz, costasset and the gateway');
