@@ -52,7 +52,9 @@ function main() {
   const [command, args] = npmCli ? [process.execPath, [npmCli]] : [process.platform === 'win32' ? 'npm.cmd' : 'npm', []];
   const result = spawnSync(command, [...args, 'install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    process.stderr.write(`bootstrap: npm install failed (exit code ${result.status ?? result.signal}); fix the error above and run the command again\n`);
+    process.stderr.write(
+      `bootstrap: npm install failed (exit code ${result.status ?? result.signal}); fix the error above and run the command again\n`,
+    );
     return 1;
   }
   fs.writeFileSync(path.join(root, STAMP), `${new Date().toISOString()}\n`);

@@ -34,11 +34,15 @@ describe('bootstrap: when npm start / npm test install the npm dependencies', ()
   });
 
   it('does nothing when node_modules is newer than both', () => {
-    expect(installReason(project({ 'package.json': 100, 'package-lock.json': 100, 'node_modules/.corelite-installed': 10 }))).toBeUndefined();
+    expect(
+      installReason(project({ 'package.json': 100, 'package-lock.json': 100, 'node_modules/.corelite-installed': 10 })),
+    ).toBeUndefined();
   });
 
   it("accepts a tree npm installed by itself (npm's hidden lock file)", () => {
-    expect(installReason(project({ 'package.json': 100, 'package-lock.json': 100, 'node_modules/.package-lock.json': 10 }))).toBeUndefined();
+    expect(
+      installReason(project({ 'package.json': 100, 'package-lock.json': 100, 'node_modules/.package-lock.json': 10 })),
+    ).toBeUndefined();
   });
 
   it('checks the Node.js version against engines (>= 20.19)', () => {

@@ -13,7 +13,9 @@ const read = (file: string) => readFileSync(join(root, file), 'utf8');
 /** Relative link targets of a markdown text (`[text](target)`), without anchors; URLs left out. */
 function relativeLinks(markdown: string): string[] {
   const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]);
-  return links.filter((link) => !/^[a-z]+:/i.test(link) && !link.startsWith('#') && !link.startsWith('/')).map((link) => link.split('#')[0]);
+  return links
+    .filter((link) => !/^[a-z]+:/i.test(link) && !link.startsWith('#') && !link.startsWith('/'))
+    .map((link) => link.split('#')[0]);
 }
 
 describe('the documentation stands alone', () => {

@@ -44,7 +44,9 @@ async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
 async function assertPortsFree(plan: StartPlan): Promise<void> {
   for (const name of Object.keys(plan.ports) as PortName[]) {
     if (!(await portIsFree(plan.ports[name], plan.host))) {
-      throw new StartError(`port ${plan.ports[name]} (${portVariable(name)}) is busy: is corelite already running? Stop it, or choose another port with ${portVariable(name)}`);
+      throw new StartError(
+        `port ${plan.ports[name]} (${portVariable(name)}) is busy: is corelite already running? Stop it, or choose another port with ${portVariable(name)}`,
+      );
     }
   }
 }
@@ -81,7 +83,12 @@ async function demoData(plan: StartPlan): Promise<string | undefined> {
   if (process.env.DEMO_DATA === 'false') return undefined;
   const env = plan.serviceEnv;
   const key = await loadSigningKey({ privateKeyPem: env.JWT_PRIVATE_KEY, devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true });
-  const token = (await new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz').issueAccess({ sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' }, 600)).token;
+  const token = (
+    await new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz').issueAccess(
+      { sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' },
+      600,
+    )
+  ).token;
   let last: string | undefined;
   const log = (line: string) => {
     last = line.replace(/^demo data: /, '');
@@ -102,14 +109,25 @@ async function main(): Promise<void> {
   const verbose = startPlan(process.env, args).verbose;
   progress('starting the local stack (nats, ldap, s3, mongo)');
   // Package installs take minutes: those lines always show; the rest only with --verbose.
-  const stackEnv = await stackUp({ profile: 'dev', programs: GATEWAY_PROGRAMS, log: (line) => (verbose || /installing/.test(line) ? out(line) : undefined) });
+  const stackEnv = await stackUp({
+    profile: 'dev',
+    programs: GATEWAY_PROGRAMS,
+    log: (line) => (verbose || /installing/.test(line) ? out(line) : undefined),
+  });
   const plan = startPlan(process.env, args, stackEnv);
   const logDir = join(stackSettings({ profile: 'dev' }).dataDir, 'logs');
 
   build(logDir);
 
   progress('starting authz, costasset and the gateway');
-  const gateway = await startGateway({ host: plan.host, port: plan.ports.gateway, upstreams: plan.upstreams, runDir: join(logDir, '..', 'gateway'), logDir, accessLog: true });
+  const gateway = await startGateway({
+    host: plan.host,
+    port: plan.ports.gateway,
+    upstreams: plan.upstreams,
+    runDir: join(logDir, '..', 'gateway'),
+    logDir,
+    accessLog: true,
+  });
   const children: ChildProcess[] = [];
   let stopping = false;
   const stop = () => {
@@ -125,7 +143,11 @@ async function main(): Promise<void> {
   for (const service of SERVICES) {
     const logFile = freshLogFile(logDir, service.name);
     logFiles.push(logFile);
-    const child = spawn(process.execPath, [join(root, service.entry)], { cwd: root, env: plan.serviceEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, service.entry)], {
+      cwd: root,
+      env: plan.serviceEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     routeServiceOutput(service.name, [child.stdout, child.stderr], logFile, { verbose: plan.verbose, terminal: out });
     child.on('exit', (code, signal) => {
       if (stopping) return;

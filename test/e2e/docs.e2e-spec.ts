@@ -67,7 +67,11 @@ describe('docs: the commands and examples of docs/ work as written', () => {
   it('enriches the worked example of gpd-format.md exactly as the page says', async () => {
     const admin = await platform.token({ sub: 'admin' });
     const config = (key: string, value: unknown) =>
-      request(platform.authz.url).put('/core/configuration/v1/configvalues').set('corelite-token', admin).send({ configurationkey: key, configurationvalue: value }).expect(200);
+      request(platform.authz.url)
+        .put('/core/configuration/v1/configvalues')
+        .set('corelite-token', admin)
+        .send({ configurationkey: key, configurationvalue: value })
+        .expect(200);
     await config('INSTANCE_CURRENCIES', ['USD', 'EUR']);
     await config('DEFAULT_CURRENCY', 'USD');
     await config('CURRENCY_EXCHANGE_RATES', { EUR: 1.08 });
@@ -88,11 +92,21 @@ describe('docs: the commands and examples of docs/ work as written', () => {
     });
 
     const items = (
-      await request(platform.costasset.url).get('/api/costasset/v1/costLineItems').query({ billingAccountId: '123456789012' }).set('corelite-token', admin).expect(200)
+      await request(platform.costasset.url)
+        .get('/api/costasset/v1/costLineItems')
+        .query({ billingAccountId: '123456789012' })
+        .set('corelite-token', admin)
+        .expect(200)
     ).body.items;
     expect(items).toHaveLength(2);
     const byResource = Object.fromEntries(items.map((item: { resourceId: string }) => [item.resourceId, item]));
-    expect(byResource['i-0abc']).toMatchObject({ cost: 12.4, currency: 'USD', billingAccountId: '123456789012', assetAccountId: 'dev-team', period: '202410' });
+    expect(byResource['i-0abc']).toMatchObject({
+      cost: 12.4,
+      currency: 'USD',
+      billingAccountId: '123456789012',
+      assetAccountId: 'dev-team',
+      period: '202410',
+    });
     expect(byResource['i-0abc'].tags).toEqual(
       expect.arrayContaining([
         { group: 'team', key: 'owner', value: 'platform' },

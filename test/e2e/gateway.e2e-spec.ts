@@ -105,11 +105,16 @@ describe('gateway: one address for every path of the interface', () => {
   });
 
   it('passes request ids, cookies and streamed bodies through unchanged', async () => {
-    const res = await request(platform.gateway.url).get('/api/costasset/extensions/test').set('Cookie', `corelite-token=${admin}`).set('x-request-id', 'gw-1');
+    const res = await request(platform.gateway.url)
+      .get('/api/costasset/extensions/test')
+      .set('Cookie', `corelite-token=${admin}`)
+      .set('x-request-id', 'gw-1');
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('gw-1');
     // a body above the service's own limit reaches the service, which answers its own 413
-    const huge = await request(platform.gateway.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: 'x'.repeat(2 * 1024 * 1024) });
+    const huge = await request(platform.gateway.url)
+      .post('/core/authorization/v1/token/refresh')
+      .send({ refresh_token: 'x'.repeat(2 * 1024 * 1024) });
     expectProblem(huge, 413, 'PAYLOAD_TOO_LARGE');
   });
 });
@@ -123,7 +128,11 @@ describe('gateway: upstreams, errors and configuration', () => {
   it('spreads requests over several servers of one service (round robin)', async () => {
     const [a, b, c] = await Promise.all([fakeUpstream('authz-a'), fakeUpstream('authz-b'), fakeUpstream('costasset')]);
     try {
-      const gateway = await startGateway({ port: 0, upstreams: { authz: [a.hostPort, b.hostPort], costasset: [c.hostPort] }, runDir: runDir('round-robin') });
+      const gateway = await startGateway({
+        port: 0,
+        upstreams: { authz: [a.hostPort, b.hostPort], costasset: [c.hostPort] },
+        runDir: runDir('round-robin'),
+      });
       started.push(gateway);
       const names: string[] = [];
       for (let i = 0; i < 4; i++) names.push((await request(gateway.url).get('/core/x').expect(200)).body.name);
@@ -166,7 +175,11 @@ describe('gateway: upstreams, errors and configuration', () => {
   });
 
   it('renders a local configuration that nginx -t accepts', async () => {
-    const check = await checkGatewayConfig({ port: 0, upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] }, runDir: runDir('check') });
+    const check = await checkGatewayConfig({
+      port: 0,
+      upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] },
+      runDir: runDir('check'),
+    });
     expect(check.output).toContain('test is successful');
     expect(check.ok).toBe(true);
     expect(readFileSync(check.configFile, 'utf8')).toContain(join(REPO_ROOT, 'deploy', 'gateway', 'routes.conf'));
@@ -183,7 +196,15 @@ describe('gateway: upstreams, errors and configuration', () => {
     expect(composeConf).toContain('include deploy/gateway/routes.conf;');
     writeFileSync(join(prefix, 'conf.d', 'default.conf'), composeConf.replace(/server (authz|costasset):/g, 'server 127.0.0.1:'));
     writeFileSync(join(prefix, 'nginx.conf'), `pid ${join(prefix, 'nginx.pid')};\nevents {}\nhttp {\n  include conf.d/*.conf;\n}\n`);
-    const result = await runCommand(requireProgram('nginx'), ['-t', '-p', `${prefix}/`, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'error.log')]);
+    const result = await runCommand(requireProgram('nginx'), [
+      '-t',
+      '-p',
+      `${prefix}/`,
+      '-c',
+      join(prefix, 'nginx.conf'),
+      '-e',
+      join(prefix, 'error.log'),
+    ]);
     expect(result.output).toContain('test is successful');
     const compose = readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
     expect(compose).toContain('./deploy/gateway:/etc/nginx/deploy/gateway:ro');

@@ -56,9 +56,19 @@ describe('npm start: port overrides reach everything that depends on them', () =
 
     for (const service of ['authz', 'costasset']) {
       const main = join(REPO_ROOT, 'apps', service, 'src', 'main.ts');
-      children.push(spawn(process.execPath, ['-r', join(REPO_ROOT, 'test/support/swc-register.js'), main], { cwd: REPO_ROOT, env: plan.serviceEnv, stdio: 'ignore' }));
+      children.push(
+        spawn(process.execPath, ['-r', join(REPO_ROOT, 'test/support/swc-register.js'), main], {
+          cwd: REPO_ROOT,
+          env: plan.serviceEnv,
+          stdio: 'ignore',
+        }),
+      );
     }
-    gateway = await startGateway({ port: plan.ports.gateway, upstreams: plan.upstreams, runDir: join(REPO_ROOT, '.stack', 'test', 'gateways', `ports-${id}`) });
+    gateway = await startGateway({
+      port: plan.ports.gateway,
+      upstreams: plan.upstreams,
+      runDir: join(REPO_ROOT, '.stack', 'test', 'gateways', `ports-${id}`),
+    });
     expect(gateway.url).toBe(plan.gatewayUrl);
     await eventually(
       async () => {
@@ -70,7 +80,12 @@ describe('npm start: port overrides reach everything that depends on them', () =
     );
 
     const key = await loadSigningKey({ devKeysDir: plan.serviceEnv.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true });
-    const token = (await new TokenIssuer(key, 'corelite-authz').issueAccess({ sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' }, 600)).token;
+    const token = (
+      await new TokenIssuer(key, 'corelite-authz').issueAccess(
+        { sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' },
+        600,
+      )
+    ).token;
     const me = await request(gateway.url).get('/core/authorization/v1/me').set('corelite-token', token).expect(200);
     expect(me.body).toMatchObject({ user_id: 'admin', is_system_admin: true });
     const check = await request(gateway.url).get('/api/costasset/extensions/test').set('corelite-token', token).expect(200);

@@ -44,7 +44,9 @@ export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: obje
   const unknown = args.filter((arg) => arg !== '--verbose' && arg !== '-v');
   if (unknown.length > 0) throw new StartError(`unknown argument ${unknown.join(' ')} (npm start [-- --verbose])`);
   const ports = { authz: portOf('authz', env), costasset: portOf('costasset', env), gateway: portOf('gateway', env) };
-  const clash = (Object.keys(ports) as PortName[]).find((a) => (Object.keys(ports) as PortName[]).some((b) => a < b && ports[a] === ports[b]));
+  const clash = (Object.keys(ports) as PortName[]).find((a) =>
+    (Object.keys(ports) as PortName[]).some((b) => a < b && ports[a] === ports[b]),
+  );
   if (clash) throw new StartError(`${PORT_VARIABLES[clash]} is the same port as another service (${ports[clash]})`);
   const host = env.HOST || '127.0.0.1';
   const reachable = reachableHost(host);

@@ -7,7 +7,20 @@ import type { Readable } from 'node:stream';
 const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 const WARN = 40;
 /** Fields every line carries; the terminal leaves them out. */
-const ROUTINE_FIELDS = new Set(['level', 'time', 'pid', 'hostname', 'service', 'instance', 'msg', 'context', 'req', 'res', 'responseTime', 'reqId']);
+const ROUTINE_FIELDS = new Set([
+  'level',
+  'time',
+  'pid',
+  'hostname',
+  'service',
+  'instance',
+  'msg',
+  'context',
+  'req',
+  'res',
+  'responseTime',
+  'reqId',
+]);
 
 interface LogLine {
   level?: number;
@@ -33,10 +46,15 @@ export function formatForTerminal(service: string, line: string): string {
   if (parsed === undefined) return `${service.padEnd(9)} ${line}`;
   const level = (LEVEL_NAMES[parsed.level ?? 30] ?? String(parsed.level)).padEnd(5);
   const context = parsed.context ? `[${parsed.context}] ` : '';
-  const request = parsed.req ? ` ${parsed.req.method} ${parsed.req.url} → ${parsed.res?.statusCode ?? '?'} in ${parsed.responseTime ?? '?'} ms` : '';
+  const request = parsed.req
+    ? ` ${parsed.req.method} ${parsed.req.url} → ${parsed.res?.statusCode ?? '?'} in ${parsed.responseTime ?? '?'} ms`
+    : '';
   const fields = Object.entries(parsed)
     .filter(([key, value]) => !ROUTINE_FIELDS.has(key) && value !== undefined)
-    .map(([key, value]) => `${key}=${typeof value === 'object' && value !== null && 'message' in value ? String((value as { message: unknown }).message) : typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    .map(
+      ([key, value]) =>
+        `${key}=${typeof value === 'object' && value !== null && 'message' in value ? String((value as { message: unknown }).message) : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+    );
   return `${service.padEnd(9)} ${level} ${context}${parsed.msg ?? ''}${request}${fields.length ? ` (${fields.join(', ')})` : ''}`;
 }
 

@@ -8,7 +8,12 @@ import { formatForTerminal, showsInTerminal } from './service-logs';
 describe('npm start: the plan', () => {
   it('uses 3001, 3002 and 8080 on 127.0.0.1 by default', () => {
     const plan = startPlan({}, []);
-    expect(plan).toMatchObject({ host: '127.0.0.1', ports: { authz: 3001, costasset: 3002, gateway: 8080 }, gatewayUrl: 'http://127.0.0.1:8080', verbose: false });
+    expect(plan).toMatchObject({
+      host: '127.0.0.1',
+      ports: { authz: 3001, costasset: 3002, gateway: 8080 },
+      gatewayUrl: 'http://127.0.0.1:8080',
+      verbose: false,
+    });
     expect(plan.upstreams).toEqual({ authz: ['127.0.0.1:3001'], costasset: ['127.0.0.1:3002'] });
   });
 
@@ -23,7 +28,11 @@ describe('npm start: the plan', () => {
   });
 
   it('binds HOST, and reaches a service bound to every interface on loopback', () => {
-    expect(startPlan({ HOST: '0.0.0.0' }, [])).toMatchObject({ host: '0.0.0.0', gatewayUrl: 'http://127.0.0.1:8080', serviceEnv: { HOST: '0.0.0.0' } });
+    expect(startPlan({ HOST: '0.0.0.0' }, [])).toMatchObject({
+      host: '0.0.0.0',
+      gatewayUrl: 'http://127.0.0.1:8080',
+      serviceEnv: { HOST: '0.0.0.0' },
+    });
     expect(startPlan({ HOST: '10.1.2.3' }, []).upstreams.authz).toEqual(['10.1.2.3:3001']);
   });
 
@@ -56,11 +65,14 @@ describe('npm start: the quiet terminal', () => {
   });
 
   it('prints one short line per entry', () => {
-    expect(formatForTerminal('costasset', line({ level: 40, context: 'Jobs', msg: 'job failed', jobId: 'j1', attempt: 2, reason: 'bad file' }))).toBe(
-      'costasset WARN  [Jobs] job failed (jobId=j1, attempt=2, reason=bad file)',
-    );
-    expect(formatForTerminal('authz', line({ level: 30, msg: 'request completed', req: { method: 'GET', url: '/core/x' }, res: { statusCode: 200 }, responseTime: 3 }))).toBe(
-      'authz     INFO  request completed GET /core/x → 200 in 3 ms',
-    );
+    expect(
+      formatForTerminal('costasset', line({ level: 40, context: 'Jobs', msg: 'job failed', jobId: 'j1', attempt: 2, reason: 'bad file' })),
+    ).toBe('costasset WARN  [Jobs] job failed (jobId=j1, attempt=2, reason=bad file)');
+    expect(
+      formatForTerminal(
+        'authz',
+        line({ level: 30, msg: 'request completed', req: { method: 'GET', url: '/core/x' }, res: { statusCode: 200 }, responseTime: 3 }),
+      ),
+    ).toBe('authz     INFO  request completed GET /core/x → 200 in 3 ms');
   });
 });

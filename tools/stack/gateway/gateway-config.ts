@@ -64,7 +64,9 @@ export function renderGatewayConfig(input: GatewayConfigInput): string {
     '}',
     '',
     'http {',
-    ...(input.mimeTypesFile ? [`  include ${quoted(input.mimeTypesFile)};`] : ['  types { text/html html; text/css css; application/javascript js; application/json json; image/svg+xml svg; }']),
+    ...(input.mimeTypesFile
+      ? [`  include ${quoted(input.mimeTypesFile)};`]
+      : ['  types { text/html html; text/css css; application/javascript js; application/json json; image/svg+xml svg; }']),
     '  default_type application/octet-stream;',
     `  access_log ${input.accessLog ? quoted(input.accessLog) : 'off'};`,
     '  server_tokens off;',
