@@ -8,7 +8,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import {
   CleanupDone,
   CleanupRequest,
@@ -29,6 +29,7 @@ export class GpdController {
   constructor(private readonly gpd: GpdService) {}
 
   @Get()
+  @AnyMember()
   @ApiOperation({ summary: 'GPD uploads of a provider, with status and row counts' })
   @ApiOkResponse({ type: [UploadRecordDto] })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ProviderQuery): Promise<UploadRecordDto[]> {
@@ -36,6 +37,7 @@ export class GpdController {
   }
 
   @Post()
+  @AnyMember()
   @HttpCode(202)
   @ApiOperation({ summary: 'Submits a GPD upload: answers a pre-signed PUT URL for the zip' })
   @ApiAcceptedResponse({ type: UploadSubmitted })
@@ -44,6 +46,7 @@ export class GpdController {
   }
 
   @Post('enrich')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Starts one enrichment job per upload',
@@ -61,6 +64,7 @@ export class GpdController {
   }
 
   @Post('retry')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({ summary: 'Runs a failed or terminated enrichment job again' })
   @ApiOkResponse({ type: RetryAccepted })
@@ -70,6 +74,7 @@ export class GpdController {
   }
 
   @Post('cleanup')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({ summary: 'Removes the uploaded file and every row enriched from it' })
   @ApiOkResponse({ type: CleanupDone })

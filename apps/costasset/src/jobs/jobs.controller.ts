@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import { Problems } from '@lib/http';
 import { JobDto, JobPage, ListJobsQuery, toJobDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
@@ -14,6 +14,7 @@ export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
   @Get()
+  @AnyMember()
   @ApiOperation({ summary: 'Jobs of the tenant, newest last, filtered by type and status, in pages (cursor)' })
   @ApiOkResponse({ type: JobPage })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListJobsQuery): Promise<JobPage> {
@@ -22,6 +23,7 @@ export class JobsController {
   }
 
   @Get(':jobId')
+  @AnyMember()
   @ApiOperation({ summary: 'One job: status, progress, attempts, error and result' })
   @ApiOkResponse({ type: JobDto })
   @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND' })
@@ -32,6 +34,7 @@ export class JobsController {
   }
 
   @Post(':jobId/terminate')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({ summary: 'Terminates a queued job at once, or a running one at its next batch' })
   @ApiOkResponse({ type: JobDto })
