@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
+import { isDuplicateKey } from '@lib/persistence';
 import { BudgetEvaluator } from './budget-evaluator';
 import { BudgetRepository } from './budget.repository';
 import { ThresholdCrossingRepository } from './threshold-crossing.repository';
@@ -61,7 +62,7 @@ export class BudgetMonitor implements OnModuleInit {
       await this.crossings.create(tenantId, { budgetId, period, threshold, percentUsed });
       return true;
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
+      if (isDuplicateKey(error)) return false;
       throw error;
     }
   }

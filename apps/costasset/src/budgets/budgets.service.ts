@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
+import { isDuplicateKey } from '@lib/persistence';
 import { CurrencyService } from '../currency/currency.service';
 import { BudgetEvaluator, StoredBudget } from './budget-evaluator';
 import { periodsBetween } from './budget-periods';
@@ -42,7 +43,7 @@ export class BudgetsService {
     try {
       return toResponse(await this.budgets.create(principal.tenantId, fields));
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw BudgetProblems.nameTaken(request.name);
+      if (isDuplicateKey(error)) throw BudgetProblems.nameTaken(request.name);
       throw error;
     }
   }
@@ -55,7 +56,7 @@ export class BudgetsService {
       if (!updated) throw BudgetProblems.notFound(id);
       return toResponse(updated);
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw BudgetProblems.nameTaken(request.name);
+      if (isDuplicateKey(error)) throw BudgetProblems.nameTaken(request.name);
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
-import { Problems } from '@lib/http';
+import { DEFAULT_PAGE_SIZE, Problems } from '@lib/http';
 import { JobDto, JobPage, ListJobsQuery, toJobDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
 
@@ -18,7 +18,7 @@ export class JobsController {
   @ApiOperation({ summary: 'Jobs of the tenant, newest last, filtered by type and status, in pages (cursor)' })
   @ApiOkResponse({ type: JobPage })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListJobsQuery): Promise<JobPage> {
-    const page = await this.jobs.page(principal.tenantId, { type: query.type, status: query.status }, query.limit ?? 100, query.cursor);
+    const page = await this.jobs.page(principal.tenantId, { type: query.type, status: query.status }, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return { items: page.items.map((job) => toJobDto(job as never)), nextCursor: page.nextCursor };
   }
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
-import { PageQuery } from './dto/page-query.dto';
+import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
 import { ExecutionQuery, ReportExecutionResponse } from './dto/report-execution.dto';
 import {
   CreateReportModelQuery,
@@ -40,7 +40,7 @@ export class ReportModelsController {
   @AnyMember()
   @ApiOperation({ summary: 'Saved outputs of a model with saveOutput (newest last), cursor-paginated' })
   outputs(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() page: PageQuery) {
-    return this.reports.savedOutputs(principal, path.reportModelID, page.limit, page.cursor);
+    return this.reports.savedOutputs(principal, path.reportModelID, page.limit ?? DEFAULT_PAGE_SIZE, page.cursor);
   }
 
   @Get(':reportModelID')

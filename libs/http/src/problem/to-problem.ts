@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { duplicateKeyFields } from '@lib/persistence/duplicate-key';
 import { FieldProblem, ProblemDetails, ProblemException, problemType, statusTitle } from './problem';
 
 interface MongoLikeError {
@@ -30,9 +31,9 @@ function fromHttpException(error: HttpException): ProblemDetails {
 }
 
 function fromMongo(error: MongoLikeError): ProblemException | undefined {
-  if (error.code === 11000) {
-    const fields = Object.keys(error.keyValue ?? {}).filter((field) => field !== 'tenantId');
-    return new ProblemException(409, 'DUPLICATE_KEY', `A record with the same ${fields.join(', ') || 'key'} already exists`);
+  const duplicateFields = duplicateKeyFields(error);
+  if (duplicateFields) {
+    return new ProblemException(409, 'DUPLICATE_KEY', `A record with the same ${duplicateFields.join(', ') || 'key'} already exists`);
   }
   if (error.name === 'CastError') {
     return new ProblemException(400, 'INVALID_IDENTIFIER', `Invalid value for ${error.path ?? 'an identifier'}`);

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageOf } from '@lib/http';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -101,13 +102,7 @@ export class DeletionRequestResponse {
   finishedAt?: string;
 }
 
-export class DeletionRequestPage {
-  @ApiProperty({ type: [DeletionRequestResponse] })
-  items: DeletionRequestResponse[];
-
-  @ApiProperty({ type: String, nullable: true })
-  nextCursor: string | null;
-}
+export class DeletionRequestPage extends PageOf(DeletionRequestResponse) {}
 
 export class BillingAccountSummary {
   @ApiProperty({ type: String })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageOf, PageQuery } from '@lib/http';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQuery } from '../../line-items/dto/page.query';
 import { JOB_STATUSES } from '../schemas/job.schema';
 import type { JobStatus } from '../schemas/job.schema';
 
@@ -38,10 +38,7 @@ export class JobDto {
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
 }
 
-export class JobPage {
-  @ApiProperty({ type: [JobDto] }) items: JobDto[];
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
+export class JobPage extends PageOf(JobDto) {}
 
 export function toJobDto(job: Record<string, unknown>): JobDto {
   const { _id: _id, tenantId: _tenant, run: _run, terminateRequested: _flag, ...rest } = job;
