@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DeadLetter, MessageBus, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { ProblemException } from '@lib/http';
+import { IsInt } from 'class-validator';
 import { eventually } from '../support/platform';
+
+class Work {
+  @IsInt() n: number;
+}
 
 /** The messaging contract against the real NATS of the stack: request/reply, events, JetStream work queues. */
 describe('messaging over real NATS', () => {
@@ -38,11 +43,11 @@ describe('messaging over real NATS', () => {
   });
 
   it('runs work once, de-duplicates by work id, retries failures and dead-letters after the last attempt', async () => {
-    const queue = new WorkQueue<{ n: number }>(nats, { stream: 'TESTJOBS', subject: 'jobs.test', durable: 'test-workers', maxDeliver: 3, ackWaitMs: 5000, retryDelayMs: 50 });
+    const queue = new WorkQueue<Work>(nats, { payload: Work, stream: 'TESTJOBS', subject: 'jobs.test', durable: 'test-workers', maxDeliver: 3, ackWaitMs: 5000, retryDelayMs: 50 });
     await queue.ensure();
     const attempts = new Map<number, number>();
     const done: number[] = [];
-    const dead: DeadLetter<{ n: number }>[] = [];
+    const dead: DeadLetter<Work>[] = [];
     queue.start(
       async ({ n }, delivery) => {
         attempts.set(n, delivery.attempt);

@@ -3,3 +3,4 @@ export * from './tenant-repository';
 export * from './mongo-readiness.probe';
 export * from './database.module';
 export * from './duplicate-key';
+export * from './unique-indexes';

@@ -4,15 +4,9 @@ import { Problems } from '@lib/http';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobContext, JobHandler, JobTerminatedError, PermanentJobError } from './job-handler';
+import { JobMessage } from './job-message';
 import { JobsRepository } from './jobs.repository';
 import { JobRecord, JobStatus } from './schemas/job.schema';
-
-/** What travels on the queue: only ids; the job record is the truth. */
-export interface JobMessage {
-  tenantId: string;
-  jobId: string;
-  run: number;
-}
 
 export const JOBS_STREAM = 'COSTASSET_JOBS';
 export const JOBS_SUBJECT = 'costasset.jobs';
@@ -43,6 +37,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     env: CostassetEnvironment,
   ) {
     this.queue = new WorkQueue<JobMessage>(nats, {
+      payload: JobMessage,
       stream: JOBS_STREAM,
       subject: JOBS_SUBJECT,
       durable: 'costasset-jobs',
