@@ -26,6 +26,8 @@ type RowRepository = TenantRepository<TenantOwned>;
  */
 @Injectable()
 export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnModuleInit {
+  readonly access = 'system-admin' as const;
+
   private readonly collections: [Collection, RowRepository][];
 
   constructor(
@@ -90,7 +92,13 @@ export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnM
     await this.stopped(tenantId, payload);
   }
 
+  /** Terminating the job (POST /jobs/{jobId}/terminate) cancels its request, as POST /dataManagement/{id} does. */
   async onTerminated({ tenantId, payload }: { tenantId: string; payload: DataDeletionPayload }): Promise<void> {
+    await this.requests.updateOne(
+      tenantId,
+      { _id: new Types.ObjectId(payload.requestId), status: { $in: ['pending', 'running'] } },
+      { $set: { status: 'cancelled' } },
+    );
     await this.stopped(tenantId, payload);
   }
 

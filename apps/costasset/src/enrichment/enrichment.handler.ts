@@ -36,6 +36,9 @@ interface Counts {
  */
 @Injectable()
 export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleInit {
+  /** Members enrich the uploads they submit (POST /gpd/enrich) and follow or stop those jobs. */
+  readonly access = 'member' as const;
+
   constructor(
     private readonly jobs: JobsService,
     private readonly uploads: GpdUploadRepository,

@@ -25,6 +25,8 @@ type Ref = { tenantId: string; payload: AccountMigrationPayload };
  */
 @Injectable()
 export class AccountMigrationHandler implements JobHandler<AccountMigrationPayload>, OnModuleInit {
+  readonly access = 'system-admin' as const;
+
   constructor(
     private readonly jobs: JobsService,
     private readonly migrations: MigrationRepository,

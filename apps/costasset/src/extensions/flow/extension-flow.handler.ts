@@ -36,6 +36,8 @@ interface FlowCounts {
  */
 @Injectable()
 export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleInit {
+  readonly access = 'system-admin' as const;
+
   constructor(
     private readonly jobs: JobsService,
     private readonly store: Client,
