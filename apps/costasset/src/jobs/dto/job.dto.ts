@@ -1,14 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PageOf, PageQuery } from '@lib/http';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsSafeText, PageOf, PageQuery } from '@lib/http';
+import { IsIn, IsOptional } from 'class-validator';
 import { JOB_STATUSES } from '../schemas/job.schema';
 import type { JobStatus } from '../schemas/job.schema';
 
 export class ListJobsQuery extends PageQuery {
   @ApiPropertyOptional({ type: String, example: 'gpd.enrich' })
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @IsSafeText(100)
   type?: string;
 
   @ApiPropertyOptional({ type: String, enum: JOB_STATUSES })

@@ -1,12 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQuery } from '@lib/http';
+import { IsOptional } from 'class-validator';
+import { IsSafeText, PageQuery } from '@lib/http';
 
 /** Pagination plus an optional expression (the language of resource groups, without placeholders). */
 export class FilteredPageQuery extends PageQuery {
   @ApiPropertyOptional({ type: String, description: "Expression over providerName, billingAccountId, billingAccountName, assetAccountId, category, serviceName, region, period and tag(...), ANDed with the other filters; 400 INVALID_EXPRESSION with the position of an error", example: 'providerName == "aws" && period == "202410"' })
   @IsOptional()
-  @IsString()
-  @MaxLength(4096)
+  @IsSafeText(4096, { multiline: true })
   expr?: string;
 }
