@@ -75,7 +75,8 @@ describe('parseQuery', () => {
     }
   });
 
-  it('keeps a malformed escape as text', () => {
-    expect(parseQuery('a=%E0%A4%A', limits)).toEqual({ a: '%E0%A4%A' });
+  it('refuses a malformed escape or invalid UTF-8 instead of keeping it as text', () => {
+    for (const query of ['a=%E0%A4%A', 'a=%ED%A0%80', '%FF=1', 'a[%C0%AF]=1']) expect(problemOf(() => parseQuery(query, limits)).code).toBe('MALFORMED_QUERY');
+    expect(parseQuery('a=b+c%20d', limits)).toEqual({ a: 'b c d' });
   });
 });

@@ -13,17 +13,16 @@ export interface QueryLimits {
   maxStringLength: number;
 }
 
-/** The decoded name of each `name=value` pair (a malformed escape is kept as it is, as qs does). */
-function parameterNames(queryString: string): string[] {
-  return queryString.split('&').map((pair) => {
-    const name = pair.split('=', 1)[0].replace(/\+/g, ' ');
-    try {
-      return decodeURIComponent(name);
-    } catch (error) {
-      if (!(error instanceof URIError)) throw error;
-      return name;
-    }
-  });
+const malformed = () => new ProblemException(400, 'MALFORMED_QUERY', 'The query string holds a malformed percent-encoding');
+
+/** `decodeURIComponent` with `+` as a space; a malformed escape (or one of invalid UTF-8) is a 400, never kept as literal text. */
+function decodeComponent(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch (error) {
+    if (error instanceof URIError) throw malformed();
+    throw error;
+  }
 }
 
 /** Null-prototype objects from qs become plain objects again once they are checked. */
@@ -38,12 +37,13 @@ function plain(value: unknown): unknown {
 /**
  * The query string as nested objects (qs, as Express's `extended` parser), within limits:
  * deeper nesting, longer arrays or more parameters are a 400 instead of being silently cut or
- * turned into objects, and prototype keys (`__proto__[x]`, `constructor[prototype]`) are refused
- * instead of silently dropped, so that what the handler sees is exactly what was sent.
+ * turned into objects, prototype keys (`__proto__[x]`, `constructor[prototype]`) are refused
+ * instead of silently dropped, and a malformed percent-encoding is refused instead of being kept
+ * as literal text, so that what the handler sees is exactly what was sent.
  */
 export function parseQuery(queryString: string, limits: QueryLimits): Record<string, unknown> {
   // qs drops `__proto__` keys whatever its options say; refuse them like any other prototype key
-  if (parameterNames(queryString).some((name) => name.includes('__proto__'))) {
+  if (queryString.split('&').some((pair) => decodeComponent(pair.split('=', 1)[0]).includes('__proto__'))) {
     throw new ProblemException(400, 'INPUT_KEY_REFUSED', 'The query string may not use the key "__proto__"');
   }
   let parsed: Record<string, unknown>;
@@ -56,6 +56,7 @@ export function parseQuery(queryString: string, limits: QueryLimits): Record<str
       throwOnLimitExceeded: true,
       allowPrototypes: true,
       plainObjects: true,
+      decoder: decodeComponent,
     }) as Record<string, unknown>;
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
