@@ -26,7 +26,7 @@ export class BudgetMonitor implements OnModuleInit {
     void this.bus.subscribe('costasset.lineitems.changed', (event) =>
       this.evaluate(event.tenantId, event.periods).then(
         () => undefined,
-        (error: Error) => this.logger.error({ err: error.message }, 'budget evaluation failed'),
+        (error: unknown) => this.logger.error({ err: error }, 'budget evaluation failed'),
       ),
     );
   }
