@@ -66,12 +66,12 @@ function resolve(doc: OpenApi, schema: Schema | undefined): Schema {
 function wrongTypesFor(schema: Schema): unknown[] {
   switch (schema.type) {
     case 'string':
-      return [12345, true, {}, [], ...OPERATORS, ...BAD_STRINGS];
+      return [12345, {}, [], ...OPERATORS, ...BAD_STRINGS];
     case 'number':
     case 'integer':
-      return ['12', 'abc', {}, [], ...OPERATORS];
+      return ['abc', {}, ...OPERATORS];
     case 'boolean':
-      return ['maybe', 1, {}, ...OPERATORS];
+      return ['maybe', {}, ...OPERATORS];
     case 'array':
       return ['text', { 0: 'a' }, Array.from({ length: 10_001 }, () => 0), [{ $gt: '' }], ...OPERATORS];
     default:
@@ -135,6 +135,7 @@ function variantsOf(target: Target, filledPath: string): Variant[] {
   add('too many query parameters', { query: Array.from({ length: 150 }, (_, i) => `p${i}=1`).join('&') });
   add('query __proto__', { query: '__proto__[isSystemAdmin]=true' });
   add('query constructor.prototype', { query: 'constructor[prototype][x]=1' });
+  add('request line over the header limit', { query: `q=${'x'.repeat(20_000)}` });
 
   // junk path parameters
   const pathParams = params.filter((param) => param.in === 'path');

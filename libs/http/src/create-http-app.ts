@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { DeclaredInputsInterceptor, InputLimits, inputMiddleware, parseQuery } from './input';
 import { createValidationPipe, ProblemFilter } from './problem';
+import { answerClientErrorsWithProblems } from './problem/client-error';
 import { SwaggerOptions, setupSwagger } from './swagger';
 
 export interface HttpAppOptions {
@@ -28,6 +29,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalInterceptors(new DeclaredInputsInterceptor());
   app.useGlobalFilters(new ProblemFilter());
+  answerClientErrorsWithProblems(app.getHttpServer());
   app.enableShutdownHooks();
   if (options.swagger) setupSwagger(app, options.swagger);
   return app;
