@@ -40,10 +40,14 @@ function lengthBounded(rules: ValidationMetadata[]): boolean {
 
 describe('validation rules of every DTO and message', () => {
   const classes = validatedClasses();
-  const properties = classes.flatMap((target) => [...rulesByProperty(target)].map(([property, rules]) => ({ where: `${target.name}.${property}`, rules })));
+  const properties = classes.flatMap((target) =>
+    [...rulesByProperty(target)].map(([property, rules]) => ({ where: `${target.name}.${property}`, rules })),
+  );
 
   it('finds the DTOs of both services', () => {
-    expect(classes.map((target) => target.name)).toEqual(expect.arrayContaining(['BudgetRequest', 'CreateTeamRequest', 'ResolvePrincipalRequest']));
+    expect(classes.map((target) => target.name)).toEqual(
+      expect.arrayContaining(['BudgetRequest', 'CreateTeamRequest', 'ResolvePrincipalRequest']),
+    );
     expect(classes.length).toBeGreaterThan(60);
   });
 
@@ -62,7 +66,10 @@ describe('validation rules of every DTO and message', () => {
     const nested = properties.filter(({ rules }) => named(rules, 'nestedValidation').length > 0);
     expect(nested.length).toBeGreaterThan(5);
     const unchecked = nested.filter(
-      ({ rules }) => named(rules, 'isDefined').length === 0 && named(rules, 'conditionalValidation').length === 0 && named(rules, 'isArray').length === 0,
+      ({ rules }) =>
+        named(rules, 'isDefined').length === 0 &&
+        named(rules, 'conditionalValidation').length === 0 &&
+        named(rules, 'isArray').length === 0,
     );
     expect(unchecked.map(({ where }) => where)).toEqual([]);
   });

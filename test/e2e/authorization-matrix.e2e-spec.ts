@@ -74,37 +74,89 @@ describe('authorization matrix over every route', () => {
     await admin('authz', 'POST', '/authorization/v2/users', { user_id: `${MARK}-member` });
     await admin('authz', 'POST', '/authorization/v2/users', { user_id: `${MARK}-other-user` });
     await admin('authz', 'POST', '/authorization/v2/userteam', { user_id: `${MARK}-member`, team_code: 'MXA-TEAM' });
-    ids.authType = (await admin('authz', 'POST', '/core/authorization/v1/authtype/configurations', { name: `${MARK}-internal`, auth_type: 'internal' })).body.id;
+    ids.authType = (
+      await admin('authz', 'POST', '/core/authorization/v1/authtype/configurations', { name: `${MARK}-internal`, auth_type: 'internal' })
+    ).body.id;
     await admin('authz', 'POST', '/core/authorization/v1/configuration/idp', { auth_type_id: ids.authType });
-    await admin('authz', 'PUT', '/core/configuration/v1/configvalues', { configurationkey: 'MXA_KEY', configurationvalue: `${MARK}-value` });
+    await admin('authz', 'PUT', '/core/configuration/v1/configvalues', {
+      configurationkey: 'MXA_KEY',
+      configurationvalue: `${MARK}-value`,
+    });
     await admin('authz', 'POST', '/core/featureflagmanagement/v1/featureflag', { flag_key: 'MXA_FLAG', flag_value: 'true' });
 
     const groups = '/api/costasset/v1/dynamicResourceGroups';
-    await admin('costasset', 'POST', groups, { _id: `${MARK}-vis`, type: 'visibility', expr: 'providerName == "aws"', context: { teams: ['MXA-TEAM'] } });
-    await admin('costasset', 'POST', groups, { _id: `${MARK}-budgetary`, type: 'budgetary', expr: 'providerName == "aws"', context: { teams: ['MXA-TEAM'] } });
+    await admin('costasset', 'POST', groups, {
+      _id: `${MARK}-vis`,
+      type: 'visibility',
+      expr: 'providerName == "aws"',
+      context: { teams: ['MXA-TEAM'] },
+    });
+    await admin('costasset', 'POST', groups, {
+      _id: `${MARK}-budgetary`,
+      type: 'budgetary',
+      expr: 'providerName == "aws"',
+      context: { teams: ['MXA-TEAM'] },
+    });
     await admin('costasset', 'POST', groups, { _id: `${MARK}-doomed`, type: 'visibility', expr: 'providerName == "x"', context: {} });
-    const budget = (name: string) => ({ name, amount: 100, currency: 'USD', scope: { groupId: `${MARK}-budgetary` }, startPeriod: '202410', endPeriod: '202410', thresholds: [50] });
+    const budget = (name: string) => ({
+      name,
+      amount: 100,
+      currency: 'USD',
+      scope: { groupId: `${MARK}-budgetary` },
+      startPeriod: '202410',
+      endPeriod: '202410',
+      thresholds: [50],
+    });
     ids.budget = (await admin('costasset', 'POST', '/api/costasset/v1/budgetController/budgets', budget(`${MARK}-budget`))).body.id;
     ids.doomedBudget = (await admin('costasset', 'POST', '/api/costasset/v1/budgetController/budgets', budget(`${MARK}-doomed`))).body.id;
     const model = { append: false, type: 'v1', vtags: [], expr: 'period == ${period}' };
-    await admin('costasset', 'POST', `/api/costasset/v1/reportModels/${MARK}-model`, model, { templateId: 'cost-by-provider', saveOutput: 'true' });
+    await admin('costasset', 'POST', `/api/costasset/v1/reportModels/${MARK}-model`, model, {
+      templateId: 'cost-by-provider',
+      saveOutput: 'true',
+    });
     await admin('costasset', 'POST', `/api/costasset/v1/reportModels/${MARK}-doomed`, model, { templateId: 'cost-by-provider' });
-    await admin('costasset', 'POST', '/api/costasset/v1/providers/object-storage', { providerName: `${MARK} store`, providerCode: `${MARK}-osp` });
-    await admin('costasset', 'POST', '/api/costasset/v1/providermetadata/service_categories', [{ providerName: 'aws', assetType: 'vm', serviceCategory: 'Compute' }], { providerName: 'aws' });
-    await admin('costasset', 'POST', '/api/costasset/v1/providermetadata/locations', [{ providerName: 'aws', providerRegionCode: 'eu-west-1', country: 'IE' }]);
-    ids.upload = (await admin('costasset', 'POST', '/api/costasset/v1/gpd', undefined, { providername: `${MARK}-aws` })).body.GPDUploadRefId;
-    ids.doomedUpload = (await admin('costasset', 'POST', '/api/costasset/v1/gpd', undefined, { providername: `${MARK}-aws` })).body.GPDUploadRefId;
+    await admin('costasset', 'POST', '/api/costasset/v1/providers/object-storage', {
+      providerName: `${MARK} store`,
+      providerCode: `${MARK}-osp`,
+    });
+    await admin(
+      'costasset',
+      'POST',
+      '/api/costasset/v1/providermetadata/service_categories',
+      [{ providerName: 'aws', assetType: 'vm', serviceCategory: 'Compute' }],
+      { providerName: 'aws' },
+    );
+    await admin('costasset', 'POST', '/api/costasset/v1/providermetadata/locations', [
+      { providerName: 'aws', providerRegionCode: 'eu-west-1', country: 'IE' },
+    ]);
+    ids.upload = (
+      await admin('costasset', 'POST', '/api/costasset/v1/gpd', undefined, { providername: `${MARK}-aws` })
+    ).body.GPDUploadRefId;
+    ids.doomedUpload = (
+      await admin('costasset', 'POST', '/api/costasset/v1/gpd', undefined, { providername: `${MARK}-aws` })
+    ).body.GPDUploadRefId;
     const deletion = await admin('costasset', 'POST', '/api/costasset/v1/dataManagement', { filters: { providerName: `${MARK}-nothing` } });
     ids.deletion = deletion.body.id;
     ids.deletionJob = deletion.body.jobId;
-    await eventually(async () => expect((await admin('costasset', 'GET', `/api/costasset/v1/jobs/${ids.deletionJob}`)).body.status).toBe('succeeded'));
+    await eventually(async () =>
+      expect((await admin('costasset', 'GET', `/api/costasset/v1/jobs/${ids.deletionJob}`)).body.status).toBe('succeeded'),
+    );
     await seedLineItems(platform, 'default', [
       { providerName: 'aws', billingAccountId: `${MARK}-acct`, category: 'Compute', region: 'eu-west-1', period: '202410', cost: 10 },
       { providerName: 'azure', billingAccountId: `${MARK}-acct2`, category: 'Compute', region: 'westeurope', period: '202410', cost: 20 },
     ]);
 
-    const absentPath = (path: Record<string, string>) => ({ path: Object.fromEntries(Object.keys(path).map((key) => [key, `${MARK}-absent`])) });
-    const byPath = (path: Record<string, string>, rest: Omit<RouteCase, 'call' | 'absent'> & { body?: unknown; query?: Record<string, string>; absentPath?: Record<string, string> } = {}) => ({
+    const absentPath = (path: Record<string, string>) => ({
+      path: Object.fromEntries(Object.keys(path).map((key) => [key, `${MARK}-absent`])),
+    });
+    const byPath = (
+      path: Record<string, string>,
+      rest: Omit<RouteCase, 'call' | 'absent'> & {
+        body?: unknown;
+        query?: Record<string, string>;
+        absentPath?: Record<string, string>;
+      } = {},
+    ) => ({
       call: { path, body: rest.body, query: rest.query },
       absent: { ...absentPath(path), ...(rest.absentPath ? { path: rest.absentPath } : {}), body: rest.body, query: rest.query },
       admin: rest.admin,
@@ -114,7 +166,10 @@ describe('authorization matrix over every route', () => {
     Object.assign(cases, {
       // ---- authz
       'POST /core/featureflagmanagement/v1/featureflag': { call: { body: { flag_key: 'MXA_FLAG', flag_value: 'false' } } },
-      'PUT /core/featureflagmanagement/v1/featureflag/:configurationKey': byPath({ configurationKey: 'MXA_FLAG' }, { body: { flag_value: 'true' }, absentPath: { configurationKey: 'MXA_ABSENT' } }),
+      'PUT /core/featureflagmanagement/v1/featureflag/:configurationKey': byPath(
+        { configurationKey: 'MXA_FLAG' },
+        { body: { flag_value: 'true' }, absentPath: { configurationKey: 'MXA_ABSENT' } },
+      ),
       'GET /core/configuration/v1/configvalues/:key': byPath({ key: 'MXA_KEY' }, { absentPath: { key: 'MXA_ABSENT' } }),
       'PUT /core/configuration/v1/configvalues': { call: { body: { configurationkey: 'MXA_KEY', configurationvalue: `${MARK}-value` } } },
       'POST /core/authorization/v1/token/refresh': { call: { body: { refresh_token: 'not-a-jwt' } }, admin: 400 },
@@ -139,14 +194,26 @@ describe('authorization matrix over every route', () => {
       },
       // a member reads its own teams, not another user's
       'GET /authorization/v2/userteam/:userid': byPath({ userid: `${MARK}-member` }, { member: { noTeam: 403, withTeam: 200 } }),
-      'POST /core/authorization/v1/configuration/idp': { call: { body: { auth_type_id: ids.authType } }, absent: { body: { auth_type_id: NO_SUCH_ID } }, admin: 409 },
+      'POST /core/authorization/v1/configuration/idp': {
+        call: { body: { auth_type_id: ids.authType } },
+        absent: { body: { auth_type_id: NO_SUCH_ID } },
+        admin: 409,
+      },
       // the IdP in the path must be the caller's own, so another tenant can only ever name its own mapping
-      'PATCH /core/authorization/v1/configuration/idp/:idp_id': { call: { path: { idp_id: 'idp-default' }, body: { auth_type_id: ids.authType } } },
+      'PATCH /core/authorization/v1/configuration/idp/:idp_id': {
+        call: { path: { idp_id: 'idp-default' }, body: { auth_type_id: ids.authType } },
+      },
       // the last mapping of a tenant cannot be deleted
       'DELETE /core/authorization/v1/configuration/idp/:idp_id': { call: { path: { idp_id: 'idp-default' } }, admin: 409 },
-      'POST /core/authorization/v1/authtype/configurations': { call: { body: { name: `${MARK}-internal`, auth_type: 'internal' } }, admin: 409 },
+      'POST /core/authorization/v1/authtype/configurations': {
+        call: { body: { name: `${MARK}-internal`, auth_type: 'internal' } },
+        admin: 409,
+      },
       'GET /core/authorization/v1/authtype/configurations/:id': byPath({ id: ids.authType }, { absentPath: { id: NO_SUCH_ID } }),
-      'PATCH /core/authorization/v1/configuration/authtype/:id': byPath({ id: ids.authType }, { body: { name: `${MARK}-internal` }, absentPath: { id: NO_SUCH_ID } }),
+      'PATCH /core/authorization/v1/configuration/authtype/:id': byPath(
+        { id: ids.authType },
+        { body: { name: `${MARK}-internal` }, absentPath: { id: NO_SUCH_ID } },
+      ),
       // removes the configuration and its mapping: after the routes that use them
       'DELETE /core/authorization/v1/authtype/configurations/:auth_type_id': {
         ...byPath({ auth_type_id: ids.authType }, { admin: 204, absentPath: { auth_type_id: NO_SUCH_ID } }),
@@ -158,40 +225,85 @@ describe('authorization matrix over every route', () => {
       'PUT /api/costasset/v1/featureflag': { call: { body: { configurationkey: 'MXA_FLAG', configurationvalue: 'true' } } },
       'POST /insights/v2/housekeeping/configuration': { call: { body: { MXA_FLAG: 'true' } } },
       'POST /api/costasset/extensions/ObjectStoreExtensionRepo': { call: { query: { ProviderCode: `${MARK}-osp`, Filename: 'ext.zip' } } },
-      'POST /api/costasset/extensions/ObjectStoreExtensionRepo/validate': { call: { query: { ProviderCode: `${MARK}-osp`, Filename: 'ext.zip' } }, admin: 404 },
+      'POST /api/costasset/extensions/ObjectStoreExtensionRepo/validate': {
+        call: { query: { ProviderCode: `${MARK}-osp`, Filename: 'ext.zip' } },
+        admin: 404,
+      },
       'POST /api/costasset/extensions/ObjectStoreInputHandler': { call: { query: { ProviderCode: `${MARK}-osp`, Filename: 'raw.zip' } } },
-      'POST /api/costasset/extensions/notify/ObjectStoreInputHandler': { call: { query: { ProviderCode: `${MARK}-osp`, Filename: 'raw.zip' } }, admin: 404 },
-      'POST /api/costasset/extensions/flow': { call: { body: { vars: { providerCode: `${MARK}-osp` } } }, absent: { body: { vars: { providerCode: `${MARK}-absent` } } }, admin: 404 },
+      'POST /api/costasset/extensions/notify/ObjectStoreInputHandler': {
+        call: { query: { ProviderCode: `${MARK}-osp`, Filename: 'raw.zip' } },
+        admin: 404,
+      },
+      'POST /api/costasset/extensions/flow': {
+        call: { body: { vars: { providerCode: `${MARK}-osp` } } },
+        absent: { body: { vars: { providerCode: `${MARK}-absent` } } },
+        admin: 404,
+      },
       'POST /api/costasset/extensions/data/delete': { call: { body: { items: [{ key: `extensions/${MARK}-osp/ext.zip` }] } } },
       'GET /api/costasset/extensions/data/download': { call: { query: { key: `extensions/${MARK}-osp/ext.zip` } }, admin: 404 },
       // members follow member job types only: a data-deletion job is System Admin work
       'GET /api/costasset/v1/jobs/:jobId': byPath({ jobId: ids.deletionJob }, { member: 403, absentPath: { jobId: NO_SUCH_UUID } }),
-      'POST /api/costasset/v1/jobs/:jobId/terminate': byPath({ jobId: ids.deletionJob }, { admin: 400, member: 403, absentPath: { jobId: NO_SUCH_UUID } }),
+      'POST /api/costasset/v1/jobs/:jobId/terminate': byPath(
+        { jobId: ids.deletionJob },
+        { admin: 400, member: 403, absentPath: { jobId: NO_SUCH_UUID } },
+      ),
       'POST /api/costasset/v1/dataManagement': { call: { body: { filters: { providerName: `${MARK}-nothing` } } } },
       'POST /api/costasset/v1/dataManagement/:id': byPath({ id: ids.deletion }, { admin: 409, absentPath: { id: NO_SUCH_ID } }),
-      'POST /api/costasset/v1/providers/object-storage': { call: { body: { providerName: `${MARK} store`, providerCode: `${MARK}-osp` } }, admin: 409 },
+      'POST /api/costasset/v1/providers/object-storage': {
+        call: { body: { providerName: `${MARK} store`, providerCode: `${MARK}-osp` } },
+        admin: 409,
+      },
       'GET /api/costasset/v1/providers/object-storage/:providerCode': byPath({ providerCode: `${MARK}-osp` }),
       'POST /api/costasset/v1/remediate': { call: { body: { tasks: ['currency'] } } },
       // the spec answers 401 for a provider without mappings (code PROVIDER_METADATA_NOT_FOUND)
-      'GET /api/costasset/v1/providermetadata/service_categories': { call: { query: { providerName: 'aws' } }, absent: { query: { providerName: `${MARK}-absent` } } },
-      'GET /api/costasset/v1/providermetadata/locations': { call: { query: { providerName: 'aws' } }, absent: { query: { providerName: `${MARK}-absent` } } },
-      'POST /api/costasset/v1/providermetadata/service_categories': { call: { query: { providerName: 'aws' }, body: [{ providerName: 'aws', assetType: 'vm', serviceCategory: 'Compute' }] } },
-      'PATCH /api/costasset/v1/providermetadata/service_categories': { call: { query: { providerName: 'aws' }, body: { assetType: 'vm', serviceCategory: 'Compute' } } },
-      'POST /api/costasset/v1/providermetadata/locations': { call: { body: [{ providerName: 'aws', providerRegionCode: 'eu-west-1', country: 'IE' }] } },
-      'PATCH /api/costasset/v1/providermetadata/locations': { call: { query: { providerName: 'aws', providerRegionCode: 'eu-west-1' }, body: { country: 'IE' } } },
+      'GET /api/costasset/v1/providermetadata/service_categories': {
+        call: { query: { providerName: 'aws' } },
+        absent: { query: { providerName: `${MARK}-absent` } },
+      },
+      'GET /api/costasset/v1/providermetadata/locations': {
+        call: { query: { providerName: 'aws' } },
+        absent: { query: { providerName: `${MARK}-absent` } },
+      },
+      'POST /api/costasset/v1/providermetadata/service_categories': {
+        call: { query: { providerName: 'aws' }, body: [{ providerName: 'aws', assetType: 'vm', serviceCategory: 'Compute' }] },
+      },
+      'PATCH /api/costasset/v1/providermetadata/service_categories': {
+        call: { query: { providerName: 'aws' }, body: { assetType: 'vm', serviceCategory: 'Compute' } },
+      },
+      'POST /api/costasset/v1/providermetadata/locations': {
+        call: { body: [{ providerName: 'aws', providerRegionCode: 'eu-west-1', country: 'IE' }] },
+      },
+      'PATCH /api/costasset/v1/providermetadata/locations': {
+        call: { query: { providerName: 'aws', providerRegionCode: 'eu-west-1' }, body: { country: 'IE' } },
+      },
       'GET /api/costasset/v1/reportModels/:reportModelID': byPath({ reportModelID: `${MARK}-model` }),
-      'GET /api/costasset/v1/reportModels/:reportModelID/execution': byPath({ reportModelID: `${MARK}-model` }, { query: { templateParams: '{"period":"202410"}' } }),
+      'GET /api/costasset/v1/reportModels/:reportModelID/execution': byPath(
+        { reportModelID: `${MARK}-model` },
+        { query: { templateParams: '{"period":"202410"}' } },
+      ),
       'GET /api/costasset/v1/reportModels/:reportModelID/outputs': byPath({ reportModelID: `${MARK}-model` }),
       // any member creates models; a model is changed or removed by its creator or a System Admin
-      'POST /api/costasset/v1/reportModels/:reportModelID': { call: { path: { reportModelID: `${MARK}-model` }, body: reportModel, query: { templateId: 'cost-trend' } }, admin: 409 },
+      'POST /api/costasset/v1/reportModels/:reportModelID': {
+        call: { path: { reportModelID: `${MARK}-model` }, body: reportModel, query: { templateId: 'cost-trend' } },
+        admin: 409,
+      },
       'PUT /api/costasset/v1/reportModels/:reportModelID': byPath({ reportModelID: `${MARK}-model` }, { body: reportModel, member: 403 }),
-      'PATCH /api/costasset/v1/reportModels/:reportModelID': byPath({ reportModelID: `${MARK}-model` }, { body: { append: false }, member: 403 }),
+      'PATCH /api/costasset/v1/reportModels/:reportModelID': byPath(
+        { reportModelID: `${MARK}-model` },
+        { body: { append: false }, member: 403 },
+      ),
       'DELETE /api/costasset/v1/reportModels/:reportModelID': byPath({ reportModelID: `${MARK}-doomed` }, { member: 403 }),
       // a member sees the budgets of the budgetary groups naming its teams
       'GET /api/costasset/v1/budgetController/budgetaryUnits': { member: { noTeam: 204, withTeam: 200 } },
-      'GET /api/costasset/v1/budgetController/budgets/:id': byPath({ id: ids.budget }, { member: { noTeam: 404, withTeam: 200 }, absentPath: { id: NO_SUCH_ID } }),
+      'GET /api/costasset/v1/budgetController/budgets/:id': byPath(
+        { id: ids.budget },
+        { member: { noTeam: 404, withTeam: 200 }, absentPath: { id: NO_SUCH_ID } },
+      ),
       'POST /api/costasset/v1/budgetController/budgets': { call: { body: budget(`${MARK}-budget`) }, admin: 409 },
-      'PUT /api/costasset/v1/budgetController/budgets/:id': byPath({ id: ids.budget }, { body: budget(`${MARK}-budget`), absentPath: { id: NO_SUCH_ID } }),
+      'PUT /api/costasset/v1/budgetController/budgets/:id': byPath(
+        { id: ids.budget },
+        { body: budget(`${MARK}-budget`), absentPath: { id: NO_SUCH_ID } },
+      ),
       'DELETE /api/costasset/v1/budgetController/budgets/:id': byPath({ id: ids.doomedBudget }, { absentPath: { id: NO_SUCH_ID } }),
       'GET /api/costasset/v1/gpd': { call: { query: { providername: `${MARK}-aws` } } },
       'POST /api/costasset/v1/gpd': { call: { query: { providername: `${MARK}-aws` } } },
@@ -200,16 +312,31 @@ describe('authorization matrix over every route', () => {
         absent: { body: { GPDUploadRefId: [NO_SUCH_UUID], provider: [], retry: 'false' } },
         admin: 400,
       },
-      'POST /api/costasset/v1/gpd/retry': { call: { body: { jobId: ids.deletionJob } }, absent: { body: { jobId: NO_SUCH_UUID } }, admin: 400 },
+      'POST /api/costasset/v1/gpd/retry': {
+        call: { body: { jobId: ids.deletionJob } },
+        absent: { body: { jobId: NO_SUCH_UUID } },
+        admin: 400,
+      },
       'POST /api/costasset/v1/gpd/cleanup': {
         call: { query: { providername: `${MARK}-aws` }, body: { GPDUploadRefId: ids.doomedUpload } },
         absent: { query: { providername: `${MARK}-aws` }, body: { GPDUploadRefId: NO_SUCH_UUID } },
       },
       'POST /api/costasset/v1/enrichmentController/ingestion': { call: { body: {} } },
       'POST /api/costasset/v1/enrichmentController/ingestion/retry': { call: { body: {} } },
-      'POST /api/costasset/v1/enrichmentController/jobs/terminate': { call: { body: { jobId: ids.deletionJob } }, absent: { body: { jobId: NO_SUCH_UUID } }, admin: 404 },
-      'POST /api/costasset/v2/enrichmentController/ingestion': { call: { body: { vars: { providerCode: `${MARK}-osp` } } }, absent: { body: { vars: { providerCode: `${MARK}-absent` } } }, admin: 404 },
-      'POST /api/costasset/v1/dynamicResourceGroups': { call: { body: { _id: `${MARK}-vis`, type: 'visibility', expr: 'providerName == "aws"' } }, admin: 409 },
+      'POST /api/costasset/v1/enrichmentController/jobs/terminate': {
+        call: { body: { jobId: ids.deletionJob } },
+        absent: { body: { jobId: NO_SUCH_UUID } },
+        admin: 404,
+      },
+      'POST /api/costasset/v2/enrichmentController/ingestion': {
+        call: { body: { vars: { providerCode: `${MARK}-osp` } } },
+        absent: { body: { vars: { providerCode: `${MARK}-absent` } } },
+        admin: 404,
+      },
+      'POST /api/costasset/v1/dynamicResourceGroups': {
+        call: { body: { _id: `${MARK}-vis`, type: 'visibility', expr: 'providerName == "aws"' } },
+        admin: 409,
+      },
       'PUT /api/costasset/v1/dynamicResourceGroups': {
         call: { body: { _id: `${MARK}-vis`, type: 'visibility', expr: 'providerName == "aws"', context: { teams: ['MXA-TEAM'] } } },
         absent: { body: { _id: `${MARK}-absent`, type: 'visibility', expr: 'providerName == "aws"', context: { teams: ['MXA-TEAM'] } } },
@@ -219,7 +346,10 @@ describe('authorization matrix over every route', () => {
         absent: { body: { _id: `${MARK}-absent`, expr: 'providerName == "aws"' } },
       },
       'DELETE /api/costasset/v1/dynamicResourceGroups/:id': byPath({ id: `${MARK}-doomed` }),
-      'POST /api/costasset/v1/migrationController/accounts': { call: { body: { apiToken: 't', userName: 'u', legacyURL: 'http://127.0.0.1:1' } }, admin: 400 },
+      'POST /api/costasset/v1/migrationController/accounts': {
+        call: { body: { apiToken: 't', userName: 'u', legacyURL: 'http://127.0.0.1:1' } },
+        admin: 400,
+      },
       'GET /api/costasset/v1/migrationController/accounts/status': { admin: 204 },
     } satisfies Record<string, RouteCase>);
   });
@@ -247,7 +377,8 @@ describe('authorization matrix over every route', () => {
     expect([...known].filter((key) => !keys.has(key))).toEqual([]);
   });
 
-  const isAuthRefusal = (res: request.Response) => (res.status === 401 && /^TOKEN_/.test(res.body?.code ?? '')) || res.body?.code === 'SYSTEM_ADMIN_REQUIRED';
+  const isAuthRefusal = (res: request.Response) =>
+    (res.status === 401 && /^TOKEN_/.test(res.body?.code ?? '')) || res.body?.code === 'SYSTEM_ADMIN_REQUIRED';
 
   // before any other test: the other tenant's admin has created nothing yet that could share a name with these records
   it("answers another tenant's System Admin as if the tenant's records did not exist, and never shows them", async () => {
@@ -258,7 +389,9 @@ describe('authorization matrix over every route', () => {
       const existing = await send(route.service, route.method, route.path, routeCase.call ?? {}, tokens.otherTenantAdmin);
       const missing = await send(route.service, route.method, route.path, routeCase.absent ?? {}, tokens.otherTenantAdmin);
       if (existing.status !== missing.status || existing.body?.code !== missing.body?.code) {
-        failures.push(`${route.key}: an existing record (${existing.status} ${existing.body?.code}) is told from a missing one (${missing.status} ${missing.body?.code})`);
+        failures.push(
+          `${route.key}: an existing record (${existing.status} ${existing.body?.code}) is told from a missing one (${missing.status} ${missing.body?.code})`,
+        );
       }
     }
     const reads = routes.filter((route) => route.method === 'GET' && !route.path.includes(':') && route.rule !== 'public');
@@ -277,7 +410,8 @@ describe('authorization matrix over every route', () => {
     if (member === undefined) return routeCase.admin;
     return typeof member === 'number' ? member : caller === 'memberNoTeam' ? member.noTeam : member.withTeam;
   };
-  const matches = (status: number, expected: number | undefined) => (expected === undefined ? status >= 200 && status < 300 : status === expected);
+  const matches = (status: number, expected: number | undefined) =>
+    expected === undefined ? status >= 200 && status < 300 : status === expected;
 
   it('answers each caller of each route as its rule says', async () => {
     const failures: string[] = [];
@@ -295,7 +429,8 @@ describe('authorization matrix over every route', () => {
       };
       if (route.rule === 'public') {
         const answers = await Promise.all([undefined, tokens.expired, tokens.memberNoTeam].map((token) => ask(token)));
-        if (new Set(answers.map((res) => res.status)).size !== 1) note(route, 'noToken', `public route answers differently by caller: ${answers.map((res) => res.status)}`);
+        if (new Set(answers.map((res) => res.status)).size !== 1)
+          note(route, 'noToken', `public route answers differently by caller: ${answers.map((res) => res.status)}`);
         continue;
       }
       const noToken = await ask(undefined);
@@ -314,7 +449,8 @@ describe('authorization matrix over every route', () => {
       }
 
       const own = await ask(tokens.admin);
-      if (!matches(own.status, routeCase.admin)) note(route, 'admin', `${own.status} ${own.body?.code ?? ''}, expected ${routeCase.admin ?? '2xx'}`);
+      if (!matches(own.status, routeCase.admin))
+        note(route, 'admin', `${own.status} ${own.body?.code ?? ''}, expected ${routeCase.admin ?? '2xx'}`);
     }
     process.stdout.write(`authorization matrix: ${routes.length} routes, ${requests} requests\n`);
     expect(failures).toEqual([]);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { Platform, startPlatform } from '../support/platform';
 import { seedLineItems } from '../support/line-item-seed';
+import { jsonBodyOf, OpenApi, Operation, operationsOf, resolveSchema, Schema } from '../support/openapi';
 
 /**
  * Every operation of both services, read from their OpenAPI documents, receives invalid variants
@@ -10,28 +11,6 @@ import { seedLineItems } from '../support/line-item-seed';
  * (2xx), every 4xx is problem+json, the stored data is the same afterwards (every list, before
  * and after), and both services are still ready.
  */
-
-interface Schema {
-  $ref?: string;
-  type?: string;
-  properties?: Record<string, Schema>;
-  items?: Schema;
-  enum?: unknown[];
-}
-interface Parameter {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required?: boolean;
-  schema?: Schema;
-}
-interface Operation {
-  parameters?: Parameter[];
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
-}
-interface OpenApi {
-  paths: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, Schema> };
-}
 
 interface Variant {
   label: string;
@@ -58,11 +37,6 @@ const JUNK_SEGMENTS = ['%00', '%7B%22%24gt%22%3A%22%22%7D', '..%2F..%2Fetc', '%F
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
-function resolve(doc: OpenApi, schema: Schema | undefined): Schema {
-  if (!schema?.$ref) return schema ?? {};
-  return doc.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')] ?? {};
-}
-
 function wrongTypesFor(schema: Schema): unknown[] {
   switch (schema.type) {
     case 'string':
@@ -84,8 +58,9 @@ function variantsOf(target: Target, filledPath: string): Variant[] {
   const { operation, doc } = target;
   const variants: Variant[] = [];
   const params = operation.parameters ?? [];
-  const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
-  const add = (label: string, variant: Omit<Variant, 'label' | 'path'> & { path?: string }) => variants.push({ label, path: filledPath, ...variant });
+  const bodySchema = jsonBodyOf(operation);
+  const add = (label: string, variant: Omit<Variant, 'label' | 'path'> & { path?: string }) =>
+    variants.push({ label, path: filledPath, ...variant });
 
   // bodies, whether or not the operation takes one
   const json = (value: unknown) => JSON.stringify(value);
@@ -105,17 +80,20 @@ function variantsOf(target: Target, filledPath: string): Variant[] {
   add('form body', { body: 'unknownField_zz=1&__proto__[x]=1', contentType: 'application/x-www-form-urlencoded' });
   add('charset other than UTF-8', { body: json({ a: 1 }), contentType: 'application/json; charset=utf-16le' });
 
-  const schema = resolve(doc, bodySchema);
+  const schema = resolveSchema(doc, bodySchema);
   const isArrayBody = schema.type === 'array';
-  const itemSchema = isArrayBody ? resolve(doc, schema.items) : schema;
+  const itemSchema = isArrayBody ? resolveSchema(doc, schema.items) : schema;
   const wrap = (value: object) => (isArrayBody ? [value] : value);
   if (bodySchema) {
     add('wrong top-level type', { body: json(isArrayBody ? { a: 1 } : [{ a: 1 }]), contentType: 'application/json' });
     for (const [property, propertySchema] of Object.entries(itemSchema.properties ?? {})) {
-      for (const [index, value] of wrongTypesFor(resolve(doc, propertySchema)).entries()) {
+      for (const [index, value] of wrongTypesFor(resolveSchema(doc, propertySchema)).entries()) {
         add(`${property} #${index}`, { body: json(wrap({ [property]: value })), contentType: 'application/json' });
       }
-      add(`${property} with a prototype key inside`, { body: json(wrap({ [property]: { constructor: { prototype: {} } } })), contentType: 'application/json' });
+      add(`${property} with a prototype key inside`, {
+        body: json(wrap({ [property]: { constructor: { prototype: {} } } })),
+        contentType: 'application/json',
+      });
     }
   }
 
@@ -128,7 +106,7 @@ function variantsOf(target: Target, filledPath: string): Variant[] {
     add(`query ${param.name} with NUL`, { query: `${name}=a%00b` });
     add(`query ${param.name} with a lone surrogate`, { query: `${name}=%ED%A0%80` });
     add(`query ${param.name} oversized`, { query: `${name}=${'x'.repeat(6000)}` });
-    if (resolve(doc, param.schema).type !== 'string') add(`query ${param.name} of the wrong type`, { query: `${name}=not-a-value` });
+    if (resolveSchema(doc, param.schema).type !== 'string') add(`query ${param.name} of the wrong type`, { query: `${name}=not-a-value` });
   }
   add('unknown query parameter', { query: 'unknownField_zz=1' });
   add('query nested too deep', { query: 'a[b][c][d][e][f][g]=1' });
@@ -154,7 +132,11 @@ const normalize = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(normalize)
     : value && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).filter(([key]) => !VOLATILE.has(key)).map(([key, item]) => [key, normalize(item)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([key]) => !VOLATILE.has(key))
+            .map(([key, item]) => [key, normalize(item)]),
+        )
       : value;
 
 /** Values for the query parameters a list needs, to read it before and after. */
@@ -162,9 +144,11 @@ const LIST_QUERY: Record<string, string> = { providername: 'hostile-aws', provid
 
 async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 describe('hostile input against every operation', () => {
@@ -178,31 +162,61 @@ describe('hostile input against every operation', () => {
     platform = await startPlatform();
     admin = await platform.token({ sub: 'admin' });
     const as = (service: Service, method: 'post' | 'put', path: string, body?: object, query?: Record<string, string>) =>
-      request(url(service))[method](path).query(query ?? {}).set('corelite-token', admin).send(body).expect((res) => expect(res.status).toBeLessThan(300));
+      request(url(service))
+        [method](path)
+        .query(query ?? {})
+        .set('corelite-token', admin)
+        .send(body)
+        .expect((res) => expect(res.status).toBeLessThan(300));
     await as('authz', 'post', '/authorization/v2/teams', { team_code: 'HOSTILE-TEAM', org_code: 'hostile-org', roles: [] });
     await as('authz', 'post', '/authorization/v2/users', { user_id: 'hostile-user' });
     await as('authz', 'put', '/core/configuration/v1/configvalues', { configurationkey: 'HOSTILE_KEY', configurationvalue: 'kept' });
     await as('authz', 'post', '/core/featureflagmanagement/v1/featureflag', { flag_key: 'HOSTILE_FLAG', flag_value: 'true' });
-    await as('costasset', 'post', '/api/costasset/v1/dynamicResourceGroups', { _id: PATH_VALUE, type: 'budgetary', expr: 'providerName == "aws"', context: { teams: ['HOSTILE-TEAM'] } });
-    await as('costasset', 'post', '/api/costasset/v1/budgetController/budgets', {
-      name: 'hostile budget', amount: 10, currency: 'USD', scope: { groupId: PATH_VALUE }, startPeriod: '202410', endPeriod: '202410', thresholds: [50],
+    await as('costasset', 'post', '/api/costasset/v1/dynamicResourceGroups', {
+      _id: PATH_VALUE,
+      type: 'budgetary',
+      expr: 'providerName == "aws"',
+      context: { teams: ['HOSTILE-TEAM'] },
     });
-    await as('costasset', 'post', `/api/costasset/v1/reportModels/${PATH_VALUE}`, { append: false, type: 'v1', vtags: [], expr: 'period == ${period}' }, { templateId: 'cost-by-provider' });
-    await as('costasset', 'post', '/api/costasset/v1/providers/object-storage', { providerName: 'Hostile store', providerCode: PATH_VALUE });
+    await as('costasset', 'post', '/api/costasset/v1/budgetController/budgets', {
+      name: 'hostile budget',
+      amount: 10,
+      currency: 'USD',
+      scope: { groupId: PATH_VALUE },
+      startPeriod: '202410',
+      endPeriod: '202410',
+      thresholds: [50],
+    });
+    await as(
+      'costasset',
+      'post',
+      `/api/costasset/v1/reportModels/${PATH_VALUE}`,
+      { append: false, type: 'v1', vtags: [], expr: 'period == ${period}' },
+      { templateId: 'cost-by-provider' },
+    );
+    await as('costasset', 'post', '/api/costasset/v1/providers/object-storage', {
+      providerName: 'Hostile store',
+      providerCode: PATH_VALUE,
+    });
     await as('costasset', 'post', '/api/costasset/v1/gpd', undefined, { providername: 'hostile-aws' });
-    await as('costasset', 'post', '/api/costasset/v1/providermetadata/service_categories', [{ providerName: 'aws', assetType: 'vm', serviceCategory: 'Compute' }], { providerName: 'aws' });
-    await seedLineItems(platform, 'default', [{ providerName: 'aws', billingAccountId: 'acct', category: 'Compute', region: 'eu-west-1', period: '202410', cost: 12.5 }]);
-    for (const service of ['authz', 'costasset'] as const) docs[service] = (await request(url(service)).get('/docs-json').expect(200)).body as OpenApi;
+    await as(
+      'costasset',
+      'post',
+      '/api/costasset/v1/providermetadata/service_categories',
+      [{ providerName: 'aws', assetType: 'vm', serviceCategory: 'Compute' }],
+      { providerName: 'aws' },
+    );
+    await seedLineItems(platform, 'default', [
+      { providerName: 'aws', billingAccountId: 'acct', category: 'Compute', region: 'eu-west-1', period: '202410', cost: 12.5 },
+    ]);
+    for (const service of ['authz', 'costasset'] as const)
+      docs[service] = (await request(url(service)).get('/docs-json').expect(200)).body as OpenApi;
   });
   afterAll(() => platform.close());
 
   const targets = (): Target[] =>
     (['authz', 'costasset'] as const).flatMap((service) =>
-      Object.entries(docs[service].paths).flatMap(([path, methods]) =>
-        Object.entries(methods)
-          .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-          .map(([method, operation]) => ({ service, method, path, operation, doc: docs[service] })),
-      ),
+      operationsOf(docs[service]).map((found) => ({ ...found, service, doc: docs[service] })),
     );
 
   /** Every list (a GET without path parameters) as the System Admin sees it, volatile fields left out. */
@@ -239,7 +253,9 @@ describe('hostile input against every operation', () => {
         failures.push(`${where}: ${res.status} without a problem body`);
       }
     });
-    process.stdout.write(`hostile input: ${all.length} operations, ${requests.length} requests, ${failures.length} failures, ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `hostile input: ${all.length} operations, ${requests.length} requests, ${failures.length} failures, ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
     expect(failures.slice(0, 50)).toEqual([]);
 
     expect(await snapshot()).toEqual(before);

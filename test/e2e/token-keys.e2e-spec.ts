@@ -52,10 +52,15 @@ describe('token signing keys', () => {
   });
 
   it('answers 503 KEYS_UNAVAILABLE while the key set cannot be fetched', async () => {
-    const { app } = await createCostassetApp({ ...platform.env, AUTHZ_JWKS_URL: `http://127.0.0.1:${await freePort()}/core/authorization/v1/.well-known/jwks.json` });
+    const { app } = await createCostassetApp({
+      ...platform.env,
+      AUTHZ_JWKS_URL: `http://127.0.0.1:${await freePort()}/core/authorization/v1/.well-known/jwks.json`,
+    });
     await app.listen(0, '127.0.0.1');
     try {
-      const res = await request(app.getHttpServer()).get(CURRENCY).set('corelite-token', await platform.token({ sub: 'admin' }));
+      const res = await request(app.getHttpServer())
+        .get(CURRENCY)
+        .set('corelite-token', await platform.token({ sub: 'admin' }));
       expectProblem(res, 503, 'KEYS_UNAVAILABLE');
     } finally {
       await app.close();
@@ -63,7 +68,10 @@ describe('token signing keys', () => {
   });
 
   it('accepts tokens of an authz restarted with a new dev key, fetching the key set again', async () => {
-    await request(platform.costasset.url).get(CURRENCY).set('corelite-token', await platform.token({ sub: 'admin' })).expect(200);
+    await request(platform.costasset.url)
+      .get(CURRENCY)
+      .set('corelite-token', await platform.token({ sub: 'admin' }))
+      .expect(200);
     const port = Number(new URL(platform.authz.url).port);
     await authz.close();
     const restarted = await createAuthzApp({ ...platform.env, DEV_KEYS_DIR: mkdtempSync(join(tmpdir(), 'restarted-keys-')) });

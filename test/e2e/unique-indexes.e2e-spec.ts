@@ -14,10 +14,24 @@ describe('unique indexes at start-up', () => {
     const database = uri();
     const connection = await mongoose.createConnection(database).asPromise();
     try {
-      const budget = { tenantId: 'default', name: 'Same', amount: 1, currency: 'USD', scopeExpr: 'providerName == "x"', startPeriod: '202401', endPeriod: '202401', thresholds: [] };
+      const budget = {
+        tenantId: 'default',
+        name: 'Same',
+        amount: 1,
+        currency: 'USD',
+        scopeExpr: 'providerName == "x"',
+        startPeriod: '202401',
+        endPeriod: '202401',
+        thresholds: [],
+      };
       await connection.collection('budgets').insertMany([{ ...budget }, { ...budget }]);
 
-      const { app } = await createCostassetApp({ ...process.env, MONGODB_URI: database, NATS_NAMESPACE: `e2e_idx_${randomUUID().slice(0, 8)}`, LOG_LEVEL: 'silent' });
+      const { app } = await createCostassetApp({
+        ...process.env,
+        MONGODB_URI: database,
+        NATS_NAMESPACE: `e2e_idx_${randomUUID().slice(0, 8)}`,
+        LOG_LEVEL: 'silent',
+      });
       const started = app.init().then(
         () => undefined,
         (error: Error) => error,

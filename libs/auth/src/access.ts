@@ -17,7 +17,10 @@ const unauthorized = ApiUnauthorizedResponse({ description: 'No valid corelite-t
 const docs: Record<AccessRule, MethodDecorator & ClassDecorator> = {
   public: applyDecorators(),
   member: unauthorized,
-  'system-admin': applyDecorators(unauthorized, ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED`: the caller is not a System Admin' })),
+  'system-admin': applyDecorators(
+    unauthorized,
+    ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED`: the caller is not a System Admin' }),
+  ),
 };
 
 /**

@@ -47,7 +47,8 @@ describe('JwksKeySet (over HTTP)', () => {
     fetches = 0;
   });
 
-  const verifierFor = (options: ConstructorParameters<typeof JwksKeySet>[1] = {}) => new TokenVerifier(new JwksKeySet(url, options).getKey, ISSUER);
+  const verifierFor = (options: ConstructorParameters<typeof JwksKeySet>[1] = {}) =>
+    new TokenVerifier(new JwksKeySet(url, options).getKey, ISSUER);
   const tokenOf = async (key: SigningKey) => (await new TokenIssuer(key, ISSUER).issueAccess(claims, 60)).token;
 
   it('fetches the set again when a token names a new key (rotation, restarted authz)', async () => {

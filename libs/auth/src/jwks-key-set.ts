@@ -90,7 +90,11 @@ export class JwksKeySet {
   private async fetchKeys(): Promise<void> {
     let body: unknown;
     try {
-      const response = await fetch(this.url, { signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'error', headers: { accept: 'application/json' } });
+      const response = await fetch(this.url, {
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'error',
+        headers: { accept: 'application/json' },
+      });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       body = await response.json();
     } catch (error) {

@@ -13,7 +13,11 @@ export interface RouteAccess {
 }
 
 const asList = (value: unknown): string[] => (Array.isArray(value) ? value : [value ?? '']).map(String);
-const joinPath = (...parts: string[]) => `/${parts.map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+const joinPath = (...parts: string[]) =>
+  `/${parts
+    .map((part) => part.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/')}`;
 
 /**
  * Every HTTP route of the service with its declared access rule, read from the controllers

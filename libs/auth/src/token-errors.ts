@@ -11,7 +11,8 @@ const unauthorized = (code: string, detail: string) => new ProblemException(401,
  */
 export function tokenProblem(error: unknown): ProblemException {
   if (error instanceof ProblemException) return error;
-  if (error instanceof KeysUnavailableError) return new ProblemException(503, 'KEYS_UNAVAILABLE', 'The signing keys cannot be fetched; retry later');
+  if (error instanceof KeysUnavailableError)
+    return new ProblemException(503, 'KEYS_UNAVAILABLE', 'The signing keys cannot be fetched; retry later');
   if (error instanceof UnknownSigningKeyError || error instanceof joseErrors.JWKSNoMatchingKey) {
     return unauthorized(
       'TOKEN_KEY_UNKNOWN',

@@ -168,6 +168,4 @@ export const EVENT_PAYLOADS: { [E in EventSubject]: ClassOf<Events[E]> } = {
 };
 
 /** A reply either carries data or the problem the caller should surface. */
-export type ReplyEnvelope<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { status: number; code: string; detail: string } };
+export type ReplyEnvelope<T> = { ok: true; data: T } | { ok: false; error: { status: number; code: string; detail: string } };

@@ -31,7 +31,8 @@ export function decodePayload<T extends object>(type: new () => T, data: Uint8Ar
  * newer sender's additions do not break an older receiver). Throws `InvalidPayloadError`.
  */
 export function validPayload<T extends object>(type: new () => T, decoded: unknown): T {
-  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded)) throw new InvalidPayloadError('the payload is not a JSON object');
+  if (decoded === null || typeof decoded !== 'object' || Array.isArray(decoded))
+    throw new InvalidPayloadError('the payload is not a JSON object');
   const payload = plainToInstance(type, decoded);
   const errors = validateSync(payload, { whitelist: true, forbidUnknownValues: true, validationError: { target: false, value: false } });
   if (errors.length > 0) throw new InvalidPayloadError(describe(errors).slice(0, 10).join('; '));

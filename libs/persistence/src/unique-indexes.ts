@@ -53,7 +53,8 @@ export class UniqueIndexCheck implements OnApplicationBootstrap {
         const cause = buildError ? `: ${buildError.message.replace(/ dup key: .*$/, '')}` : '';
         problems.push(`collection "${model.collection.name}" has no unique index on ${describeKeys(keys)}${cause}`);
       }
-      if (buildError && missing.length === 0) this.logger.error({ err: buildError, collection: model.collection.name }, 'an index could not be built');
+      if (buildError && missing.length === 0)
+        this.logger.error({ err: buildError, collection: model.collection.name }, 'an index could not be built');
     }
     if (problems.length > 0) {
       throw new Error(

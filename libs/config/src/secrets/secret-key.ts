@@ -28,7 +28,9 @@ function decode(base64: string, origin: string): Buffer {
 export function loadSecretKey(source: SecretKeySource): Buffer {
   if (source.base64Key) return decode(source.base64Key, source.variable);
   if (!source.allowDevKey) {
-    throw new Error(`${source.variable} is required in production (base64 of ${SECRET_KEY_BYTES} random bytes, e.g. \`openssl rand -base64 32\`)`);
+    throw new Error(
+      `${source.variable} is required in production (base64 of ${SECRET_KEY_BYTES} random bytes, e.g. \`openssl rand -base64 32\`)`,
+    );
   }
   const stored = readOrCreateDevKey(source.devKeysDir, source.devKeyFile, () => randomBytes(SECRET_KEY_BYTES).toString('base64'));
   return decode(stored, join(source.devKeysDir, source.devKeyFile));

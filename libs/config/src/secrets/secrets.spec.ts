@@ -48,7 +48,13 @@ describe('SecretSealer', () => {
   it('refuses malformed values and truncated tags (a 4-byte tag would be forgeable)', () => {
     const [format, iv, tag, data] = sealer.seal('secret', context).split(':');
     const shortTag = Buffer.from(tag, 'base64url').subarray(0, 4).toString('base64url');
-    for (const bad of ['', 'plain-text', `gcm0:${iv}:${tag}:${data}`, `${format}:${iv}:${shortTag}:${data}`, `${format}:${iv}:${tag}:${data}:x`]) {
+    for (const bad of [
+      '',
+      'plain-text',
+      `gcm0:${iv}:${tag}:${data}`,
+      `${format}:${iv}:${shortTag}:${data}`,
+      `${format}:${iv}:${tag}:${data}:x`,
+    ]) {
       expect(() => sealer.open(bad, context)).toThrow(SealedSecretError);
     }
   });
@@ -73,7 +79,9 @@ describe('loadSecretKey', () => {
   });
 
   it('fails clearly in production without a key', () => {
-    expect(() => loadSecretKey({ ...source, devKeysDir: dir, allowDevKey: false })).toThrow(/SOME_ENCRYPTION_KEY is required in production/);
+    expect(() => loadSecretKey({ ...source, devKeysDir: dir, allowDevKey: false })).toThrow(
+      /SOME_ENCRYPTION_KEY is required in production/,
+    );
   });
 
   it('generates a dev key once, readable by its owner only, and reuses it', () => {

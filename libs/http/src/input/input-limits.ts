@@ -15,8 +15,16 @@ export interface InputLimits {
 export function inputLimitsFrom(env: CommonEnvironment): InputLimits {
   return {
     bodyBytes: env.HTTP_BODY_LIMIT_BYTES,
-    json: { maxDepth: env.HTTP_JSON_MAX_DEPTH, maxArrayLength: env.HTTP_JSON_MAX_ARRAY_LENGTH, maxStringLength: env.HTTP_JSON_MAX_STRING_LENGTH },
-    query: { maxDepth: env.HTTP_QUERY_MAX_DEPTH, maxArrayLength: env.HTTP_QUERY_MAX_ARRAY_LENGTH, maxParameters: env.HTTP_QUERY_MAX_PARAMETERS },
+    json: {
+      maxDepth: env.HTTP_JSON_MAX_DEPTH,
+      maxArrayLength: env.HTTP_JSON_MAX_ARRAY_LENGTH,
+      maxStringLength: env.HTTP_JSON_MAX_STRING_LENGTH,
+    },
+    query: {
+      maxDepth: env.HTTP_QUERY_MAX_DEPTH,
+      maxArrayLength: env.HTTP_QUERY_MAX_ARRAY_LENGTH,
+      maxParameters: env.HTTP_QUERY_MAX_PARAMETERS,
+    },
   };
 }
 

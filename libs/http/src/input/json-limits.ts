@@ -57,15 +57,28 @@ const pathOf = (parent: string, key: string | number) =>
  * where it is (`$.items[3].name`). `undefined` when the value is within them. Depth is known to be
  * bounded here (checked before parsing), so the walk may recurse.
  */
-export function checkParsed(value: unknown, limits: Omit<JsonLimits, 'maxDepth'>, what = 'request body', path = '$'): ProblemException | undefined {
+export function checkParsed(
+  value: unknown,
+  limits: Omit<JsonLimits, 'maxDepth'>,
+  what = 'request body',
+  path = '$',
+): ProblemException | undefined {
   if (typeof value === 'string') {
     return value.length > limits.maxStringLength
-      ? new ProblemException(413, 'INPUT_STRING_TOO_LONG', `A string of the ${what} is longer than ${limits.maxStringLength} characters (at ${path})`)
+      ? new ProblemException(
+          413,
+          'INPUT_STRING_TOO_LONG',
+          `A string of the ${what} is longer than ${limits.maxStringLength} characters (at ${path})`,
+        )
       : undefined;
   }
   if (Array.isArray(value)) {
     if (value.length > limits.maxArrayLength) {
-      return new ProblemException(413, 'INPUT_ARRAY_TOO_LONG', `An array of the ${what} holds more than ${limits.maxArrayLength} items (at ${path})`);
+      return new ProblemException(
+        413,
+        'INPUT_ARRAY_TOO_LONG',
+        `An array of the ${what} holds more than ${limits.maxArrayLength} items (at ${path})`,
+      );
     }
     for (let i = 0; i < value.length; i++) {
       const problem = checkParsed(value[i], limits, what, pathOf(path, i));
@@ -79,7 +92,11 @@ export function checkParsed(value: unknown, limits: Omit<JsonLimits, 'maxDepth'>
         return new ProblemException(400, 'INPUT_KEY_REFUSED', `The ${what} may not use the key "${key}" (at ${path})`);
       }
       if (key.length > limits.maxStringLength) {
-        return new ProblemException(413, 'INPUT_STRING_TOO_LONG', `A key of the ${what} is longer than ${limits.maxStringLength} characters (at ${path})`);
+        return new ProblemException(
+          413,
+          'INPUT_STRING_TOO_LONG',
+          `A key of the ${what} is longer than ${limits.maxStringLength} characters (at ${path})`,
+        );
       }
       const problem = checkParsed((value as Record<string, unknown>)[key], limits, what, pathOf(path, key));
       if (problem) return problem;

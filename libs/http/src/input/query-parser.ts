@@ -62,7 +62,11 @@ export function parseQuery(queryString: string, limits: QueryLimits): Record<str
     if (!(error instanceof RangeError)) throw error;
     if (/depth/i.test(error.message)) throw tooDeep('query string', limits.maxDepth);
     if (/array/i.test(error.message)) {
-      throw new ProblemException(400, 'INPUT_ARRAY_TOO_LONG', `An array of the query string holds more than ${limits.maxArrayLength} items`);
+      throw new ProblemException(
+        400,
+        'INPUT_ARRAY_TOO_LONG',
+        `An array of the query string holds more than ${limits.maxArrayLength} items`,
+      );
     }
     throw new ProblemException(400, 'INPUT_TOO_MANY_PARAMETERS', `The query string holds more than ${limits.maxParameters} parameters`);
   }

@@ -14,7 +14,10 @@ class Named {
 }
 
 const problems = (value: object) =>
-  validateSync(plainToInstance(Named, { name: 'ok', note: '', tags: [], ...value })).map((error) => [error.property, Object.keys(error.constraints ?? {})]);
+  validateSync(plainToInstance(Named, { name: 'ok', note: '', tags: [], ...value })).map((error) => [
+    error.property,
+    Object.keys(error.constraints ?? {}),
+  ]);
 
 describe('IsSafeText', () => {
   it('accepts ordinary text, accents, emoji and line breaks where allowed', () => {

@@ -20,7 +20,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function unsafeTextReason(text: string, multiline = false): string | undefined {
   if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode (no lone surrogate)';
   if ((multiline ? UNSAFE_MULTILINE : UNSAFE).test(text)) {
-    return multiline ? 'must not contain control characters other than tab and line breaks, nor U+FFFE/U+FFFF' : 'must not contain control characters, nor U+FFFE/U+FFFF';
+    return multiline
+      ? 'must not contain control characters other than tab and line breaks, nor U+FFFE/U+FFFF'
+      : 'must not contain control characters, nor U+FFFE/U+FFFF';
   }
   return undefined;
 }
@@ -32,7 +34,8 @@ function SafeCharacters(multiline: boolean, options: ValidationOptions): Propert
       constraints: [multiline],
       validator: {
         validate: (value: unknown) => typeof value !== 'string' || unsafeTextReason(value, multiline) === undefined,
-        defaultMessage: (args) => `${args?.property ?? 'value'} ${unsafeTextReason(String(args?.value ?? ''), multiline) ?? 'is not safe text'}`,
+        defaultMessage: (args) =>
+          `${args?.property ?? 'value'} ${unsafeTextReason(String(args?.value ?? ''), multiline) ?? 'is not safe text'}`,
       },
     },
     options,
