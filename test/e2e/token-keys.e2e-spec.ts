@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,14 +14,6 @@ import { Platform, startPlatform } from '../support/platform';
 const ME = '/core/authorization/v1/me';
 const CURRENCY = '/api/costasset/v1/currency/defaultCurrency';
 const claims = { sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' as const };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const tokenFromNewKey = async (issuer: string) => {
   const key = await loadSigningKey({ devKeysDir: mkdtempSync(join(tmpdir(), 'other-key-')), allowDevKey: true });
@@ -54,7 +45,7 @@ describe('token signing keys', () => {
   it('answers 503 KEYS_UNAVAILABLE while the key set cannot be fetched', async () => {
     const { app } = await createCostassetApp({
       ...platform.env,
-      AUTHZ_JWKS_URL: `http://127.0.0.1:${await freePort()}/core/authorization/v1/.well-known/jwks.json`,
+      AUTHZ_JWKS_URL: 'http://127.0.0.1:1/core/authorization/v1/.well-known/jwks.json',
     });
     await app.listen(0, '127.0.0.1');
     try {
@@ -72,7 +63,7 @@ describe('token signing keys', () => {
       .get(CURRENCY)
       .set('corelite-token', await platform.token({ sub: 'admin' }))
       .expect(200);
-    const port = Number(new URL(platform.authz.url).port);
+    const { port } = authz.getHttpServer().address() as { port: number };
     await authz.close();
     const restarted = await createAuthzApp({ ...platform.env, DEV_KEYS_DIR: mkdtempSync(join(tmpdir(), 'restarted-keys-')) });
     authz = restarted.app;
