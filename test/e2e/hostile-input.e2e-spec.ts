@@ -164,13 +164,14 @@ describe('hostile input against every operation', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     admin = await platform.token({ sub: 'admin' });
-    const as = (service: Service, method: 'post' | 'put', path: string, body?: object, query?: Record<string, string>) =>
-      request(url(service))
-        [method](path)
+    const as = (service: Service, method: 'post' | 'put', path: string, body?: object, query?: Record<string, string>) => {
+      const agent = request(url(service));
+      return agent[method](path)
         .query(query ?? {})
         .set('corelite-token', admin)
         .send(body)
         .expect((res) => expect(res.status).toBeLessThan(300));
+    };
     await as('authz', 'post', '/authorization/v2/teams', { team_code: 'HOSTILE-TEAM', org_code: 'hostile-org', roles: [] });
     await as('authz', 'post', '/authorization/v2/users', { user_id: 'hostile-user' });
     await as('authz', 'put', '/core/configuration/v1/configvalues', { configurationkey: 'HOSTILE_KEY', configurationvalue: 'kept' });
