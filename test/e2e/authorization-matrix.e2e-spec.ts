@@ -377,6 +377,17 @@ describe('authorization matrix over every route', () => {
     expect([...known].filter((key) => !keys.has(key))).toEqual([]);
   });
 
+  it('documents each rule in the OpenAPI documents as x-access', async () => {
+    for (const service of ['authz', 'costasset'] as const) {
+      const doc = (await request(base(service)).get('/docs-json').expect(200)).body as { paths: Record<string, Record<string, { 'x-access'?: string }>> };
+      const documented = routesOf(service).map((route) => ({
+        route: route.key,
+        access: doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()]?.['x-access'],
+      }));
+      expect(documented).toEqual(routesOf(service).map((route) => ({ route: route.key, access: route.rule })));
+    }
+  });
+
   const isAuthRefusal = (res: request.Response) =>
     (res.status === 401 && /^TOKEN_/.test(res.body?.code ?? '')) || res.body?.code === 'SYSTEM_ADMIN_REQUIRED';
 
