@@ -286,7 +286,7 @@ describe('core configuration values', () => {
       'limit',
     ]);
     expectProblem(
-      await request(platform.authz.url).get(AUDIT).query({ limit: 201 }).set('corelite-token', admin),
+      await request(platform.authz.url).get(AUDIT).query({ limit: 1001 }).set('corelite-token', admin),
       400,
       'VALIDATION_FAILED',
       ['limit'],

@@ -102,6 +102,36 @@ describe('costasset budgets', () => {
     expect(res.body.find((u: { name: string }) => u.name === 'Azure')).toMatchObject({ period: '202410', actual: 1000, percentUsed: 200 });
   });
 
+  it("follows the caller's visibility: a member sees the budgets of its teams' budgetary groups, with actuals over what it may see", async () => {
+    const groups = (body: object) => request(platform.costasset.url).post('/api/costasset/v1/dynamicResourceGroups').set('corelite-token', admin).send(body).expect(200);
+    const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body).expect((res) => expect(res.status).toBeLessThan(300));
+    await authz('/authorization/v2/teams', { team_code: 'PROD-TEAM', org_code: 'org', roles: [] });
+    await authz('/authorization/v2/users', { user_id: 'carol' });
+    await authz('/authorization/v2/userteam', { user_id: 'carol', team_code: 'PROD-TEAM' });
+    // carol's team sees the "prod" account only; its budget covers every aws account
+    await groups({ _id: 'prod-visible', type: 'visibility', expr: 'billingAccountId == "prod"', context: { teams: ['PROD-TEAM'] } });
+    await groups({ _id: 'all-aws', type: 'budgetary', expr: 'providerName == "aws"', context: { teams: ['PROD-TEAM'] } });
+    await seedLineItems(platform, 'default', [{ providerName: 'aws', billingAccountId: 'dev', category: 'Compute', region: 'x', period: '202412', cost: 70 }]);
+    await seedLineItems(platform, 'default', [{ providerName: 'aws', billingAccountId: 'prod', category: 'Compute', region: 'x', period: '202412', cost: 30 }]);
+    const teamBudget = (await post(budget({ name: 'Team AWS', scope: { groupId: 'all-aws' }, amount: 100, startPeriod: '202412', endPeriod: '202412' })).expect(201)).body;
+    const hidden = (await post(budget({ name: 'Hidden', startPeriod: '202412', endPeriod: '202412' })).expect(201)).body;
+
+    const carol = await platform.token({ sub: 'carol' });
+    const list = await request(platform.costasset.url).get(BUDGETS).set('corelite-token', carol).expect(200);
+    expect(list.body.map((b: { name: string }) => b.name)).toEqual(['Team AWS']);
+    await request(platform.costasset.url).get(`${BUDGETS}/${teamBudget.id}`).set('corelite-token', carol).expect(200);
+    await request(platform.costasset.url).get(`${BUDGETS}/${hidden.id}`).set('corelite-token', carol).expect(404);
+    expect((await units(carol).expect(200)).body).toEqual([expect.objectContaining({ name: 'Team AWS', period: '202412', actual: 30, percentUsed: 30 })]);
+    // the System Admin sees the whole scope
+    expect((await units().expect(200)).body.find((u: { name: string }) => u.name === 'Team AWS')).toMatchObject({ actual: 100, percentUsed: 100 });
+
+    // a member without teams sees no budget and no actual
+    const loner = await platform.token({ sub: 'loner' });
+    await units(loner).expect(204);
+    expect((await request(platform.costasset.url).get(BUDGETS).set('corelite-token', loner).expect(200)).body).toEqual([]);
+    await request(platform.costasset.url).get(`${BUDGETS}/${teamBudget.id}`).set('corelite-token', loner).expect(404);
+  });
+
   it('keeps tenants apart', async () => {
     const otherAdmin = await platform.token({ sub: 'admin', tid: 'other' });
     await units(otherAdmin).expect(204);

@@ -221,4 +221,22 @@ describe('costasset data management', () => {
     expect(await lineItems.count('other')).toBe(1);
     expect(await lineItems.count('default', { billingAccountId: 'acc-1' })).toBe(2);
   });
+
+  it('keeps deletion jobs to System Admins, and terminating one cancels its request', async () => {
+    const total = 30_000;
+    await seedLineItems(platform, 'default', Array.from({ length: total }, (_, index) => item('bulk-2', `b-${index % 7}`, '202407', index)));
+    const created = await api().post(BASE, { filters: { providerName: 'bulk-2' } }).expect(201);
+    await eventually(async () => expect((await requestById(created.body.id)).status).toBe('running'), 20_000, 20);
+
+    const member = await platform.token({ sub: 'dave' });
+    expect((await api(member).post(`${JOBS}/${created.body.jobId}/terminate`).expect(403)).body.code).toBe('SYSTEM_ADMIN_REQUIRED');
+    await api(member).get(`${JOBS}/${created.body.jobId}`).expect(403);
+    expect((await api(member).get(`${JOBS}?type=data-deletion`).expect(200)).body.items).toEqual([]);
+    expect((await api(member).get(JOBS).expect(200)).body.items).toEqual([]);
+
+    await api().post(`${JOBS}/${created.body.jobId}/terminate`).expect(200);
+    const stopped = await settled(created.body.id, 'cancelled');
+    await eventually(async () => expect((await api().get(`${JOBS}/${created.body.jobId}`).expect(200)).body.status).toBe('terminated'));
+    expect(await lineItems.count('default', { providerName: 'bulk-2' })).toBe(total - stopped.rowsRemoved);
+  });
 });

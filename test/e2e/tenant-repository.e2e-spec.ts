@@ -68,6 +68,10 @@ describe('TenantRepository', () => {
     } while (cursor);
     expect(seen).toHaveLength(24);
     expect(new Set(seen).size).toBe(24);
+    // a corrupted cursor is refused, never taken for the first page again
+    for (const corrupted of ['not-a-cursor', `${String(cursor ?? 'x').padEnd(24, '0')}zz`, '']) {
+      await expect(items.page('C', {}, 10, corrupted)).rejects.toMatchObject({ code: 'INVALID_CURSOR', status: 400 });
+    }
   });
 
   it('reports a duplicate within a tenant as 11000, and allows it across tenants', async () => {

@@ -1,13 +1,13 @@
 import { INestApplication } from '@nestjs/common';
 import { loadEnvironment } from '@lib/config';
-import { createHttpApp } from '@lib/http';
+import { createHttpApp, inputLimitsFrom } from '@lib/http';
 import { AuthzEnvironment } from './authz.environment';
 import { AuthzModule } from './authz.module';
 
 export async function createAuthzApp(source: NodeJS.ProcessEnv = process.env): Promise<{ app: INestApplication; env: AuthzEnvironment }> {
   const env = loadEnvironment(AuthzEnvironment, source);
   const app = await createHttpApp(AuthzModule.forRoot(env), {
-    bodyLimitBytes: env.HTTP_BODY_LIMIT_BYTES,
+    limits: inputLimitsFrom(env),
     swagger: env.SWAGGER_ENABLED
       ? {
           title: 'corelite authz',

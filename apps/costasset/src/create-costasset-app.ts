@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { loadEnvironment } from '@lib/config';
-import { createHttpApp } from '@lib/http';
+import { createHttpApp, inputLimitsFrom } from '@lib/http';
 import { CostassetEnvironment } from './costasset.environment';
 import { CostassetModule } from './costasset.module';
 
@@ -9,7 +9,7 @@ export async function createCostassetApp(
 ): Promise<{ app: INestApplication; env: CostassetEnvironment }> {
   const env = loadEnvironment(CostassetEnvironment, source);
   const app = await createHttpApp(CostassetModule.forRoot(env), {
-    bodyLimitBytes: env.HTTP_BODY_LIMIT_BYTES,
+    limits: inputLimitsFrom(env),
     swagger: env.SWAGGER_ENABLED
       ? {
           title: 'corelite costasset',

@@ -1,8 +1,8 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { AuthGuard } from './auth.guard';
 import { AccessTokenVerifier, PrincipalResolver } from './principal-resolver';
-import { SystemAdminGuard } from './system-admin.guard';
+import { RouteCatalog } from './route-catalog';
 
 export interface AuthModuleOptions {
   /** Provides `AccessTokenVerifier`. */
@@ -12,21 +12,16 @@ export interface AuthModuleOptions {
   imports?: DynamicModule['imports'];
 }
 
-/** Installs the global token guard with this service's verifier and principal resolver. */
+/** Installs the global access guard with this service's verifier and principal resolver, and the route catalog. */
 @Global()
 @Module({})
 export class AuthModule {
   static forRoot(options: AuthModuleOptions): DynamicModule {
     return {
       module: AuthModule,
-      imports: options.imports ?? [],
-      providers: [
-        options.verifier,
-        options.resolver,
-        SystemAdminGuard,
-        { provide: APP_GUARD, useClass: AuthGuard },
-      ],
-      exports: [AccessTokenVerifier, PrincipalResolver, SystemAdminGuard],
+      imports: [DiscoveryModule, ...(options.imports ?? [])],
+      providers: [options.verifier, options.resolver, RouteCatalog, { provide: APP_GUARD, useClass: AuthGuard }],
+      exports: [AccessTokenVerifier, PrincipalResolver, RouteCatalog],
     };
   }
 }

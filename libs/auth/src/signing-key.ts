@@ -1,7 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, JWK } from 'jose';
+import { readOrCreateDevKey } from '@lib/config/secrets/dev-key-file';
 
 export type SigningAlgorithm = 'ES256' | 'RS256';
 
@@ -28,28 +27,13 @@ function algorithmOf(key: KeyObject): SigningAlgorithm {
   throw new Error('JWT_PRIVATE_KEY must be an EC P-256 (ES256) or RSA >= 2048 bits (RS256) private key');
 }
 
-/** Reads the dev key, creating it once; `wx` makes concurrent first starts agree on one key. */
-function devKeyPem(dir: string): string {
-  const path = join(dir, DEV_KEY_FILE);
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    try {
-      writeFileSync(path, privateKey.export({ type: 'pkcs8', format: 'pem' }), { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    return readFileSync(path, 'utf8');
-  }
-}
-
 export async function loadSigningKey(source: SigningKeySource): Promise<SigningKey> {
   let pem = source.privateKeyPem?.replace(/\\n/g, '\n');
   if (!pem) {
     if (!source.allowDevKey) throw new Error('JWT_PRIVATE_KEY is required in production');
-    pem = devKeyPem(source.devKeysDir);
+    pem = readOrCreateDevKey(source.devKeysDir, DEV_KEY_FILE, () =>
+      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    );
   }
   const privateKey = createPrivateKey(pem);
   const publicKey = createPublicKey(privateKey);

@@ -28,11 +28,11 @@ describe('TokenVerifier', () => {
 
   beforeAll(async () => {
     key = await loadSigningKey({ devKeysDir: mkdtempSync(join(tmpdir(), 'keys-')), allowDevKey: true });
-    verifier = new TokenVerifier(key.publicKey, ISSUER, 0);
+    verifier = TokenVerifier.withKey(key, ISSUER);
   });
 
-  const signed = (payload: Record<string, unknown>, signWith = key.privateKey, alg = 'ES256') =>
-    new SignJWT(payload).setProtectedHeader({ alg, kid: key.kid }).sign(signWith);
+  const signed = (payload: Record<string, unknown>, signWith = key.privateKey, kid = key.kid) =>
+    new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid }).sign(signWith);
   const now = () => Math.floor(Date.now() / 1000);
 
   it('accepts a token it issued and returns its claims', async () => {
@@ -54,10 +54,22 @@ describe('TokenVerifier', () => {
     expect(problem.code).toBe(code);
   });
 
-  it('refuses a token signed by another key', async () => {
+  it('refuses a token signed by another key under our kid as a bad signature', async () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const token = await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }, privateKey);
     expect((await rejection(verifier.verify(token))).code).toBe('TOKEN_SIGNATURE_INVALID');
+  });
+
+  it('refuses a token naming a key it does not hold as TOKEN_KEY_UNKNOWN', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const problem = await rejection(verifier.verify(await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }, privateKey, 'another-key')));
+    expect({ status: problem.getStatus(), code: problem.code }).toEqual({ status: 401, code: 'TOKEN_KEY_UNKNOWN' });
+  });
+
+  it('lets an error that is no token problem through as it is', async () => {
+    const broken = new TokenVerifier(() => Promise.reject(new TypeError('a bug')), ISSUER);
+    const token = await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 });
+    await expect(broken.verify(token)).rejects.toThrow(TypeError);
   });
 
   it('refuses a tampered payload', async () => {

@@ -1,9 +1,11 @@
-import { createRemoteJWKSet, JWTPayload, jwtVerify, KeyLike } from 'jose';
+import { createLocalJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey, KeyLike } from 'jose';
 import { ProblemException } from '@lib/http/problem/problem';
 import { AUTH_TYPES, AuthType, TokenClaims } from './token-claims';
+import { JwksKeySet } from './jwks-key-set';
+import type { SigningKey } from './signing-key';
 import { tokenProblem } from './token-errors';
 
-type KeyResolver = KeyLike | ReturnType<typeof createRemoteJWKSet>;
+type KeyResolver = KeyLike | JWTVerifyGetKey;
 
 export const ACCEPTED_ALGORITHMS = ['ES256', 'RS256'];
 const REQUIRED_CLAIMS = ['sub', 'tid', 'idp', 'exp', 'iat', 'iss'];
@@ -41,14 +43,20 @@ export class TokenVerifier {
     private readonly clockToleranceSeconds = 5,
   ) {}
 
+  /** authz: its own key, published under its `kid` (a token naming another kid is `TOKEN_KEY_UNKNOWN`). */
+  static withKey(key: SigningKey, issuer: string): TokenVerifier {
+    return new TokenVerifier(createLocalJWKSet({ keys: [key.publicJwk] }), issuer);
+  }
+
+  /** Every other service: the key set authz publishes, fetched again when a token names an unknown key. */
   static withJwks(jwksUrl: string, issuer: string): TokenVerifier {
-    return new TokenVerifier(createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3000, cooldownDuration: 30_000 }), issuer);
+    return new TokenVerifier(new JwksKeySet(new URL(jwksUrl)).getKey, issuer);
   }
 
   async verify(token: string, expected: 'access' | 'refresh' = 'access'): Promise<TokenClaims> {
     let claims: TokenClaims;
     try {
-      const { payload } = await jwtVerify(token, this.keys as KeyLike, {
+      const { payload } = await jwtVerify(token, this.keys as JWTVerifyGetKey, {
         issuer: this.issuer,
         algorithms: ACCEPTED_ALGORITHMS,
         requiredClaims: REQUIRED_CLAIMS,

@@ -63,6 +63,42 @@ export class CommonEnvironment {
   @Min(1024)
   @Max(64 * 1024 * 1024)
   HTTP_BODY_LIMIT_BYTES: number = 1024 * 1024;
+
+  /** Deepest nesting of arrays and objects in a JSON body, checked on the raw bytes before parsing (400 above). */
+  @IsInt()
+  @Min(2)
+  @Max(256)
+  HTTP_JSON_MAX_DEPTH: number = 32;
+
+  /** Most items of one array in a JSON body (413 above). */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  HTTP_JSON_MAX_ARRAY_LENGTH: number = 10_000;
+
+  /** Most characters of one string (key or value) in a JSON body (413 above); above every field's own limit, so that those answer first, naming the field. */
+  @IsInt()
+  @Min(64)
+  @Max(64 * 1024 * 1024)
+  HTTP_JSON_MAX_STRING_LENGTH: number = 131_072;
+
+  /** Deepest bracket nesting of a query parameter (`a[b][c]` is 2; 400 above). */
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  HTTP_QUERY_MAX_DEPTH: number = 5;
+
+  /** Most items of one array in the query string (400 above). */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HTTP_QUERY_MAX_ARRAY_LENGTH: number = 100;
+
+  /** Most parameters in a query string (400 above). */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HTTP_QUERY_MAX_PARAMETERS: number = 100;
 }
 
 /** Common variables plus the object store (MinIO, S3 or the local s3rver). */

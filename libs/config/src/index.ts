@@ -1,2 +1,3 @@
 export * from './load-environment';
 export * from './common-environment';
+export * from './secrets';

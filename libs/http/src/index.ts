@@ -2,4 +2,6 @@ export * from './problem';
 export * from './health';
 export * from './logging';
 export * from './swagger';
+export * from './input';
+export * from './validation';
 export * from './create-http-app';

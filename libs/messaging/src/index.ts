@@ -5,3 +5,4 @@ export * from './invalidating-cache';
 export * from './work-queue';
 export * from './messaging.module';
 export * from './nats-readiness.probe';
+export * from './payload';

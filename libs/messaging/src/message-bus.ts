@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JSONCodec, NatsError, Subscription } from 'nats';
 import { ProblemException } from '@lib/http/problem/problem';
-import { Events, EventSubject, ReplyEnvelope, ReplyOf, RequestOf, RequestSubject } from './contract';
+import { EVENT_PAYLOADS, Events, EventSubject, ReplyEnvelope, ReplyOf, REQUEST_PAYLOADS, RequestOf, RequestSubject } from './contract';
 import { NatsConnectionProvider } from './nats-connection';
+import { decodePayload, InvalidPayloadError, validPayload } from './payload';
 
 const codec = JSONCodec();
 
@@ -10,28 +11,47 @@ function unavailable(subject: string, reason: string): ProblemException {
   return new ProblemException(503, 'DEPENDENCY_UNAVAILABLE', `The messaging request "${subject}" failed (${reason}); retry later`);
 }
 
-/** Typed request/reply and events over the contract's subjects. */
+function isEnvelope(value: unknown): value is ReplyEnvelope<unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const envelope = value as { ok?: unknown; error?: { status?: unknown; code?: unknown; detail?: unknown } };
+  if (envelope.ok === true) return true;
+  return (
+    envelope.ok === false &&
+    typeof envelope.error?.status === 'number' &&
+    typeof envelope.error.code === 'string' &&
+    typeof envelope.error.detail === 'string'
+  );
+}
+
+/** Typed request/reply and events over the contract's subjects; every received payload is validated against its class. */
 @Injectable()
 export class MessageBus {
   private readonly logger = new Logger('MessageBus');
 
   constructor(private readonly nats: NatsConnectionProvider) {}
 
-  /** Sends a request; an unreachable NATS, no responder or a timeout surface as 503. */
+  /** Sends a request; an unreachable NATS, no responder or a timeout surface as 503, a reply that breaks the contract as 502. */
   async request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, timeoutMs?: number): Promise<ReplyOf<S>> {
     if (!this.nats.isConnected()) throw unavailable(subject, 'not connected');
     const timeout = timeoutMs ?? this.nats.options.requestTimeoutMs;
-    let envelope: ReplyEnvelope<ReplyOf<S>>;
+    let reply: Uint8Array;
     try {
       const nc = await this.nats.get();
-      const reply = await nc.request(this.nats.subject(subject), codec.encode(payload), { timeout });
-      envelope = codec.decode(reply.data) as ReplyEnvelope<ReplyOf<S>>;
+      reply = (await nc.request(this.nats.subject(subject), codec.encode(payload), { timeout })).data;
     } catch (error) {
       const code = (error as NatsError).code ?? 'error';
       throw unavailable(subject, code === '503' ? 'no responder' : code.toLowerCase());
     }
-    if (!envelope.ok) throw new ProblemException(envelope.error.status, envelope.error.code, envelope.error.detail);
-    return envelope.data;
+    try {
+      const envelope: unknown = JSON.parse(new TextDecoder().decode(reply));
+      if (!isEnvelope(envelope)) throw new InvalidPayloadError('the reply is not an envelope');
+      if (!envelope.ok) throw new ProblemException(envelope.error.status, envelope.error.code, envelope.error.detail);
+      return validPayload(REQUEST_PAYLOADS[subject][1] as new () => ReplyOf<S>, envelope.data);
+    } catch (error) {
+      if (!(error instanceof InvalidPayloadError) && !(error instanceof SyntaxError)) throw error;
+      this.logger.error({ err: error, subject }, 'a reply breaks the messaging contract');
+      throw new ProblemException(502, 'DEPENDENCY_REPLY_INVALID', `The reply to "${subject}" breaks the messaging contract`);
+    }
   }
 
   /** Answers requests on a subject; instances of a service share the load through the queue group. */
@@ -44,7 +64,7 @@ export class MessageBus {
     return nc.subscribe(this.nats.subject(subject), {
       queue,
       callback: (err, msg) => {
-        if (err) return this.logger.error({ err: err.message, subject }, 'subscription error');
+        if (err) return this.logger.error({ err, subject }, 'subscription error');
         void this.answer(subject, handler, msg.data).then((envelope) => msg.respond(codec.encode(envelope)));
       },
     });
@@ -59,14 +79,22 @@ export class MessageBus {
     nc.publish(this.nats.subject(subject), codec.encode(payload));
   }
 
+  /** Delivers each valid event to `handler`; an event that breaks the contract is logged and dropped. */
   async subscribe<E extends EventSubject>(subject: E, handler: (event: Events[E]) => void | Promise<void>): Promise<Subscription> {
     const nc = await this.nats.get();
     return nc.subscribe(this.nats.subject(subject), {
       callback: (err, msg) => {
-        if (err) return this.logger.error({ err: err.message, subject }, 'subscription error');
+        if (err) return this.logger.error({ err, subject }, 'subscription error');
+        let event: Events[E];
+        try {
+          event = decodePayload(EVENT_PAYLOADS[subject] as new () => Events[E], msg.data);
+        } catch (error) {
+          if (!(error instanceof InvalidPayloadError)) throw error;
+          return this.logger.warn({ subject, reason: error.message }, 'event dropped: it breaks the messaging contract');
+        }
         Promise.resolve()
-          .then(() => handler(codec.decode(msg.data) as Events[E]))
-          .catch((error: Error) => this.logger.error({ err: error.message, subject }, 'event handler failed'));
+          .then(() => handler(event))
+          .catch((error: unknown) => this.logger.error({ err: error, subject }, 'event handler failed'));
       },
     });
   }
@@ -77,12 +105,17 @@ export class MessageBus {
     data: Uint8Array,
   ): Promise<ReplyEnvelope<ReplyOf<S>>> {
     try {
-      return { ok: true, data: await handler(codec.decode(data) as RequestOf<S>) };
+      const request = decodePayload(REQUEST_PAYLOADS[subject][0] as new () => RequestOf<S>, data);
+      return { ok: true, data: await handler(request) };
     } catch (error) {
+      if (error instanceof InvalidPayloadError) {
+        this.logger.warn({ subject, reason: error.message }, 'request refused: it breaks the messaging contract');
+        return { ok: false, error: { status: 400, code: 'INVALID_MESSAGE', detail: `The request breaks the contract of "${subject}": ${error.message}` } };
+      }
       if (error instanceof ProblemException) {
         return { ok: false, error: { status: error.getStatus(), code: error.code, detail: error.message } };
       }
-      this.logger.error({ err: (error as Error).message, subject }, 'request handler failed');
+      this.logger.error({ err: error, subject }, 'request handler failed');
       return { ok: false, error: { status: 500, code: 'INTERNAL_ERROR', detail: 'An unexpected error occurred' } };
     }
   }

@@ -23,7 +23,7 @@ export class NatsConnectionProvider implements OnModuleInit, OnApplicationShutdo
 
   /** Starts connecting at start-up without waiting: the service starts (not ready) while NATS is down. */
   onModuleInit(): void {
-    this.get().catch((error: Error) => this.logger.error({ err: error.message }, 'cannot connect to NATS'));
+    this.get().catch((error: unknown) => this.logger.error({ err: error }, 'cannot connect to NATS'));
   }
 
   get(): Promise<NatsConnection> {

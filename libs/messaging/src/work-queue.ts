@@ -8,15 +8,19 @@ import {
   JSONCodec,
   JsMsg,
   NatsConnection,
+  NatsError,
   RetentionPolicy,
   StorageType,
 } from 'nats';
 import { NatsConnectionProvider } from './nats-connection';
+import { decodePayload, InvalidPayloadError } from './payload';
 
 const codec = JSONCodec();
 const DEAD_LETTER_STREAM = 'DEAD_LETTERS';
 
-export interface WorkQueueDefinition {
+export interface WorkQueueDefinition<T extends object> {
+  /** The class each message is validated against when it is delivered. */
+  payload: new () => T;
   /** JetStream stream name, e.g. `JOBS`. */
   stream: string;
   /** Subject the work is published on, e.g. `jobs.enrichment`. */
@@ -55,14 +59,19 @@ export type DeadLetterHandler<T> = (letter: DeadLetter<T>) => Promise<void>;
  * attempts recorded in the DEAD_LETTERS stream and handed to `onDeadLetter`.
  * Publishing with a message id de-duplicates repeated submissions of the same work.
  */
-export class WorkQueue<T> {
+/** JetStream's answer for a stream or consumer that does not exist (and only that). */
+export function isJetStreamNotFound(error: unknown): boolean {
+  return error instanceof NatsError && error.isJetStreamError() && error.jsError()?.code === 404;
+}
+
+export class WorkQueue<T extends object> {
   private readonly logger: Logger;
   private messages?: ConsumerMessages;
   private stopped = false;
 
   constructor(
     private readonly nats: NatsConnectionProvider,
-    readonly definition: WorkQueueDefinition,
+    readonly definition: WorkQueueDefinition<T>,
   ) {
     this.logger = new Logger(`WorkQueue:${definition.stream}`);
   }
@@ -102,10 +111,12 @@ export class WorkQueue<T> {
     };
     try {
       await jsm.consumers.info(stream, durable);
-      await jsm.consumers.update(stream, durable, { max_deliver: maxDeliver, ack_wait: consumer.ack_wait });
-    } catch {
+    } catch (error) {
+      if (!isJetStreamNotFound(error)) throw error;
       await jsm.consumers.add(stream, consumer);
+      return;
     }
+    await jsm.consumers.update(stream, durable, { max_deliver: maxDeliver, ack_wait: consumer.ack_wait });
   }
 
   /** Publishes work; the same `workId` within the de-duplication window is stored once. */
@@ -136,14 +147,23 @@ export class WorkQueue<T> {
           if (this.stopped) break;
         }
       } catch (error) {
-        if (!this.stopped) this.logger.warn({ err: (error as Error).message }, 'consumer interrupted; resuming');
+        if (!this.stopped) this.logger.warn({ err: error }, 'consumer interrupted; resuming');
       }
       if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
 
   private async deliver(msg: JsMsg, handler: WorkHandler<T>, onDeadLetter: DeadLetterHandler<T>): Promise<void> {
-    const payload = codec.decode(msg.data) as T;
+    let payload: T;
+    try {
+      payload = decodePayload(this.definition.payload, msg.data);
+    } catch (error) {
+      if (!(error instanceof InvalidPayloadError)) throw error;
+      // no attempt can run it: taken off the queue at once instead of being redelivered
+      this.logger.error({ subject: msg.subject, reason: error.message }, 'work dropped: its message breaks the contract');
+      msg.term();
+      return;
+    }
     const attempt = msg.info.redeliveryCount;
     try {
       await handler(payload, { attempt, heartbeat: () => msg.working() });
@@ -154,7 +174,7 @@ export class WorkQueue<T> {
         await this.deadLetter({ stream: this.stream, subject: msg.subject, payload, attempts: attempt, error: reason, at: new Date().toISOString() }, onDeadLetter);
         msg.term();
       } else {
-        this.logger.warn({ attempt, err: reason }, 'work failed; it will be retried');
+        this.logger.warn({ attempt, err: error }, 'work failed; it will be retried');
         msg.nak(this.definition.retryDelayMs);
       }
     }
@@ -163,13 +183,14 @@ export class WorkQueue<T> {
   private async deadLetter(letter: DeadLetter<T>, onDeadLetter: DeadLetterHandler<T>): Promise<void> {
     const js = await this.jetstream();
     await js.publish(this.nats.subject(`deadletter.${this.definition.stream.toLowerCase()}`), codec.encode(letter));
-    await onDeadLetter(letter).catch((error: Error) => this.logger.error({ err: error.message }, 'dead-letter handler failed'));
+    await onDeadLetter(letter).catch((error: unknown) => this.logger.error({ err: error }, 'dead-letter handler failed'));
   }
 
   private async ensureStream(jsm: JetStreamManager, name: string, config: Record<string, unknown>): Promise<void> {
     try {
       await jsm.streams.info(name);
-    } catch {
+    } catch (error) {
+      if (!isJetStreamNotFound(error)) throw error;
       await jsm.streams.add({ name, ...config });
     }
   }

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { UniqueIndexCheck } from './unique-indexes';
 
 /** The mongoose connection with settings that fail fast instead of queueing forever. */
 @Module({})
@@ -18,6 +19,7 @@ export class DatabaseModule {
           lazyConnection: false,
         }),
       ],
+      providers: [UniqueIndexCheck],
       exports: [MongooseModule],
     };
   }

@@ -1,12 +1,10 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { Types } from 'mongoose';
 import type { FilterQuery, Model, PipelineStage, ProjectionType, QueryOptions, UpdateQuery } from 'mongoose';
+import { ProblemException } from '@lib/http/problem/problem';
 import type { TenantOwned } from './tenant-scoped.schema';
 
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
+import type { Paged } from '@lib/http/validation/paging';
 
 type Filter<T> = FilterQuery<T>;
 type Lean<T> = T & { _id: Types.ObjectId };
@@ -107,10 +105,17 @@ export abstract class TenantRepository<T extends TenantOwned> {
     return this.model.aggregate<R>(scopedPipeline as PipelineStage[]).exec();
   }
 
-  /** Keyset pagination on `_id` (oldest first, or newest first): stable under inserts, no skip cost. */
-  async page(tenantId: string, filter: Filter<T>, limit: number, cursor?: string, order: 'oldest' | 'newest' = 'oldest'): Promise<Page<Lean<T>>> {
+  /**
+   * Keyset pagination on `_id` (oldest first, or newest first): stable under inserts, no skip
+   * cost. A cursor that is not one this method handed out is a 400 `INVALID_CURSOR`: restarting at
+   * the first page would loop a client holding a corrupted cursor forever.
+   */
+  async page(tenantId: string, filter: Filter<T>, limit: number, cursor?: string, order: 'oldest' | 'newest' = 'oldest'): Promise<Paged<Lean<T>>> {
     const direction = order === 'oldest' ? 1 : -1;
-    const after = cursor && Types.ObjectId.isValid(cursor) ? { _id: { [direction === 1 ? '$gt' : '$lt']: new Types.ObjectId(cursor) } } : {};
+    if (cursor !== undefined && !/^[0-9a-f]{24}$/i.test(cursor)) {
+      throw new ProblemException(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this endpoint');
+    }
+    const after = cursor ? { _id: { [direction === 1 ? '$gt' : '$lt']: new Types.ObjectId(cursor) } } : {};
     const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { sort: { _id: direction }, limit: limit + 1 });
     const hasMore = items.length > limit;
     const pageItems = hasMore ? items.slice(0, limit) : items;

@@ -32,7 +32,7 @@ export class AuthTypeChangeNotifier {
       await this.bus.publish('authz.config.changed', { tenantId: change.tenantId, idpId: change.idpId, authTypeId: change.authTypeId });
       if (change.membershipOf) await this.bus.publish('authz.membership.changed', { tenantId: change.tenantId, ...change.membershipOf });
     } catch (error) {
-      this.logger.warn({ err: (error as Error).message, tenantId: change.tenantId }, 'change event not published');
+      this.logger.warn({ err: error, tenantId: change.tenantId }, 'change event not published');
     }
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { assertCallerIdp, type Principal } from '@lib/auth';
+import { duplicateKeyFields } from '@lib/persistence';
 import { AuditService } from '../audit/audit.service';
 import { INITIAL_ADMIN_ORG, INITIAL_ADMIN_TEAM } from '../identity/bootstrap.service';
 import { AuthTypeChangeNotifier } from './auth-type-change.notifier';
@@ -16,7 +17,6 @@ import {
 import { assertExternalRefChangeAllowed } from './hybrid-rules';
 import { HybridAdminTeamService } from './hybrid-admin-team.service';
 import { IdpMappingRepository } from './idp-mapping.repository';
-import { duplicateKeyFields } from './mongo-errors';
 import { AuthTypeConfiguration, CASE_INSENSITIVE } from './schemas/auth-type-configuration.schema';
 import { generateTeamCode } from './team-code';
 

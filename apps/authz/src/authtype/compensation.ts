@@ -23,7 +23,7 @@ export class Compensation {
       try {
         await step.undo();
       } catch (error) {
-        this.logger.error({ err: (error as Error).message, step: step.label }, 'compensation step failed');
+        this.logger.error({ err: error, step: step.label }, 'compensation step failed');
       }
     }
   }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type Principal, SYSTEM_ADMIN_ROLE } from '@lib/auth';
+import { duplicateKeyFields, isDuplicateKey } from '@lib/persistence';
 import { BootstrapService, INITIAL_ADMIN_TEAM } from '../identity/bootstrap.service';
 import { MembershipRepository } from '../identity/membership.repository';
 import { OrgRepository } from '../identity/org.repository';
@@ -8,7 +9,6 @@ import { externalRefKey } from '../identity/schemas/team.schema';
 import { TeamRepository } from '../identity/team.repository';
 import { AuthTypeProblems } from './auth-type.problems';
 import { Compensation } from './compensation';
-import { duplicateKeyFields, isDuplicateKey } from './mongo-errors';
 
 export interface AdminTeamSpec {
   teamCode: string;

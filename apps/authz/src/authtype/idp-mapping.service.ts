@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { assertCallerIdp, type Principal } from '@lib/auth';
+import { duplicateKeyFields } from '@lib/persistence';
 import { AuditService } from '../audit/audit.service';
 import { INITIAL_ADMIN_ORG, INITIAL_ADMIN_TEAM } from '../identity/bootstrap.service';
 import { AuthTypeChangeNotifier } from './auth-type-change.notifier';
@@ -9,7 +10,6 @@ import { Compensation } from './compensation';
 import { CreateIdpMappingRequest, IdpMappingResponse, UpdateIdpMappingRequest } from './dto/idp-mapping.dto';
 import { HybridAdminTeamService } from './hybrid-admin-team.service';
 import { IdpMappingRepository } from './idp-mapping.repository';
-import { duplicateKeyFields } from './mongo-errors';
 import type { AuthTypeConfiguration } from './schemas/auth-type-configuration.schema';
 
 export const MAPPING_RESOURCE = 'idp_mapping';

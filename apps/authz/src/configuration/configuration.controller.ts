@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { ConfigurationService } from './configuration.service';
 import { ConfigKeyParams, ConfigValueResponse, PutConfigValueRequest } from './dto/config-value.dto';
 
@@ -24,6 +24,7 @@ export class ConfigurationController {
   }
 
   @Get()
+  @AnyMember()
   @ApiOperation({
     summary: 'All configuration values of the tenant, by key',
     description: '`_ldap_config` is listed for a System Admin only.',
@@ -34,6 +35,7 @@ export class ConfigurationController {
   }
 
   @Get(':key')
+  @AnyMember()
   @ApiOperation({ summary: 'One configuration value', description: 'Any user of the tenant; `_ldap_config` needs a System Admin.' })
   @ApiOkResponse({ type: ConfigValueResponse })
   @ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED` when reading `_ldap_config` without being a System Admin' })

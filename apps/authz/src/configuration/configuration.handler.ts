@@ -15,6 +15,6 @@ export class ConfigurationHandler implements OnModuleInit {
   onModuleInit(): void {
     this.bus
       .serve('core.config.get', (request) => this.configuration.lookup(request.tenantId, request.key), 'authz')
-      .catch((error: Error) => this.logger.error({ err: error.message }, 'cannot serve configuration values'));
+      .catch((error: unknown) => this.logger.error({ err: error }, 'cannot serve configuration values'));
   }
 }

@@ -1,12 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { SecretSealer, secretSealerFrom } from '@lib/config';
+import { AuthzEnvironment } from '../authz.environment';
 import { LdapSettingsSource } from '../directory/ldap-settings';
 import { ConfigEntryRepository } from './config-entry.repository';
 import { ConfigLdapSettingsSource } from './config-ldap-settings.source';
 import { ConfigurationController } from './configuration.controller';
 import { ConfigurationHandler } from './configuration.handler';
 import { ConfigurationService } from './configuration.service';
-import { secretCipherProvider } from './crypto/secret-cipher.provider';
 import { LdapConfigVault } from './ldap-config.vault';
 import { ConfigEntry, ConfigEntrySchema } from './schemas/config-entry.schema';
 
@@ -16,7 +17,11 @@ import { ConfigEntry, ConfigEntrySchema } from './schemas/config-entry.schema';
   imports: [MongooseModule.forFeature([{ name: ConfigEntry.name, schema: ConfigEntrySchema }])],
   controllers: [ConfigurationController],
   providers: [
-    secretCipherProvider,
+    {
+      provide: SecretSealer,
+      inject: [AuthzEnvironment],
+      useFactory: (env: AuthzEnvironment) => secretSealerFrom(env, 'CONFIG_ENCRYPTION_KEY', 'config-encryption.key'),
+    },
     ConfigEntryRepository,
     LdapConfigVault,
     ConfigurationService,

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { SealedSecretError, SecretSealer } from '@lib/config';
 import { ProblemException, Problems } from '@lib/http';
 import { MASK } from '../audit/mask-secrets';
 import type { LdapSettings } from '../directory/ldap-settings';
 import { ConfigKeys, type StoredLdapConfig } from './config-keys';
-import { SecretCipher, SecretDecryptionError } from './crypto/secret-cipher';
 import { problemAt } from './rules/field-problem';
 
 const contextOf = (tenantId: string) => `${tenantId}/${ConfigKeys.LDAP}/password`;
@@ -13,7 +13,7 @@ const contextOf = (tenantId: string) => `${tenantId}/${ConfigKeys.LDAP}/password
 export class LdapConfigVault {
   private readonly logger = new Logger('LdapConfigVault');
 
-  constructor(private readonly cipher: SecretCipher) {}
+  constructor(private readonly cipher: SecretSealer) {}
 
   /** The record to store for a validated input. A password of `********` keeps the stored (sealed) one. */
   seal(tenantId: string, input: LdapSettings, stored: StoredLdapConfig | null): StoredLdapConfig {
@@ -36,7 +36,7 @@ export class LdapConfigVault {
     try {
       return { ...this.mask(stored), password: this.cipher.open(stored.password, contextOf(tenantId)) };
     } catch (error) {
-      if (!(error instanceof SecretDecryptionError)) throw error;
+      if (!(error instanceof SealedSecretError)) throw error;
       this.logger.error({ tenantId }, `the stored ${ConfigKeys.LDAP} password cannot be decrypted: was CONFIG_ENCRYPTION_KEY changed?`);
       throw new ProblemException(
         500,

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { TenantRepository } from '@lib/persistence';
+import { isDuplicateKey, TenantRepository } from '@lib/persistence';
 import type { FlagValue } from './flag-values';
 import { FeatureFlag } from './schemas/feature-flag.schema';
-
-const isDuplicateKey = (error: unknown) => (error as { code?: number } | null)?.code === 11000;
 
 @Injectable()
 export class FeatureFlagRepository extends TenantRepository<FeatureFlag> {

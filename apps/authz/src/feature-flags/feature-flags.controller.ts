@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Put, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { FeatureFlagRequest, FeatureFlagResponse, FlagKeyParams } from './dto/feature-flag.dto';
 import { FeatureFlagsService } from './feature-flags.service';
 
@@ -33,6 +33,7 @@ export class FeatureFlagsController {
   }
 
   @Get()
+  @AnyMember()
   @ApiOperation({ summary: 'All feature flags of the tenant, by key' })
   @ApiOkResponse({ type: [FeatureFlagResponse] })
   list(@CurrentPrincipal() principal: Principal): Promise<FeatureFlagResponse[]> {

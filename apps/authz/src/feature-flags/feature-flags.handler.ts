@@ -14,7 +14,7 @@ export class FeatureFlagsHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const failed = (error: Error) => this.logger.error({ err: error.message }, 'cannot serve feature flags');
+    const failed = (error: unknown) => this.logger.error({ err: error }, 'cannot serve feature flags');
     this.bus
       .serve(
         'core.flags.list',

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SYSTEM_ADMIN_ROLE } from '@lib/auth';
+import { isDuplicateKey } from '@lib/persistence';
 import { AuthzEnvironment } from '../authz.environment';
 import { externalRefKey } from './schemas/team.schema';
 import { MembershipRepository } from './membership.repository';
@@ -60,12 +61,12 @@ export class BootstrapService implements OnApplicationBootstrap {
     );
   }
 
-  /** Two instances upserting the same key at once: one wins, the other's 11000 means "already there". */
+  /** Two instances upserting the same key at once: one wins, the other's duplicate key means "already there". */
   private async upsertIgnoringRace(write: () => Promise<unknown>): Promise<void> {
     try {
       await write();
     } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
+      if (!isDuplicateKey(error)) throw error;
     }
   }
 }

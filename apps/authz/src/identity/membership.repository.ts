@@ -2,21 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { Model } from 'mongoose';
-import { TenantRepository } from '@lib/persistence';
+import { isDuplicateKey, onlyDuplicateKeys, TenantRepository } from '@lib/persistence';
 import { Membership } from './schemas/membership.schema';
 
 export interface MembershipPair {
   userId: string;
   teamCode: string;
-}
-
-const isDuplicateKey = (error: unknown): boolean => (error as { code?: number }).code === 11000;
-
-/** Every write error of an unordered bulk write is a duplicate key (a concurrent identical upsert). */
-function onlyDuplicateKeys(error: unknown): boolean {
-  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  return list.length > 0 && list.every((e: { code?: number; err?: { code?: number } }) => (e.code ?? e.err?.code) === 11000);
 }
 
 @Injectable()

@@ -15,6 +15,6 @@ export class PrincipalHandler implements OnModuleInit {
   onModuleInit(): void {
     this.bus
       .serve('authz.principal.resolve', (request) => this.principals.resolveAccess(request), 'authz')
-      .catch((error: Error) => this.logger.error({ err: error.message }, 'cannot serve principal resolution'));
+      .catch((error: unknown) => this.logger.error({ err: error }, 'cannot serve principal resolution'));
   }
 }

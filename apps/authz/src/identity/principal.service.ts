@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Principal, PrincipalResolver, PrincipalTeam, SYSTEM_ADMIN_ROLE, TokenClaims } from '@lib/auth';
 import { InvalidatingCache, ResolvePrincipalReply, ResolvePrincipalRequest } from '@lib/messaging';
+import { isDuplicateKey } from '@lib/persistence';
 import { AuthTypeResolver } from '../authtype/auth-type.resolver';
 import { MembershipRepository } from './membership.repository';
 import { TeamRepository } from './team.repository';
@@ -51,7 +52,7 @@ export class PrincipalService extends PrincipalResolver {
       try {
         await this.users.updateOne(tenantId, { userId }, { $setOnInsert: { userId }, $set: { lastSeenAt: new Date() } }, { upsert: true });
       } catch (error) {
-        if ((error as { code?: number }).code !== 11000) throw error;
+        if (!isDuplicateKey(error)) throw error;
       }
       return true;
     });

@@ -21,5 +21,5 @@ export const tokenIssuerProvider: Provider = {
 export const localVerifierProvider: Provider = {
   provide: AccessTokenVerifier,
   inject: [SIGNING_KEY, AuthzEnvironment],
-  useFactory: (key: SigningKey, env: AuthzEnvironment) => new TokenVerifier(key.publicKey, env.JWT_ISSUER),
+  useFactory: (key: SigningKey, env: AuthzEnvironment) => TokenVerifier.withKey(key, env.JWT_ISSUER),
 };

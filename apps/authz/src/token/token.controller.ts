@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, Public, SigningKey } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, Public, SigningKey } from '@lib/auth';
 import { MeResponse } from './dto/me.dto';
 import { AccessTokenResponse, RefreshTokenRequest } from './dto/refresh-token.dto';
 import { SIGNING_KEY } from './signing-key.provider';
@@ -32,6 +32,7 @@ export class TokenController {
   }
 
   @Get('me')
+  @AnyMember()
   @ApiOperation({ summary: 'The caller: user, tenant, IdP, groups, teams, roles and auth type' })
   @ApiOkResponse({ type: MeResponse })
   me(@CurrentPrincipal() principal: Principal): MeResponse {

@@ -16,7 +16,7 @@ export class MembershipEvents {
     try {
       await this.bus.publish('authz.membership.changed', { tenantId, userIds: unique(userIds), teamCodes: unique(teamCodes) });
     } catch (error) {
-      this.logger.warn({ tenantId, err: (error as Error).message }, 'authz.membership.changed not published');
+      this.logger.warn({ tenantId, err: error }, 'authz.membership.changed not published');
     }
   }
 }

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
-import { PageQuery } from './dto/page.dto';
+import { PageQuery } from '@lib/http';
 import { CreateTeamRequest, TeamPage, TeamResponse } from './dto/team.dto';
 import { CreateUserRequest, UserPage, UserResponse } from './dto/user.dto';
 import { TeamsService } from './teams.service';

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
 import { Problems } from '@lib/http/problem/problem';
+import { isDuplicateKey } from '@lib/persistence';
+import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
 import { AuditService } from '../audit/audit.service';
 import { OrgRepository } from '../identity/org.repository';
 import { RoleRepository } from '../identity/role.repository';
@@ -8,7 +10,6 @@ import { Team, externalRefKey } from '../identity/schemas/team.schema';
 import { User } from '../identity/schemas/user.schema';
 import { TeamRepository } from '../identity/team.repository';
 import { UserRepository } from '../identity/user.repository';
-import { DEFAULT_PAGE_SIZE, PageQuery } from './dto/page.dto';
 import { CreateTeamRequest, TeamPage, TeamResponse } from './dto/team.dto';
 import { UserPage, UserResponse } from './dto/user.dto';
 import { MembershipEvents } from './membership-events';
@@ -34,7 +35,6 @@ export function toUserResponse(user: User & Timestamped): UserResponse {
 }
 
 const teamNotFound = (teamCode: string) => Problems.notFound('TEAM_NOT_FOUND', `Team "${teamCode}" does not exist`);
-const isDuplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
 
 /** Contract §4, "a way in": teams (with their org and roles) and users, before they are joined. */
 @Injectable()

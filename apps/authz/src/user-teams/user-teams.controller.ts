@@ -10,7 +10,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import {
   BulkAddResponse,
   BulkRemoveResponse,
@@ -60,6 +60,7 @@ export class UserTeamsController {
   }
 
   @Get('userteam/:userid')
+  @AnyMember()
   @ApiOperation({
     summary: 'Teams and external groups of a user (11)',
     description:

@@ -27,12 +27,16 @@ export class BudgetEvaluator {
     return groupFilter(budget.scopeExpr ?? '');
   }
 
-  async units(tenantId: string, budget: StoredBudget): Promise<BudgetaryUnit[]> {
+  /**
+   * The budget's rows per period. `visible` narrows the actuals to what a caller may see (its
+   * visibility filter); without it they cover the whole scope (System Admins, threshold events).
+   */
+  async units(tenantId: string, budget: StoredBudget, visible: Record<string, unknown> | null = null): Promise<BudgetaryUnit[]> {
     const conversion = await this.currency.conversionFor(tenantId);
     const rate = conversion.rateOf(budget.currency) ?? Number.NaN;
     const amount = round(budget.amount * rate);
     const periods = periodsBetween(budget.startPeriod, budget.endPeriod);
-    const filter = combineFilters(await this.scopeFilter(tenantId, budget), { period: { $gte: budget.startPeriod, $lte: budget.endPeriod } });
+    const filter = combineFilters(await this.scopeFilter(tenantId, budget), { period: { $gte: budget.startPeriod, $lte: budget.endPeriod } }, visible);
     const actuals = await this.lineItems.aggregate<{ _id: string; cost: number }>(tenantId, [
       { $match: filter },
       { $group: { _id: '$period', cost: { $sum: '$cost' } } },

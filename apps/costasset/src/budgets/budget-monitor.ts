@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
+import { isDuplicateKey } from '@lib/persistence';
 import { BudgetEvaluator } from './budget-evaluator';
 import { BudgetRepository } from './budget.repository';
 import { ThresholdCrossingRepository } from './threshold-crossing.repository';
@@ -25,7 +26,7 @@ export class BudgetMonitor implements OnModuleInit {
     void this.bus.subscribe('costasset.lineitems.changed', (event) =>
       this.evaluate(event.tenantId, event.periods).then(
         () => undefined,
-        (error: Error) => this.logger.error({ err: error.message }, 'budget evaluation failed'),
+        (error: unknown) => this.logger.error({ err: error }, 'budget evaluation failed'),
       ),
     );
   }
@@ -61,7 +62,7 @@ export class BudgetMonitor implements OnModuleInit {
       await this.crossings.create(tenantId, { budgetId, period, threshold, percentUsed });
       return true;
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
+      if (isDuplicateKey(error)) return false;
       throw error;
     }
   }

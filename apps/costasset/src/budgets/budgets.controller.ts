@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { BudgetsService } from './budgets.service';
 import { BudgetaryUnit, BudgetRequest, BudgetResponse } from './dto/budget.dto';
 
@@ -11,6 +11,7 @@ export class BudgetsController {
   constructor(private readonly budgets: BudgetsService) {}
 
   @Get('budgetaryUnits')
+  @AnyMember()
   @ApiOperation({ summary: 'Budget amount, actual cost, remaining and percent used per budget and period, in the corporate currency' })
   @ApiOkResponse({ type: [BudgetaryUnit] })
   @ApiNoContentResponse({ description: 'No budgets available' })
@@ -24,12 +25,14 @@ export class BudgetsController {
   }
 
   @Get('budgets')
+  @AnyMember()
   @ApiOkResponse({ type: [BudgetResponse] })
   list(@CurrentPrincipal() principal: Principal): Promise<BudgetResponse[]> {
     return this.budgets.list(principal);
   }
 
   @Get('budgets/:id')
+  @AnyMember()
   @ApiOkResponse({ type: BudgetResponse })
   @ApiNotFoundResponse({ description: '`BUDGET_NOT_FOUND`' })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<BudgetResponse> {

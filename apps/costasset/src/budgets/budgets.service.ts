@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
+import { isDuplicateKey } from '@lib/persistence';
 import { CurrencyService } from '../currency/currency.service';
+import { VisibilityService } from '../resource-groups/visibility.service';
 import { BudgetEvaluator, StoredBudget } from './budget-evaluator';
 import { periodsBetween } from './budget-periods';
 import { BudgetProblems } from './budget.problems';
@@ -27,14 +29,18 @@ export class BudgetsService {
     private readonly budgets: BudgetRepository,
     private readonly evaluator: BudgetEvaluator,
     private readonly currency: CurrencyService,
+    private readonly visibility: VisibilityService,
   ) {}
 
   async list(principal: Principal): Promise<BudgetResponse[]> {
-    return (await this.budgets.find(principal.tenantId, {}, { sort: { name: 1 } })).map(toResponse);
+    return (await this.visibleBudgets(principal)).map(toResponse);
   }
 
   async get(principal: Principal, id: string): Promise<BudgetResponse> {
-    return toResponse(await this.stored(principal.tenantId, id));
+    const budget = await this.stored(principal.tenantId, id);
+    const groups = await this.visibility.budgetaryGroupIdsFor(principal);
+    if (groups && !(budget.scopeGroupId && groups.includes(budget.scopeGroupId))) throw BudgetProblems.notFound(id);
+    return toResponse(budget);
   }
 
   async create(principal: Principal, request: BudgetRequest): Promise<BudgetResponse> {
@@ -42,7 +48,7 @@ export class BudgetsService {
     try {
       return toResponse(await this.budgets.create(principal.tenantId, fields));
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw BudgetProblems.nameTaken(request.name);
+      if (isDuplicateKey(error)) throw BudgetProblems.nameTaken(request.name);
       throw error;
     }
   }
@@ -55,7 +61,7 @@ export class BudgetsService {
       if (!updated) throw BudgetProblems.notFound(id);
       return toResponse(updated);
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw BudgetProblems.nameTaken(request.name);
+      if (isDuplicateKey(error)) throw BudgetProblems.nameTaken(request.name);
       throw error;
     }
   }
@@ -65,11 +71,26 @@ export class BudgetsService {
     await this.budgets.deleteOne(principal.tenantId, { _id: budget._id });
   }
 
-  /** One row per budget and period (spec B.8); empty when the tenant has no budgets (the controller answers 204). */
+  /**
+   * One row per visible budget and period (spec B.8); empty when there is none (the controller
+   * answers 204). A member's actuals cover only the line items its visibility groups show it.
+   */
   async budgetaryUnits(principal: Principal): Promise<BudgetaryUnit[]> {
-    const budgets = await this.budgets.find(principal.tenantId, {}, { sort: { name: 1 } });
-    const units = await Promise.all(budgets.map((budget) => this.evaluator.units(principal.tenantId, budget)));
+    const budgets = await this.visibleBudgets(principal);
+    const visible = await this.visibility.filterFor(principal);
+    const units = await Promise.all(budgets.map((budget) => this.evaluator.units(principal.tenantId, budget, visible)));
     return units.flat();
+  }
+
+  /**
+   * A System Admin sees every budget; a member the budgets scoped by a `budgetary` resource group
+   * that names one of its teams in `context.teams` (expression-scoped budgets have no audience
+   * but System Admins); a member without teams sees none.
+   */
+  private async visibleBudgets(principal: Principal): Promise<StoredBudget[]> {
+    const groups = await this.visibility.budgetaryGroupIdsFor(principal);
+    if (groups?.length === 0) return [];
+    return this.budgets.find(principal.tenantId, groups ? { scopeGroupId: { $in: groups } } : {}, { sort: { name: 1 } });
   }
 
   private async stored(tenantId: string, id: string): Promise<StoredBudget> {

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import { CurrencyService } from './currency.service';
 import { DefaultCurrencyResponse, InstanceCurrenciesResponse } from './dto/currency.dto';
 
@@ -11,6 +11,7 @@ export class CurrencyController {
   constructor(private readonly currency: CurrencyService) {}
 
   @Get('instanceCurrencies')
+  @AnyMember()
   @ApiOperation({ summary: 'Instance currencies held by the core service' })
   @ApiOkResponse({ type: InstanceCurrenciesResponse })
   async instanceCurrencies(@CurrentPrincipal() principal: Principal): Promise<InstanceCurrenciesResponse> {
@@ -18,6 +19,7 @@ export class CurrencyController {
   }
 
   @Get('defaultCurrency')
+  @AnyMember()
   @ApiOperation({ summary: 'The corporate (default) currency held by the core service' })
   @ApiOkResponse({ type: DefaultCurrencyResponse })
   async defaultCurrency(@CurrentPrincipal() principal: Principal): Promise<DefaultCurrencyResponse> {

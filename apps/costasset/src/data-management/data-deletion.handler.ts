@@ -27,6 +27,7 @@ type RowRepository = TenantRepository<TenantOwned>;
 @Injectable()
 export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnModuleInit {
   readonly progressUnit = 'rows' as const;
+  readonly access = 'system-admin' as const;
 
   private readonly collections: [Collection, RowRepository][];
 
@@ -92,7 +93,13 @@ export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnM
     await this.stopped(tenantId, payload);
   }
 
+  /** Terminating the job (POST /jobs/{jobId}/terminate) cancels its request, as POST /dataManagement/{id} does. */
   async onTerminated({ tenantId, payload }: { tenantId: string; payload: DataDeletionPayload }): Promise<void> {
+    await this.requests.updateOne(
+      tenantId,
+      { _id: new Types.ObjectId(payload.requestId), status: { $in: ['pending', 'running'] } },
+      { $set: { status: 'cancelled' } },
+    );
     await this.stopped(tenantId, payload);
   }
 

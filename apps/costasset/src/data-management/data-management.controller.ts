@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
-import { PageQuery } from '../line-items/dto/page.query';
+import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
 import { DataManagementService } from './data-management.service';
 import {
   BillingAccountSummary,
@@ -37,7 +37,7 @@ export class DataManagementController {
   @ApiOperation({ summary: "Lists the tenant's deletion requests, newest first" })
   @ApiOkResponse({ type: DeletionRequestPage })
   list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<DeletionRequestPage> {
-    return this.dataManagement.list(principal, query.limit ?? 100, query.cursor);
+    return this.dataManagement.list(principal, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
   }
 
   @Get('accounts')

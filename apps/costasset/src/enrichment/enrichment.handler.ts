@@ -37,6 +37,8 @@ interface Counts {
 @Injectable()
 export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleInit {
   readonly progressUnit = 'bytes' as const;
+  /** Members enrich the uploads they submit (POST /gpd/enrich) and follow or stop those jobs. */
+  readonly access = 'member' as const;
 
   constructor(
     private readonly jobs: JobsService,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { DataDeleted, DeleteDataRequest, DownloadQuery, StoredFile } from './dto/extension-data.dto';
 import { ExtensionDataService } from './extension-data.service';
 
@@ -13,6 +13,7 @@ export class ExtensionDataController {
   constructor(private readonly data: ExtensionDataService) {}
 
   @Get('list')
+  @AnyMember()
   @ApiOperation({ summary: "Lists the tenant's files: extensions, raw uploads, expanded raw data, GPD files", description: KEYS })
   @ApiOkResponse({ type: [StoredFile] })
   list(@CurrentPrincipal() principal: Principal): Promise<StoredFile[]> {
@@ -33,6 +34,7 @@ export class ExtensionDataController {
   }
 
   @Get('download')
+  @AnyMember()
   @ApiOperation({ summary: 'Streams one file', description: KEYS })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })

@@ -8,7 +8,7 @@ import {
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import {
   ExpandedRawData,
   ExtensionFileQuery,
@@ -40,6 +40,7 @@ export class ExtensionsController {
   ) {}
 
   @Get('test')
+  @AnyMember()
   @ApiOperation({ summary: 'Checks the tenant connection; lists the profile id of the user' })
   @ApiOkResponse({ type: ConnectionCheckResponse })
   test(@CurrentPrincipal() principal: Principal): ConnectionCheckResponse {

@@ -96,11 +96,11 @@ export class RawDataService {
       return written;
     } catch (error) {
       await removeKeys(this.store, this.env.S3_BUCKET, written).catch((removal: Error) =>
-        this.logger.error({ err: removal.message }, 'cannot remove partly expanded raw data'),
+        this.logger.error({ err: removal }, 'cannot remove partly expanded raw data'),
       );
       if (error instanceof BudgetExceededError) throw tooLarge(`The archive expands to more than ${error.limit} bytes`);
       if (archiveFailed) throw invalid(`The raw-data archive is corrupt (${(error as Error).message})`);
-      this.logger.error({ err: (error as Error).message }, 'raw-data expansion failed');
+      this.logger.error({ err: error }, 'raw-data expansion failed');
       throw storeUnavailable();
     }
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { FeatureFlagBody, FeatureFlagRecordResponse } from './dto/feature-flag.dto';
 import { FeatureFlagsService } from './feature-flags.service';
 
@@ -21,6 +21,7 @@ export class FeatureFlagsController {
   }
 
   @Get('api/costasset/v1/featureflag')
+  @AnyMember()
   @ApiOperation({ summary: 'Wraps GET /core/featureflagmanagement/v1/featureflag (all flags of the tenant)' })
   @ApiOkResponse({ type: [FeatureFlagRecordResponse] })
   list(@CurrentPrincipal() principal: Principal): Promise<FeatureFlagRecordResponse[]> {

@@ -19,7 +19,10 @@ export class FeatureFlagsService {
   }
 
   /** Insights housekeeping: `{ FLAG: "true", ... }` sets each flag (created when missing). */
-  async setMany(principal: Principal, flags: Record<string, unknown>): Promise<FeatureFlagRecord[]> {
+  async setMany(principal: Principal, flags: Record<string, unknown> | undefined): Promise<FeatureFlagRecord[]> {
+    if (flags === null || typeof flags !== 'object' || Array.isArray(flags)) {
+      throw Problems.badRequest('VALIDATION_FAILED', 'The body must be a JSON object of flags, as { "FLAG": "true" }');
+    }
     const entries = Object.entries(flags);
     if (entries.length === 0 || entries.length > 50) throw Problems.badRequest('VALIDATION_FAILED', 'Give 1 to 50 flags as { "FLAG": "true" }');
     const invalid = entries.filter(([key, value]) => !FLAG_KEY.test(key) || (value !== 'true' && value !== 'false'));

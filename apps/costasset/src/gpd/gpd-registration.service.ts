@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isDuplicateKey } from '@lib/persistence';
 import { GpdUploadRepository } from './gpd.repository';
 
 export interface StoredGpdFile {
@@ -25,7 +26,7 @@ export class GpdRegistrationService {
         await this.uploads.create(tenantId, { ...file, status: 'uploaded', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] });
         return;
       } catch (error) {
-        if ((error as { code?: number }).code !== 11000) throw error;
+        if (!isDuplicateKey(error)) throw error;
       }
     }
     await this.uploads.updateOne(

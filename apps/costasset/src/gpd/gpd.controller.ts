@@ -8,7 +8,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import {
   CleanupDone,
   CleanupRequest,
@@ -30,6 +30,7 @@ export class GpdController {
   constructor(private readonly gpd: GpdService) {}
 
   @Get()
+  @AnyMember()
   @ApiOperation({ summary: 'GPD uploads of a provider, with status and row counts' })
   @ApiOkResponse({ type: [UploadRecordDto] })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ProviderQuery): Promise<UploadRecordDto[]> {
@@ -37,6 +38,7 @@ export class GpdController {
   }
 
   @Post()
+  @AnyMember()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Submits a GPD upload: answers a pre-signed PUT URL for the zip',
@@ -48,6 +50,7 @@ export class GpdController {
   }
 
   @Post('enrich')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Starts one enrichment job per upload',
@@ -66,6 +69,7 @@ export class GpdController {
   }
 
   @Post('retry')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({ summary: 'Runs a failed or terminated enrichment job again' })
   @ApiOkResponse({ type: RetryAccepted })
@@ -75,6 +79,7 @@ export class GpdController {
   }
 
   @Post('cleanup')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({ summary: 'Removes the uploaded file and every row enriched from it' })
   @ApiOkResponse({ type: CleanupDone })

@@ -124,7 +124,7 @@ export class GpdService {
     if (!upload) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
     if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     await this.store.removeObject(this.env.S3_BUCKET, upload.objectKey).catch((error: Error) => {
-      this.logger.error({ err: error.message, refId }, 'cannot remove the GPD object');
+      this.logger.error({ err: error, refId }, 'cannot remove the GPD object');
       throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
     });
     const filter = { uploadRefId: refId };

@@ -1,11 +1,12 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
-import { Problems } from '@lib/http';
+import { ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { DEFAULT_PAGE_SIZE, Problems } from '@lib/http';
 import { JobDto, JobPage, ListJobsQuery, toJobDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
 
 const notFound = () => Problems.notFound('JOB_NOT_FOUND', 'No such job');
+const forbidden = (type: string) => Problems.forbidden('SYSTEM_ADMIN_REQUIRED', `Only a System Admin may read or terminate jobs of type ${type}`);
 const uuid = new ParseUUIDPipe({ exceptionFactory: notFound });
 
 @ApiTags('jobs')
@@ -14,33 +15,47 @@ export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Jobs of the tenant, newest last, filtered by type and status, in pages (cursor)' })
+  @AnyMember()
+  @ApiOperation({
+    summary: 'Jobs of the tenant, newest last, filtered by type and status, in pages (cursor)',
+    description: 'A System Admin sees every job; a member only the job types members may follow (`gpd.enrich`).',
+  })
   @ApiOkResponse({ type: JobPage })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListJobsQuery): Promise<JobPage> {
-    const page = await this.jobs.page(principal.tenantId, { type: query.type, status: query.status }, query.limit ?? 100, query.cursor);
+    const page = await this.jobs.page(principal, { type: query.type, status: query.status }, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return { items: page.items.map((job) => toJobDto(job as never)), nextCursor: page.nextCursor };
   }
 
   @Get(':jobId')
+  @AnyMember()
   @ApiOperation({ summary: 'One job: status, progress, attempts, error and result' })
   @ApiOkResponse({ type: JobDto })
   @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND' })
+  @ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED`: a member asking for a job of a System Admin type (data deletion, migration, extension flow)' })
   async get(@CurrentPrincipal() principal: Principal, @Param('jobId', uuid) jobId: string): Promise<JobDto> {
     const job = await this.jobs.get(principal.tenantId, jobId);
     if (!job) throw notFound();
+    if (!this.jobs.mayAccess(principal, job.type)) throw forbidden(job.type);
     return toJobDto(job as never);
   }
 
   @Post(':jobId/terminate')
+  @AnyMember()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Terminates a queued job at once, or a running one at its next batch' })
+  @ApiOperation({
+    summary: 'Terminates a queued job at once, or a running one at its next batch',
+    description: 'Terminating a data-deletion job cancels its deletion request.',
+  })
   @ApiOkResponse({ type: JobDto })
   @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND' })
+  @ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED`: a member terminating a job of a System Admin type' })
   async terminate(@CurrentPrincipal() principal: Principal, @Param('jobId', uuid) jobId: string): Promise<JobDto> {
-    const job = await this.jobs.terminate(principal.tenantId, jobId);
-    if (job) return toJobDto(job as never);
     const existing = await this.jobs.get(principal.tenantId, jobId);
     if (!existing) throw notFound();
-    throw Problems.badRequest('JOB_NOT_RUNNING', `The job is ${existing.status}; only queued or running jobs can be terminated`);
+    if (!this.jobs.mayAccess(principal, existing.type)) throw forbidden(existing.type);
+    const job = await this.jobs.terminate(principal.tenantId, jobId);
+    if (job) return toJobDto(job as never);
+    const status = (await this.jobs.get(principal.tenantId, jobId))?.status ?? existing.status;
+    throw Problems.badRequest('JOB_NOT_RUNNING', `The job is ${status}; only queued or running jobs can be terminated`);
   }
 }

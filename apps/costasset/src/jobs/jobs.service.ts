@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Principal } from '@lib/auth';
 import { Problems } from '@lib/http';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobContext, JobHandler, JobTerminatedError, PermanentJobError } from './job-handler';
+import { JobMessage } from './job-message';
 import { JobsRepository } from './jobs.repository';
 import { JobProgress, JobRecord, JobStatus } from './schemas/job.schema';
-
-/** What travels on the queue: only ids; the job record is the truth. */
-export interface JobMessage {
-  tenantId: string;
-  jobId: string;
-  run: number;
-}
 
 export const JOBS_STREAM = 'COSTASSET_JOBS';
 export const JOBS_SUBJECT = 'costasset.jobs';
@@ -45,6 +40,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   ) {
     this.instance = env.INSTANCE_ID;
     this.queue = new WorkQueue<JobMessage>(nats, {
+      payload: JobMessage,
       stream: JOBS_STREAM,
       subject: JOBS_SUBJECT,
       durable: 'costasset-jobs',
@@ -58,6 +54,16 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
 
   register<P>(type: string, handler: JobHandler<P>): void {
     this.handlers.set(type, handler as JobHandler<never>);
+  }
+
+  /** Whether the caller may read and terminate jobs of `type` (its handler declares it; System Admins only otherwise). */
+  mayAccess(principal: Principal, type: string): boolean {
+    return principal.isSystemAdmin || this.handlers.get(type)?.access === 'member';
+  }
+
+  /** The job types a member may see. */
+  private memberTypes(): string[] {
+    return [...this.handlers].filter(([, handler]) => handler.access === 'member').map(([type]) => type);
   }
 
   onApplicationBootstrap(): void {
@@ -156,9 +162,11 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return this.jobs.find(tenantId, { type: { $in: types }, status: { $in: ['queued', 'running'] } }, { limit: 1000 });
   }
 
-  page(tenantId: string, filter: { type?: string; status?: string }, limit: number, cursor?: string) {
-    const query = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
-    return this.jobs.page(tenantId, query, limit, cursor);
+  /** The jobs the caller may see: every job for a System Admin, jobs of member types for anyone else. */
+  page(principal: Principal, filter: { type?: string; status?: string }, limit: number, cursor?: string) {
+    const query: Record<string, unknown> = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
+    if (!principal.isSystemAdmin) query.type = { $in: this.memberTypes().filter((type) => filter.type === undefined || type === filter.type) };
+    return this.jobs.page(principal.tenantId, query, limit, cursor);
   }
 
   private async publish(message: JobMessage): Promise<void> {

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import { AssetPage, CostLineItemPage } from './dto/line-item.response';
 import { ListAssetsQuery } from './dto/list-assets.query';
 import { ListCostLineItemsQuery } from './dto/list-cost-line-items.query';
@@ -12,6 +12,7 @@ export class LineItemsController {
   constructor(private readonly lineItems: LineItemsService) {}
 
   @Get('costLineItems')
+  @AnyMember()
   @ApiOperation({ summary: 'Enriched cost line items of the tenant, filtered by field, in pages (cursor)' })
   @ApiOkResponse({ type: CostLineItemPage })
   costLineItems(@CurrentPrincipal() principal: Principal, @Query() query: ListCostLineItemsQuery): Promise<CostLineItemPage> {
@@ -19,6 +20,7 @@ export class LineItemsController {
   }
 
   @Get('assets')
+  @AnyMember()
   @ApiOperation({ summary: 'Assets of the tenant, filtered by field, in pages (cursor)' })
   @ApiOkResponse({ type: AssetPage })
   assets(@CurrentPrincipal() principal: Principal, @Query() query: ListAssetsQuery): Promise<AssetPage> {

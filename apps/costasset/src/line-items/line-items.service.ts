@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
+import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import { combineFilters, compileExpression, ExpressionError, toProblem } from '../expressions';
 import { AssetPage, CostLineItemPage } from './dto/line-item.response';
 import { ListAssetsQuery } from './dto/list-assets.query';
 import { ListCostLineItemsQuery } from './dto/list-cost-line-items.query';
 import { AssetRepository, CostLineItemRepository } from './line-items.repository';
 import { LineItemScope } from './line-items.scope';
-
-const DEFAULT_LIMIT = 100;
 
 function fieldFilter(query: object): Record<string, unknown> {
   const { limit: _limit, cursor: _cursor, expr: _expr, ...fields } = query as Record<string, unknown>;
@@ -39,7 +38,7 @@ export class LineItemsService {
 
   async costLineItems(principal: Principal, query: ListCostLineItemsQuery): Promise<CostLineItemPage> {
     const filter = await this.filterOf(principal, query);
-    const page = await this.costs.page(principal.tenantId, filter, query.limit ?? DEFAULT_LIMIT, query.cursor);
+    const page = await this.costs.page(principal.tenantId, filter, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return { items: page.items.map(present) as unknown as CostLineItemPage['items'], nextCursor: page.nextCursor };
   }
 
@@ -50,7 +49,7 @@ export class LineItemsService {
 
   async assetItems(principal: Principal, query: ListAssetsQuery): Promise<AssetPage> {
     const filter = await this.filterOf(principal, query);
-    const page = await this.assets.page(principal.tenantId, filter, query.limit ?? DEFAULT_LIMIT, query.cursor);
+    const page = await this.assets.page(principal.tenantId, filter, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return { items: page.items.map(present) as unknown as AssetPage['items'], nextCursor: page.nextCursor };
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { SealedSecretError, SecretSealer } from '@lib/config';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
 import { JobsService } from '../jobs/jobs.service';
 import { accountList, checkAccounts } from './legacy-accounts';
 import { LegacyReadError, readLegacyAccounts } from './legacy-client';
 import { BillingAccountRepository, MigrationRecordRepository, MigrationRepository } from './migration.repositories';
-import { TokenCipher } from './token-cipher';
 
 export const ACCOUNT_MIGRATION_JOB = 'account-migration';
 const WRITE_BATCH = 1000;
@@ -26,13 +26,14 @@ type Ref = { tenantId: string; payload: AccountMigrationPayload };
 @Injectable()
 export class AccountMigrationHandler implements JobHandler<AccountMigrationPayload>, OnModuleInit {
   readonly progressUnit = 'accounts' as const;
+  readonly access = 'system-admin' as const;
 
   constructor(
     private readonly jobs: JobsService,
     private readonly migrations: MigrationRepository,
     private readonly accounts: BillingAccountRepository,
     private readonly records: MigrationRecordRepository,
-    private readonly cipher: TokenCipher,
+    private readonly cipher: SecretSealer,
     private readonly env: CostassetEnvironment,
   ) {}
 
@@ -45,7 +46,7 @@ export class AccountMigrationHandler implements JobHandler<AccountMigrationPaylo
     const migration = await this.migrations.findOne(tenantId, { migrationId });
     if (!migration?.sealedToken)
       throw new PermanentJobError('the API token of this migration is no longer available; start a new migration');
-    const token = this.cipher.open(migration.sealedToken, `${tenantId}:${migrationId}`);
+    const token = this.openToken(migration.sealedToken, `${tenantId}:${migrationId}`);
     let body: unknown;
     try {
       body = await readLegacyAccounts(migration.legacyURL, token, migration.userName, {
@@ -117,6 +118,18 @@ export class AccountMigrationHandler implements JobHandler<AccountMigrationPaylo
       { $set: { status: 'completed', succeeded, failed, finishedAt: new Date() }, $unset: { sealedToken: 1, error: 1 } },
     );
     return { migrationId, succeeded, failed };
+  }
+
+  /** A token that does not open (MIGRATION_ENCRYPTION_KEY changed, tampered record) never will: the job fails at once. */
+  private openToken(sealed: string, context: string): string {
+    try {
+      return this.cipher.open(sealed, context);
+    } catch (error) {
+      if (error instanceof SealedSecretError) {
+        throw new PermanentJobError('the sealed API token cannot be opened (was MIGRATION_ENCRYPTION_KEY changed?); start a new migration');
+      }
+      throw error;
+    }
   }
 
   async onFailed({ tenantId, payload }: Ref, reason: string): Promise<void> {

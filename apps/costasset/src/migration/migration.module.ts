@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { SecretSealer, secretSealerFrom } from '@lib/config';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobsModule } from '../jobs/jobs.module';
 import { AccountMigrationHandler } from './account-migration.handler';
@@ -9,7 +10,6 @@ import { MigrationService } from './migration.service';
 import { BILLING_ACCOUNT, BillingAccountSchema } from './schemas/billing-account.schema';
 import { MIGRATION_RECORD, MigrationRecordSchema } from './schemas/migration-record.schema';
 import { AccountMigrationSchema, MIGRATION } from './schemas/migration.schema';
-import { loadMigrationKey, TokenCipher } from './token-cipher';
 
 @Module({
   imports: [
@@ -28,16 +28,9 @@ import { loadMigrationKey, TokenCipher } from './token-cipher';
     MigrationService,
     AccountMigrationHandler,
     {
-      provide: TokenCipher,
+      provide: SecretSealer,
       inject: [CostassetEnvironment],
-      useFactory: (env: CostassetEnvironment) =>
-        new TokenCipher(
-          loadMigrationKey({
-            base64Key: env.MIGRATION_ENCRYPTION_KEY,
-            devKeysDir: env.DEV_KEYS_DIR,
-            allowDevKey: env.NODE_ENV !== 'production',
-          }),
-        ),
+      useFactory: (env: CostassetEnvironment) => secretSealerFrom(env, 'MIGRATION_ENCRYPTION_KEY', 'migration-encryption.key'),
     },
   ],
 })

@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@lib/auth';
+import { SecretSealer } from '@lib/config';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobsService } from '../jobs/jobs.service';
 import { ACCOUNT_MIGRATION_JOB } from './account-migration.handler';
@@ -16,7 +17,6 @@ import {
 import { isForbiddenAddress } from './host-policy';
 import { MigrationRecordRepository, MigrationRepository } from './migration.repositories';
 import { MigrationProblems } from './migration.problems';
-import { TokenCipher } from './token-cipher';
 
 /** B.5 account migration from the legacy service (contract §5). */
 @Injectable()
@@ -25,7 +25,7 @@ export class MigrationService {
     private readonly migrations: MigrationRepository,
     private readonly records: MigrationRecordRepository,
     private readonly jobs: JobsService,
-    private readonly cipher: TokenCipher,
+    private readonly cipher: SecretSealer,
     private readonly env: CostassetEnvironment,
   ) {}
 

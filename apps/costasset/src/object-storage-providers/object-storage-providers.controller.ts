@@ -9,7 +9,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { CreateObjectStorageProviderRequest, ObjectStorageProviderResponse } from './dto/object-storage-provider.dto';
 import { ObjectStorageProvidersService } from './object-storage-providers.service';
 
@@ -35,6 +35,7 @@ export class ObjectStorageProvidersController {
   }
 
   @Get()
+  @AnyMember()
   @ApiOperation({ summary: 'List the object-storage providers of the tenant, sorted by code (an empty list when there are none)' })
   @ApiOkResponse({ type: [ObjectStorageProviderResponse] })
   list(@CurrentPrincipal() principal: Principal): Promise<ObjectStorageProviderResponse[]> {
@@ -42,6 +43,7 @@ export class ObjectStorageProvidersController {
   }
 
   @Get(':providerCode')
+  @AnyMember()
   @ApiOperation({ summary: 'Read one object-storage provider by its code' })
   @ApiParam({ name: 'providerCode', description: 'The provider code' })
   @ApiOkResponse({ type: ObjectStorageProviderResponse })

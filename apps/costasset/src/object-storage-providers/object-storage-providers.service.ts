@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isDuplicateKey } from '@lib/persistence';
 import {
   CreateObjectStorageProviderRequest,
   ObjectStorageProviderResponse,
@@ -14,7 +15,6 @@ const toResponse = (record: ObjectStorageProvider): ObjectStorageProviderRespons
   createdAt: (record.createdAt ?? new Date()).toISOString(),
 });
 
-const isDuplicateKey = (error: unknown) => (error as { code?: unknown } | null)?.code === 11000;
 
 @Injectable()
 export class ObjectStorageProvidersService {

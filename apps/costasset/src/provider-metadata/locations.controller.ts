@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { ArrayBodyPipe } from './array-body.pipe';
 import {
   LocationFieldsDto,
@@ -21,6 +21,7 @@ export class LocationsController {
   constructor(private readonly service: LocationsService) {}
 
   @Get()
+  @AnyMember()
   @ApiOperation({
     summary: 'Location mappings',
     description:

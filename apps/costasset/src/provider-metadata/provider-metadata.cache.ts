@@ -33,7 +33,7 @@ export class ProviderMetadataCache extends ProviderMetadataLookup implements OnM
   onModuleInit(): void {
     this.bus
       .subscribe('costasset.providermetadata.changed', (event) => void this.drop(event.tenantId))
-      .catch((error: Error) => this.logger.error({ err: error.message }, 'cannot subscribe to provider metadata changes'));
+      .catch((error: unknown) => this.logger.error({ err: error }, 'cannot subscribe to provider metadata changes'));
   }
 
   /** Callers share the cached maps: read them, never change them. */

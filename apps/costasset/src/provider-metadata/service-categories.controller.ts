@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { ArrayBodyPipe } from './array-body.pipe';
 import {
   PatchServiceCategoryRequest,
@@ -20,6 +20,7 @@ export class ServiceCategoriesController {
   constructor(private readonly service: ServiceCategoriesService) {}
 
   @Get()
+  @AnyMember()
   @ApiOperation({
     summary: 'Service-category mappings of a provider',
     description:

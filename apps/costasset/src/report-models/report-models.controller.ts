@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '@lib/auth';
-import { PageQuery } from './dto/page-query.dto';
+import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
 import { ExecutionQuery, ReportExecutionResponse } from './dto/report-execution.dto';
 import {
   CreateReportModelQuery,
@@ -20,6 +20,7 @@ export class ReportModelsController {
   constructor(private readonly reports: ReportModelsService) {}
 
   @Get()
+  @AnyMember()
   @ApiOperation({ summary: 'Report models the caller can see (public ones, its own, all for a System Admin)' })
   @ApiOkResponse({ type: [ReportModelResponse] })
   list(@CurrentPrincipal() principal: Principal): Promise<ReportModelResponse[]> {
@@ -27,6 +28,7 @@ export class ReportModelsController {
   }
 
   @Get(':reportModelID/execution')
+  @AnyMember()
   @ApiOperation({ summary: 'Runs the model: expression AND vtags AND the caller\'s visibility, aggregated in the database' })
   @ApiOkResponse({ type: ReportExecutionResponse })
   @ApiBadRequestResponse({ description: '`INVALID_TEMPLATE_PARAMS`, `INVALID_EXPRESSION` (e.g. a missing placeholder value), `UNKNOWN_VISIBILITY_TAG`' })
@@ -35,12 +37,14 @@ export class ReportModelsController {
   }
 
   @Get(':reportModelID/outputs')
+  @AnyMember()
   @ApiOperation({ summary: 'Saved outputs of a model with saveOutput (newest last), cursor-paginated' })
   outputs(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() page: PageQuery) {
-    return this.reports.savedOutputs(principal, path.reportModelID, page.limit, page.cursor);
+    return this.reports.savedOutputs(principal, path.reportModelID, page.limit ?? DEFAULT_PAGE_SIZE, page.cursor);
   }
 
   @Get(':reportModelID')
+  @AnyMember()
   @ApiOperation({ summary: 'One report model' })
   @ApiOkResponse({ type: ReportModelResponse })
   @ApiNotFoundResponse({ description: '`REPORT_MODEL_NOT_FOUND`' })
@@ -49,6 +53,7 @@ export class ReportModelsController {
   }
 
   @Post(':reportModelID')
+  @AnyMember()
   @HttpCode(200)
   @ApiOperation({ summary: 'Creates a report model (200, as the spec gives; 409 `REPORT_MODEL_EXISTS`)' })
   @ApiOkResponse({ type: ReportModelResponse })
@@ -62,6 +67,7 @@ export class ReportModelsController {
   }
 
   @Put(':reportModelID')
+  @AnyMember()
   @ApiOperation({ summary: 'Replaces the model (its creator or a System Admin)' })
   @ApiOkResponse({ type: ReportModelResponse })
   replace(
@@ -74,6 +80,7 @@ export class ReportModelsController {
   }
 
   @Patch(':reportModelID')
+  @AnyMember()
   @ApiOperation({ summary: 'Replaces the given fields of the model (its creator or a System Admin)' })
   @ApiOkResponse({ type: ReportModelResponse })
   patch(
@@ -86,6 +93,7 @@ export class ReportModelsController {
   }
 
   @Delete(':reportModelID')
+  @AnyMember()
   @ApiOperation({ summary: 'Deletes the model and its saved outputs (200, as the spec gives)' })
   remove(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath) {
     return this.reports.remove(principal, path.reportModelID);

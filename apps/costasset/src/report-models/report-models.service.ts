@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
 import { ProblemException } from '@lib/http';
+import { isDuplicateKey } from '@lib/persistence';
 import { CurrencyService } from '../currency/currency.service';
 import { combineFilters, compileExpression, ExpressionError, parameterNames, parse, toProblem } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
@@ -85,7 +86,7 @@ export class ReportModelsService {
       });
       return toResponse(created);
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw ReportModelProblems.exists(id);
+      if (isDuplicateKey(error)) throw ReportModelProblems.exists(id);
       throw error;
     }
   }

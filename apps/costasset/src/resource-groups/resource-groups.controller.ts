@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { CreateResourceGroupRequest, ReplaceResourceGroupRequest, ResourceGroupResponse, UpdateResourceGroupRequest } from './dto/resource-group.dto';
 import { ResourceGroupsService } from './resource-groups.service';
 
@@ -11,6 +11,7 @@ export class ResourceGroupsController {
   constructor(private readonly groups: ResourceGroupsService) {}
 
   @Get()
+  @AnyMember()
   @ApiOperation({ summary: 'Groups the caller is authorized for (a System Admin: all)' })
   @ApiOkResponse({ type: [ResourceGroupResponse] })
   @ApiNoContentResponse({ description: 'No group is authorized for the caller' })

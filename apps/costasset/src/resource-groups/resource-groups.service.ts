@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { Principal } from '@lib/auth';
+import { isDuplicateKey } from '@lib/persistence';
 import { CreateResourceGroupRequest, ReplaceResourceGroupRequest, ResourceGroupResponse, UpdateResourceGroupRequest } from './dto/resource-group.dto';
 import { parseGroupExpression } from './group-expression';
 import { ResourceGroupProblems } from './resource-group.problems';
@@ -40,7 +41,7 @@ export class ResourceGroupsService {
       });
       return toResponse(created);
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw ResourceGroupProblems.exists(groupId);
+      if (isDuplicateKey(error)) throw ResourceGroupProblems.exists(groupId);
       throw error;
     }
   }

@@ -35,6 +35,18 @@ export class VisibilityService {
     return combineFilters(...groups.map((group) => groupFilter(group.expr)));
   }
 
+  /**
+   * The `budgetary` groups whose budgets the caller may see: `null` (all) for a System Admin;
+   * otherwise the groups whose `context.teams` names one of its teams (as for listing groups).
+   */
+  async budgetaryGroupIdsFor(principal: Principal): Promise<string[] | null> {
+    if (principal.isSystemAdmin) return null;
+    const teams = principal.teams.map((team) => team.teamCode);
+    if (teams.length === 0) return [];
+    const groups = await this.groups.find(principal.tenantId, { type: 'budgetary', teams: { $in: teams } }, {}, { groupId: 1 });
+    return groups.map((group) => group.groupId);
+  }
+
   /** The slice of a `budgetary` group, used as a budget scope. */
   async budgetaryFilter(tenantId: string, groupId: string): Promise<Record<string, unknown>> {
     const group = await this.groups.findOne(tenantId, { groupId, type: 'budgetary' });

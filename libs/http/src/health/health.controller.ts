@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '@lib/auth/public.decorator';
+import { Public } from '@lib/auth/access';
 import { ProblemException } from '../problem';
 import { READINESS_PROBES, ReadinessProbe } from './readiness-probe';
 

@@ -14,8 +14,7 @@ export class ProblemFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const { problem, unexpected } = toProblem(error);
     if (unexpected) {
-      const err = error as Error;
-      this.logger.error({ err: { name: err?.name, message: err?.message, stack: err?.stack }, requestId: request.id }, 'unexpected error');
+      this.logger.error({ err: error, requestId: request.id }, 'unexpected error');
     }
     if (response.headersSent) return;
     response

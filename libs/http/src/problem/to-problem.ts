@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { duplicateKeyFields } from '@lib/persistence/duplicate-key';
 import { FieldProblem, ProblemDetails, ProblemException, problemType, statusTitle } from './problem';
 
 interface MongoLikeError {
@@ -30,9 +31,9 @@ function fromHttpException(error: HttpException): ProblemDetails {
 }
 
 function fromMongo(error: MongoLikeError): ProblemException | undefined {
-  if (error.code === 11000) {
-    const fields = Object.keys(error.keyValue ?? {}).filter((field) => field !== 'tenantId');
-    return new ProblemException(409, 'DUPLICATE_KEY', `A record with the same ${fields.join(', ') || 'key'} already exists`);
+  const duplicateFields = duplicateKeyFields(error);
+  if (duplicateFields) {
+    return new ProblemException(409, 'DUPLICATE_KEY', `A record with the same ${duplicateFields.join(', ') || 'key'} already exists`);
   }
   if (error.name === 'CastError') {
     return new ProblemException(400, 'INVALID_IDENTIFIER', `Invalid value for ${error.path ?? 'an identifier'}`);
@@ -57,7 +58,20 @@ export function fromBodyParser(error: unknown): ProblemException | undefined {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ProblemException(415, 'UNSUPPORTED_ENCODING', 'The request body encoding is not supported');
   }
+  if (type === 'parameters.too.many') return new ProblemException(413, 'INPUT_TOO_MANY_PARAMETERS', 'The form body holds too many parameters');
   return undefined;
+}
+
+/**
+ * Errors that Express, its router and body-parser raise for a bad request carry a 4xx `status`
+ * (http-errors' convention); their message may echo the input, so only the status is kept.
+ */
+function fromHttpError(error: unknown): ProblemException | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (error instanceof URIError) return new ProblemException(400, 'MALFORMED_PATH', 'The path holds a malformed percent-encoding');
+  const code = statusTitle(status).toUpperCase().replace(/ /g, '_');
+  return new ProblemException(status, code, 'The request is malformed');
 }
 
 /**
@@ -67,7 +81,7 @@ export function fromBodyParser(error: unknown): ProblemException | undefined {
 export function toProblem(error: unknown): { problem: ProblemDetails; unexpected: boolean } {
   if (error instanceof ProblemException) return { problem: error.toProblem(), unexpected: false };
   if (error instanceof HttpException) return { problem: fromHttpException(error), unexpected: error.getStatus() >= 500 };
-  const bodyParser = fromBodyParser(error);
+  const bodyParser = fromBodyParser(error) ?? fromHttpError(error);
   if (bodyParser) return { problem: bodyParser.toProblem(), unexpected: false };
   const mongo = typeof error === 'object' && error ? fromMongo(error as MongoLikeError) : undefined;
   if (mongo) return { problem: mongo.toProblem(), unexpected: mongo.getStatus() >= 500 };

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { Page } from '@lib/persistence';
+import { PageOf, type Paged } from '@lib/http';
 import type { AuditRecord } from '../schemas/audit-record.schema';
 
 const STATE = { type: 'object', additionalProperties: true } as const;
@@ -30,14 +30,8 @@ export class AuditRecordResponse {
   at: string;
 }
 
-export class AuditPageResponse {
-  @ApiProperty({ type: [AuditRecordResponse], description: 'Records, oldest first' })
-  items: AuditRecordResponse[];
-
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
-  nextCursor: string | null;
-
-  static from(page: Page<AuditRecord & { _id: unknown }>): AuditPageResponse {
+export class AuditPageResponse extends PageOf(AuditRecordResponse) {
+  static from(page: Paged<AuditRecord & { _id: unknown }>): AuditPageResponse {
     return {
       items: page.items.map((record) => ({
         id: String(record._id),

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
 import { AUTH_TYPES, type AuthType } from '@lib/auth';
+import { IsSafeText } from '@lib/http';
 import type { AuthTypeConfiguration } from '../schemas/auth-type-configuration.schema';
 import { MAX_CODE_LENGTH, TEAM_CODE_PATTERN } from '../team-code';
-import { OnlyForAuthType, PRINTABLE, Trim } from './validation';
+import { OnlyForAuthType, Trim } from './validation';
 
 export const MAX_NAME_LENGTH = 128;
 export const MAX_EXTERNAL_REF_LENGTH = 256;
@@ -13,9 +14,7 @@ const CODE_RULE = 'letters, digits, "_", "." and "-", starting with a letter or 
 export class CreateAuthTypeConfigurationRequest {
   @ApiProperty({ description: 'Unique per tenant, case-insensitive', minLength: 1, maxLength: MAX_NAME_LENGTH, example: 'Cloud admins' })
   @Trim()
-  @IsString()
-  @Length(1, MAX_NAME_LENGTH)
-  @Matches(PRINTABLE, { message: 'name must not contain control characters' })
+  @IsSafeText(MAX_NAME_LENGTH)
   name: string;
 
   @ApiProperty({ enum: AUTH_TYPES, description: 'Only one `internal` configuration can exist per tenant' })
@@ -32,9 +31,7 @@ export class CreateAuthTypeConfigurationRequest {
   @Trim()
   @OnlyForAuthType('hybrid')
   @IsDefined({ message: 'initial_system_admin_team_external_ref_id is required when auth_type is hybrid' })
-  @IsString()
-  @Length(1, MAX_EXTERNAL_REF_LENGTH)
-  @Matches(PRINTABLE, { message: 'initial_system_admin_team_external_ref_id must not contain control characters' })
+  @IsSafeText(MAX_EXTERNAL_REF_LENGTH)
   initial_system_admin_team_external_ref_id?: string;
 
   @ApiPropertyOptional({
@@ -70,17 +67,13 @@ export class UpdateAuthTypeConfigurationRequest {
   @ApiPropertyOptional({ description: 'Required for an `internal` configuration; optional for `hybrid`. Stays unique, case-insensitive.', maxLength: MAX_NAME_LENGTH })
   @IsOptional()
   @Trim()
-  @IsString()
-  @Length(1, MAX_NAME_LENGTH)
-  @Matches(PRINTABLE, { message: 'name must not contain control characters' })
+  @IsSafeText(MAX_NAME_LENGTH)
   name?: string;
 
   @ApiPropertyOptional({ description: '`hybrid` only: the new external reference id of the configuration’s System Admin team', maxLength: MAX_EXTERNAL_REF_LENGTH })
   @IsOptional()
   @Trim()
-  @IsString()
-  @Length(1, MAX_EXTERNAL_REF_LENGTH)
-  @Matches(PRINTABLE, { message: 'initial_system_admin_team_external_ref_id must not contain control characters' })
+  @IsSafeText(MAX_EXTERNAL_REF_LENGTH)
   initial_system_admin_team_external_ref_id?: string;
 }
 
@@ -88,8 +81,7 @@ export class ListAuthTypeConfigurationsQuery {
   @ApiPropertyOptional({ description: 'Exact name, compared case-insensitively' })
   @IsOptional()
   @Trim()
-  @IsString()
-  @Length(1, MAX_NAME_LENGTH)
+  @IsSafeText(MAX_NAME_LENGTH)
   name?: string;
 
   @ApiPropertyOptional({ enum: AUTH_TYPES })

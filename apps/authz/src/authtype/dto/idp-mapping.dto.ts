@@ -1,29 +1,26 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { AUTH_TYPES, type AuthType } from '@lib/auth';
-import { PRINTABLE, Trim } from './validation';
+import { IsSafeText } from '@lib/http';
+import { Trim } from './validation';
 
 export class CreateIdpMappingRequest {
   @ApiPropertyOptional({ description: "The IdP to map; taken from the caller's corelite-token when omitted, and must equal it when given", maxLength: 256 })
   @IsOptional()
   @Trim()
-  @IsString()
-  @Length(1, 256)
-  @Matches(PRINTABLE, { message: 'idp_id must not contain control characters' })
+  @IsSafeText(256)
   idp_id?: string;
 
   @ApiProperty({ description: 'Id of an existing auth-type configuration of the tenant', maxLength: 64 })
   @Trim()
-  @IsString()
-  @Length(1, 64)
+  @IsSafeText(64)
   auth_type_id: string;
 }
 
 export class UpdateIdpMappingRequest {
   @ApiProperty({ description: 'Id of an existing auth-type configuration of the tenant', maxLength: 64 })
   @Trim()
-  @IsString()
-  @Length(1, 64)
+  @IsSafeText(64)
   auth_type_id: string;
 }
 

@@ -5,9 +5,6 @@ import type { AuthType } from '@lib/auth';
 /** Trims surrounding white space of a string value (other types are left for the validators to refuse). */
 export const Trim = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
-/** No control characters (names and references are shown in consoles and logs). */
-export const PRINTABLE = /^[^\p{Cc}]+$/u;
-
 /** The property may only be present when the body's `auth_type` is the given one. */
 export function OnlyForAuthType(authType: AuthType, options?: ValidationOptions) {
   return (object: object, propertyName: string) =>

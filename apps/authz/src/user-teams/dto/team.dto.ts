@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageOf } from '@lib/http';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional } from 'class-validator';
 import { IsIdentifier, MAX_CODE_LENGTH, MAX_EXTERNAL_REF_LENGTH, MAX_ROLE_LENGTH } from './identifiers';
 
@@ -50,10 +51,4 @@ export class TeamResponse {
   created_at?: string;
 }
 
-export class TeamPage {
-  @ApiProperty({ type: [TeamResponse] })
-  items: TeamResponse[];
-
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
-  nextCursor: string | null;
-}
+export class TeamPage extends PageOf(TeamResponse) {}

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageOf } from '@lib/http';
 import { IsIdentifier, MAX_USER_ID_LENGTH } from './identifiers';
 
 export class CreateUserRequest {
@@ -18,10 +19,4 @@ export class UserResponse {
   last_seen_at?: string;
 }
 
-export class UserPage {
-  @ApiProperty({ type: [UserResponse] })
-  items: UserResponse[];
-
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
-  nextCursor: string | null;
-}
+export class UserPage extends PageOf(UserResponse) {}

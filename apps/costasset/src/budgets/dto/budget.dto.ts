@@ -1,19 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { IsSafeText, RequiredNested } from '@lib/http';
 import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
-  IsNotEmpty,
   IsNumber,
   IsOptional,
   IsPositive,
   IsString,
   Matches,
   Max,
-  MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 
 export const PERIOD = /^\d{4}(0[1-9]|1[0-2])$/;
@@ -21,9 +18,7 @@ export const PERIOD = /^\d{4}(0[1-9]|1[0-2])$/;
 export class BudgetScope {
   @ApiPropertyOptional({ description: 'An expression over the line-item fields (as in resource groups); no placeholders' })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
+  @IsSafeText(4096, { multiline: true })
   expr?: string;
 
   @ApiPropertyOptional({ description: 'The `_id` of a `budgetary` resource group' })
@@ -35,9 +30,7 @@ export class BudgetScope {
 
 export class BudgetRequest {
   @ApiProperty({ example: 'AWS production' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @IsSafeText(200)
   name: string;
 
   @ApiProperty({ description: 'Budget per period (month), in `currency`', example: 10000 })
@@ -51,8 +44,7 @@ export class BudgetRequest {
   currency: string;
 
   @ApiProperty({ type: BudgetScope, description: 'Exactly one of `expr` or `groupId`' })
-  @ValidateNested()
-  @Type(() => BudgetScope)
+  @RequiredNested(() => BudgetScope)
   scope: BudgetScope;
 
   @ApiProperty({ example: '202401', description: 'YYYYMM' })

@@ -1,17 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { IsSafeText, PageOf, RequiredNested } from '@lib/http';
 import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
-  IsDefined,
-  IsNotEmpty,
-  IsObject,
   IsOptional,
-  IsString,
   Matches,
-  MaxLength,
-  ValidateNested,
 } from 'class-validator';
 import { DELETION_STATUSES, DeletionStatus } from '../schemas/deletion-request.schema';
 import { RowsRemovedDto } from '../../line-items/dto/rows-removed.dto';
@@ -21,9 +15,7 @@ export const PERIOD_PATTERN = /^\d{4}(0[1-9]|1[0-2])$/;
 export class DeletionFiltersDto {
   @ApiPropertyOptional({ type: String, example: 'aws' })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
+  @IsSafeText(128)
   providerName?: string;
 
   @ApiPropertyOptional({ type: [String], example: ['123456789012'] })
@@ -31,9 +23,7 @@ export class DeletionFiltersDto {
   @IsArray()
   @ArrayMaxSize(1000)
   @ArrayUnique()
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  @MaxLength(256, { each: true })
+  @IsSafeText(256, { each: true })
   billingAccountIds?: string[];
 
   @ApiPropertyOptional({ type: String, example: '202401', description: 'YYYYMM, inclusive' })
@@ -49,16 +39,12 @@ export class DeletionFiltersDto {
 
 export class CreateDeletionRequestDto {
   @ApiProperty({ type: DeletionFiltersDto, description: 'At least one filter; all given filters must match (AND)' })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DeletionFiltersDto)
+  @RequiredNested(() => DeletionFiltersDto)
   filters: DeletionFiltersDto;
 
   @ApiPropertyOptional({ type: String, example: 'Account closed' })
   @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @IsSafeText(1000, { multiline: true })
   reason?: string;
 }
 
@@ -101,13 +87,7 @@ export class DeletionRequestResponse {
   finishedAt?: string;
 }
 
-export class DeletionRequestPage {
-  @ApiProperty({ type: [DeletionRequestResponse] })
-  items: DeletionRequestResponse[];
-
-  @ApiProperty({ type: String, nullable: true })
-  nextCursor: string | null;
-}
+export class DeletionRequestPage extends PageOf(DeletionRequestResponse) {}
 
 export class BillingAccountSummary {
   @ApiProperty({ type: String })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsSafeText, RequiredNestedArray } from '@lib/http';
 
 export class StoredFile {
   @ApiProperty({ type: String, description: 'Key relative to the tenant prefix', example: 'raw/acme/expanded/usage-202410.csv' })
@@ -11,9 +11,7 @@ export class StoredFile {
 
 export class DataItem {
   @ApiProperty({ type: String, description: 'Key as listed by /data/list' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1024)
+  @IsSafeText(1024)
   key: string;
 
   @ApiPropertyOptional({ type: String, description: 'Size as listed (informational)' })
@@ -25,11 +23,7 @@ export class DataItem {
 
 export class DeleteDataRequest {
   @ApiProperty({ type: [DataItem], minItems: 1, maxItems: 1000 })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => DataItem)
+  @RequiredNestedArray(() => DataItem, { minItems: 1, maxItems: 1000 })
   items: DataItem[];
 }
 
@@ -40,8 +34,6 @@ export class DataDeleted {
 
 export class DownloadQuery {
   @ApiProperty({ type: String, description: 'Key as listed by /data/list' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1024)
+  @IsSafeText(1024)
   key: string;
 }

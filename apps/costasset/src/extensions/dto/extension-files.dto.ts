@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
+import { RequiredNested } from '@lib/http';
 
 export const FILE_NAME = /^[A-Za-z0-9._-]{1,200}\.zip$/;
 export const PROVIDER_CODE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -63,9 +63,7 @@ export class FlowVars {
 
 export class FlowRequest {
   @ApiProperty({ type: FlowVars })
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => FlowVars)
+  @RequiredNested(() => FlowVars)
   vars: FlowVars;
 }
 

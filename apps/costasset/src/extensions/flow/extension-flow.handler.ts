@@ -37,6 +37,7 @@ interface FlowCounts {
 @Injectable()
 export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleInit {
   readonly progressUnit = 'files' as const;
+  readonly access = 'system-admin' as const;
 
   constructor(
     private readonly jobs: JobsService,

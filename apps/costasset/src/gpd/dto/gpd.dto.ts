@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 import { GPD_STATUSES } from '../schemas/gpd-upload.schema';
 import type { GpdStatus } from '../schemas/gpd-upload.schema';
 
 export class ProviderQuery {
   @ApiProperty({ type: String, example: 'aws' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
+  @IsSafeText(100)
   providername: string;
 }
 
@@ -56,7 +55,7 @@ export class EnrichRequest {
   @ApiProperty({ type: [String], description: 'Providers the uploads must belong to (case-insensitive); empty = any' })
   @IsArray()
   @ArrayMaxSize(100)
-  @IsString({ each: true })
+  @IsSafeText(100, { each: true })
   provider: string[];
 
   @ApiProperty({
@@ -80,9 +79,7 @@ export class EnrichStarted {
 
 export class RetryRequest {
   @ApiProperty({ type: String, format: 'uuid' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @IsSafeText(64)
   jobId: string;
 }
 
@@ -93,9 +90,7 @@ export class RetryAccepted {
 
 export class CleanupRequest {
   @ApiProperty({ type: String, format: 'uuid' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(64)
+  @IsSafeText(64)
   GPDUploadRefId: string;
 }
 

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsUUID } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 
 export class IngestionRequest {
   @ApiPropertyOptional({ type: [String], description: 'Only uploads of these providers (case-insensitive); all when absent' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(128, { each: true })
+  @IsSafeText(128, { each: true })
   providers?: string[];
 }
 

@@ -1,14 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQuery } from '../../line-items/dto/page.query';
+import { IsSafeText, PageOf, PageQuery } from '@lib/http';
+import { IsIn, IsOptional } from 'class-validator';
 import { JOB_STATUSES, PROGRESS_UNITS } from '../schemas/job.schema';
 import type { JobStatus, ProgressUnit } from '../schemas/job.schema';
 
 export class ListJobsQuery extends PageQuery {
   @ApiPropertyOptional({ type: String, example: 'gpd.enrich' })
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @IsSafeText(100)
   type?: string;
 
   @ApiPropertyOptional({ type: String, enum: JOB_STATUSES })
@@ -46,10 +45,7 @@ export class JobDto {
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
 }
 
-export class JobPage {
-  @ApiProperty({ type: [JobDto] }) items: JobDto[];
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
+export class JobPage extends PageOf(JobDto) {}
 
 export function toJobDto(job: Record<string, unknown>): JobDto {
   const { _id: _id, tenantId: _tenant, run: _run, terminateRequested: _flag, ...rest } = job;

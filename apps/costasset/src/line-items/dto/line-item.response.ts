@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageOf } from '@lib/http';
 
 export class TagDto {
   @ApiProperty({
@@ -41,10 +42,7 @@ export class CostLineItemDto {
   @ApiProperty({ type: String }) uploadRefId: string;
 }
 
-export class CostLineItemPage {
-  @ApiProperty({ type: [CostLineItemDto] }) items: CostLineItemDto[];
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
+export class CostLineItemPage extends PageOf(CostLineItemDto) {}
 
 export class AssetDto {
   @ApiProperty({ type: String }) id: string;
@@ -61,7 +59,4 @@ export class AssetDto {
   @ApiProperty({ type: String }) uploadRefId: string;
 }
 
-export class AssetPage {
-  @ApiProperty({ type: [AssetDto] }) items: AssetDto[];
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
+export class AssetPage extends PageOf(AssetDto) {}

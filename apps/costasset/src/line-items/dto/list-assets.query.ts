@@ -1,16 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 import { FilteredPageQuery } from './page.query';
 
 export class ListAssetsQuery extends FilteredPageQuery {
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) providerName?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) billingAccountId?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) assetAccountId?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(500) resourceId?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) assetType?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) category?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) region?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(64) uploadRefId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) providerName?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) billingAccountId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) assetAccountId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(500) resourceId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) assetType?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) category?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) region?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(64) uploadRefId?: string;
 
   @ApiPropertyOptional({ type: String, example: '202410' })
   @IsOptional()

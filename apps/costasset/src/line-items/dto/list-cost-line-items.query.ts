@@ -1,25 +1,25 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 import { FilteredPageQuery } from './page.query';
 
 /** Equality filters on the stored fields; every one is optional and they combine with AND. */
 export class ListCostLineItemsQuery extends FilteredPageQuery {
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) providerName?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) billingAccountId?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) billingAccountName?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) assetAccountId?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(500) resourceId?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) assetType?: string;
-  @ApiPropertyOptional({ type: String, description: 'Service category' }) @IsOptional() @IsString() @MaxLength(200) category?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) serviceName?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) providerName?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) billingAccountId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) billingAccountName?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) assetAccountId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(500) resourceId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) assetType?: string;
+  @ApiPropertyOptional({ type: String, description: 'Service category' }) @IsOptional() @IsSafeText(200) category?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) serviceName?: string;
   @ApiPropertyOptional({ type: String, description: 'Provider region code (RegionId)' })
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @IsSafeText(200)
   region?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) country?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(200) chargeCategory?: string;
-  @ApiPropertyOptional({ type: String }) @IsOptional() @IsString() @MaxLength(64) uploadRefId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) country?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) chargeCategory?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(64) uploadRefId?: string;
 
   @ApiPropertyOptional({ type: String, example: '202410' })
   @IsOptional()

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 import { MIGRATION_RECORD_STATUSES, MigrationRecordStatus } from '../schemas/migration-record.schema';
 
 export class StartMigrationRequest {
@@ -8,16 +9,11 @@ export class StartMigrationRequest {
     description: 'API token of the legacy service; sealed (AES-256-GCM) while the job waits, removed when it ends, never returned',
     writeOnly: true,
   })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
+  @IsSafeText(4096)
   apiToken: string;
 
   @ApiProperty({ type: String, example: 'jdoe' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(256)
-  @Matches(/^[^\r\n]*$/, { message: 'userName must be one line' })
+  @IsSafeText(256)
   userName: string;
 
   @ApiProperty({
@@ -25,9 +21,7 @@ export class StartMigrationRequest {
     example: 'https://legacy.example.com',
     description: 'http(s); private and loopback hosts are refused unless MIGRATION_ALLOW_PRIVATE_HOSTS=true',
   })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(2048)
+  @IsSafeText(2048)
   legacyURL: string;
 }
 
@@ -50,8 +44,7 @@ export class MigrationStatusQuery {
 
   @ApiPropertyOptional({ type: String, description: 'A migration; by default the latest one of the tenant' })
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsSafeText(64)
   migrationId?: string;
 }
 

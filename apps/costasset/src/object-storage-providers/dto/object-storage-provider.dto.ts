@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 
 export const PROVIDER_CODE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const MAX_PROVIDER_NAME_LENGTH = 128;
@@ -10,9 +11,7 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 export class CreateObjectStorageProviderRequest {
   @ApiProperty({ maxLength: MAX_PROVIDER_NAME_LENGTH, description: 'Display name of the provider' })
   @Transform(trim)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_PROVIDER_NAME_LENGTH)
+  @IsSafeText(MAX_PROVIDER_NAME_LENGTH)
   providerName: string;
 
   @ApiProperty({

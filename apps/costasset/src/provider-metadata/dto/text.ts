@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 
 export const MAX_NAME_LENGTH = 128;
 export const MAX_TEXT_LENGTH = 256;
@@ -13,9 +14,8 @@ const trimToUndefined = ({ value }: { value: unknown }) => {
   return trimmed === '' ? undefined : trimmed;
 };
 
-/** A required string, trimmed, non-empty, at most `max` characters. */
-export const RequiredText = (max: number) => applyDecorators(Transform(trim), IsString(), IsNotEmpty(), MaxLength(max));
+/** A required string, trimmed, non-empty safe text of at most `max` characters. */
+export const RequiredText = (max: number) => applyDecorators(Transform(trim), IsSafeText(max));
 
-/** An optional string, trimmed (blank = absent), at most `max` characters. */
-export const OptionalText = (max: number) =>
-  applyDecorators(Transform(trimToUndefined), IsOptional(), IsString(), IsNotEmpty(), MaxLength(max));
+/** An optional string, trimmed (blank = absent), safe text of at most `max` characters. */
+export const OptionalText = (max: number) => applyDecorators(Transform(trimToUndefined), IsOptional(), IsSafeText(max));

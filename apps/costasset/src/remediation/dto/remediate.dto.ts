@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, Matches } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 import { PERIOD_PATTERN } from '../../data-management/dto/deletion-request.dto';
 
 export const REMEDIATION_TASKS = ['serviceCategory', 'location', 'currency'] as const;
@@ -9,15 +10,14 @@ export class RemediateRequest {
   @ApiProperty({ enum: REMEDIATION_TASKS, isArray: true, example: ['serviceCategory', 'location'] })
   @IsArray()
   @ArrayMinSize(1)
+  @ArrayMaxSize(REMEDIATION_TASKS.length)
   @ArrayUnique()
   @IsIn(REMEDIATION_TASKS, { each: true })
   tasks: RemediationTask[];
 
   @ApiPropertyOptional({ type: String, example: 'aws', description: 'Only line items of this provider' })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
+  @IsSafeText(128)
   providerName?: string;
 
   @ApiPropertyOptional({ type: String, example: '202401', description: 'YYYYMM, inclusive' })

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 import { REPORT_TEMPLATE_IDS, ReportTemplateId } from '../report-templates';
 import { REPORT_SCOPES, ReportScope } from '../schemas/report-model.schema';
 
@@ -74,9 +75,7 @@ export class CreateReportModelRequest {
   vtags: string[];
 
   @ApiProperty({ description: EXPR, example: 'period == ${period} && tag("env", "stage" == "prod")' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
+  @IsSafeText(4096, { multiline: true })
   expr: string;
 }
 
@@ -115,9 +114,7 @@ export class PatchReportModelRequest {
 
   @ApiPropertyOptional({ description: EXPR })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
+  @IsSafeText(4096, { multiline: true })
   expr?: string;
 }
 

@@ -1,9 +1,10 @@
 import { ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { unsafeTextReason } from '@lib/http';
 
 const MAX_KEYS = 32;
 const MAX_VALUES = 500;
 
-/** `context`: at most 32 keys, each an array of at most 500 non-empty strings of ≤ 128 characters. */
+/** `context`: at most 32 keys, each an array of at most 500 non-empty safe strings of ≤ 128 characters. */
 @ValidatorConstraint({ name: 'contextShape' })
 export class ContextShape implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -16,12 +17,12 @@ export class ContextShape implements ValidatorConstraintInterface {
           /^[A-Za-z0-9_.-]{1,64}$/.test(key) &&
           Array.isArray(list) &&
           list.length <= MAX_VALUES &&
-          list.every((item) => typeof item === 'string' && item.length > 0 && item.length <= 128),
+          list.every((item) => typeof item === 'string' && item.length > 0 && item.length <= 128 && unsafeTextReason(item) === undefined),
       )
     );
   }
 
   defaultMessage(): string {
-    return 'context must map up to 32 keys to arrays of up to 500 non-empty strings';
+    return 'context must map up to 32 keys to arrays of up to 500 non-empty strings of up to 128 characters, without control characters';
   }
 }

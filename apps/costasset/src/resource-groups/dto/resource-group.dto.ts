@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, Validate } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Min, Validate } from 'class-validator';
+import { IsSafeText } from '@lib/http';
 import { RESOURCE_GROUP_TYPES, ResourceGroupType } from '../schemas/resource-group.schema';
 import { ContextShape } from './context-shape.validator';
 
@@ -29,9 +30,7 @@ export class CreateResourceGroupRequest {
   version?: string;
 
   @ApiProperty({ description: EXPR_DESCRIPTION, example: 'providerName == "aws" && (billingAccountName == "prod" || category == "Compute")' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
+  @IsSafeText(4096, { multiline: true })
   expr: string;
 
   @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION, example: { teams: ['TEAM-A'] } })
@@ -61,9 +60,7 @@ export class UpdateResourceGroupRequest {
 
   @ApiPropertyOptional({ description: EXPR_DESCRIPTION })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
+  @IsSafeText(4096, { multiline: true })
   expr?: string;
 
   @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })
@@ -90,9 +87,7 @@ export class ReplaceResourceGroupRequest {
   type: ResourceGroupType;
 
   @ApiProperty({ description: EXPR_DESCRIPTION })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(4096)
+  @IsSafeText(4096, { multiline: true })
   expr: string;
 
   @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })

@@ -1,4 +1,4 @@
-import { duplicateKeyFields, isDuplicateKey } from './mongo-errors';
+import { duplicateKeyFields, isDuplicateKey, onlyDuplicateKeys } from './duplicate-key';
 
 describe('duplicateKeyFields', () => {
   it('names the fields of the violated unique index, without the tenant', () => {
@@ -15,5 +15,15 @@ describe('duplicateKeyFields', () => {
     expect(duplicateKeyFields(null)).toBeUndefined();
     expect(isDuplicateKey({ code: 11000, keyPattern: { tenantId: 1, idp_id: 1 } })).toBe(true);
     expect(isDuplicateKey(undefined)).toBe(false);
+  });
+});
+
+describe('onlyDuplicateKeys', () => {
+  it('is true when every write error of a bulk write is a duplicate key', () => {
+    expect(onlyDuplicateKeys({ writeErrors: [{ code: 11000 }, { err: { code: 11000 } }] })).toBe(true);
+    expect(onlyDuplicateKeys({ writeErrors: { code: 11000 } })).toBe(true);
+    expect(onlyDuplicateKeys({ writeErrors: [{ code: 11000 }, { code: 121 }] })).toBe(false);
+    expect(onlyDuplicateKeys({ writeErrors: [] })).toBe(false);
+    expect(onlyDuplicateKeys(new Error('boom'))).toBe(false);
   });
 });

@@ -1,0 +1,51 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import type { Request } from 'express';
+import type { Observable } from 'rxjs';
+import { ProblemException } from '../problem/problem';
+
+/** What a handler reads of the request, from its parameter decorators (`@Body()`, `@Query()`, `@Req()` …). */
+function declaredInputs(context: ExecutionContext): Set<number> {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ?? {}) as Record<string, unknown>;
+  return new Set(Object.keys(args).map((key) => Number(key.split(':')[0])));
+}
+
+const hasContent = (body: unknown) =>
+  body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body as object).length > 0);
+
+const sendsBytes = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+
+/**
+ * Unknown input is refused, not ignored (the ValidationPipe does it for declared DTOs; this does it
+ * for what a handler does not declare at all): query parameters on an operation that reads none,
+ * a body on an operation that takes none (`{}` is tolerated), and a body the JSON or form parsers
+ * could not read on an operation that takes one (415). Handlers that read the raw request
+ * (`@Req()`) decide for themselves.
+ */
+@Injectable()
+export class DeclaredInputsInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const inputs = declaredInputs(context);
+    if (inputs.has(RouteParamtypes.REQUEST)) return next.handle();
+    const req = context.switchToHttp().getRequest<Request>();
+    const queryNames = Object.keys(req.query ?? {});
+    if (!inputs.has(RouteParamtypes.QUERY) && queryNames.length > 0) {
+      throw new ProblemException(
+        400,
+        'VALIDATION_FAILED',
+        'This operation takes no query parameters',
+        queryNames.slice(0, 20).map((field) => ({ field, messages: [`property ${field} should not exist`] })),
+      );
+    }
+    if (!inputs.has(RouteParamtypes.BODY)) {
+      if (hasContent(req.body) || (req.body === undefined && sendsBytes(req))) {
+        throw new ProblemException(400, 'UNEXPECTED_BODY', 'This operation takes no request body');
+      }
+    } else if (req.body === undefined && sendsBytes(req)) {
+      throw new ProblemException(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
+    }
+    return next.handle();
+  }
+}

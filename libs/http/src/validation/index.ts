@@ -1,0 +1,3 @@
+export * from './safe-text';
+export * from './nested';
+export * from './paging';
