@@ -13,7 +13,7 @@ interface Series {
   lineItems: number;
 }
 
-const item = (providerName: string, period: string, cost: number, extra: Partial<SeedItem> & { chargeDay?: string; billingCurrency?: string; billedCost?: number } = {}) => {
+const item = (providerName: string, period: string, cost: number, extra: Partial<SeedItem> & { chargeDay?: string; billingCurrency?: string; billedCost?: number; chargeCategory?: string } = {}) => {
   const { chargeDay, ...rest } = extra;
   const start = new Date(`${chargeDay ?? `${period.slice(0, 4)}-${period.slice(4)}-10`}T08:00:00Z`);
   return {
