@@ -105,7 +105,7 @@ export default function Budgets() {
   const currentUnits = useMemo(() => (units.data ?? []).filter((unit) => unit.budgetId === current?.id), [units.data, current?.id]);
   const option = useMemo(() => (current && currentUnits.length ? budgetOption(current, currentUnits) : undefined), [current, currentUnits]);
   const choose = (id: string) => location.route(`/budgets?budget=${encodeURIComponent(id)}`, true);
-  const instanceCurrencies = (currencies.data as { instanceCurrencies?: string[] } | undefined)?.instanceCurrencies ?? ['USD'];
+  const instanceCurrencies = currencies.data?.instanceCurrencies ?? ["USD"];
 
   const editor = editing && (
     <Card title={editing === 'new' ? 'New budget' : `Edit ${budgets.data?.find((budget) => budget.id === editing)?.name ?? ''}`}>
