@@ -4,6 +4,9 @@ import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLe
 import { RESOURCE_GROUP_TYPES, ResourceGroupType } from '../schemas/resource-group.schema';
 import { ContextShape } from './context-shape.validator';
 
+/** `context` in the OpenAPI document: string keys mapping to arrays of strings. */
+const CONTEXT_SCHEMA = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } as const;
+
 const GROUP_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const toVersionNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
 
@@ -34,7 +37,7 @@ export class CreateResourceGroupRequest {
   @MaxLength(4096)
   expr: string;
 
-  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION, example: { teams: ['TEAM-A'] } })
+  @ApiPropertyOptional({ ...CONTEXT_SCHEMA, description: CONTEXT_DESCRIPTION, example: { teams: ['TEAM-A'] } })
   @IsOptional()
   @IsObject()
   @Validate(ContextShape)
@@ -66,7 +69,7 @@ export class UpdateResourceGroupRequest {
   @MaxLength(4096)
   expr?: string;
 
-  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })
+  @ApiPropertyOptional({ ...CONTEXT_SCHEMA, description: CONTEXT_DESCRIPTION })
   @IsOptional()
   @IsObject()
   @Validate(ContextShape)
@@ -95,7 +98,7 @@ export class ReplaceResourceGroupRequest {
   @MaxLength(4096)
   expr: string;
 
-  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })
+  @ApiPropertyOptional({ ...CONTEXT_SCHEMA, description: CONTEXT_DESCRIPTION })
   @IsOptional()
   @IsObject()
   @Validate(ContextShape)
@@ -115,6 +118,6 @@ export class ResourceGroupResponse {
   @ApiProperty()
   expr: string;
 
-  @ApiProperty({ example: { teams: ['TEAM-A'] } })
+  @ApiProperty({ ...CONTEXT_SCHEMA, example: { teams: ['TEAM-A'] } })
   context: Record<string, string[]>;
 }
