@@ -33,12 +33,12 @@ export function shareOption(costs: Costs, bucketIndex?: number) {
   const currency = costs.currency;
   return {
     tooltip: { trigger: 'item', valueFormatter: (value: number) => money(value, currency) },
-    legend: { orient: 'vertical', right: 0, top: 'middle', icon: 'circle' },
+    legend: { orient: 'vertical', right: 8, top: 'middle', icon: 'circle', formatter: (name: string) => (name.length > 22 ? `${name.slice(0, 21)}…` : name) },
     series: [
       {
         type: 'pie',
         radius: ['52%', '78%'],
-        center: ['36%', '50%'],
+        center: ['34%', '50%'],
         avoidLabelOverlap: true,
         label: { show: false },
         itemStyle: { borderColor: '#fff', borderWidth: 2 },

@@ -23,6 +23,13 @@ interface Stage {
   error?: string;
 }
 
+/** `{rowsRead, rowsWritten, rowsRejected}` of an enrichment job, in words. */
+function describeResult(result: Job['result']): string {
+  const counts = (result ?? {}) as { rowsRead?: number; rowsWritten?: number; rowsRejected?: number };
+  if (counts.rowsRead === undefined) return 'Enriched.';
+  return `Enriched: ${number(counts.rowsRead)} rows read, ${number(counts.rowsWritten ?? 0)} written, ${number(counts.rowsRejected ?? 0)} rejected.`;
+}
+
 async function followJob(jobId: string, onJob: (job: Job) => void): Promise<Job> {
   for (;;) {
     const job = await unwrap(costasset.GET('/api/costasset/v1/jobs/{jobId}', { params: { path: { jobId } } }));
@@ -169,7 +176,7 @@ function GpdUpload({ providers, onUploaded }: { providers: string[]; onUploaded:
           )}
           {stage.step === 'done' && stage.job && (
             <p class="success" role="status">
-              Enriched: {JSON.stringify(stage.job.result ?? {}).length > 2 ? <code>{JSON.stringify(stage.job.result)}</code> : 'done'}. <a href="/explorer">See it in the cost explorer</a>.
+              {describeResult(stage.job.result)} <a href="/explorer">See it in the cost explorer</a>.
             </p>
           )}
         </div>

@@ -7,8 +7,10 @@ import { shareOption, stackedCostOption } from '../components/cost-chart';
 import { bucketLabel, money, percent } from '../components/format';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/states';
 import { useApi } from '../components/use-api';
+import { overviewTrend } from './overview-data';
 
 const INTERACTIVE_MARK = 'corelite:overview-interactive';
+
 
 function Kpi({ label, value, detail, tone, testId }: { label: string; value: string; detail?: string; tone?: 'up' | 'down'; testId?: string }) {
   return (
@@ -54,13 +56,25 @@ function BudgetWatch({ units, period }: { units: BudgetaryUnit[]; period: string
   );
 }
 
+/** The trend from the first month with costs (at least six months shown), not a row of empty months. */
+function fromFirstCost(costs: Costs): Costs {
+  const first = Math.min(costs.totals.findIndex((total) => total !== 0), Math.max(costs.buckets.length - 6, 0));
+  if (first <= 0) return costs;
+  return { ...costs, from: costs.buckets[first], buckets: costs.buckets.slice(first), totals: costs.totals.slice(first), series: costs.series.map((series) => ({ ...series, values: series.values.slice(first) })) };
+}
+
 export default function Overview() {
   const me = useMe();
   const [chartsDrawn, setChartsDrawn] = useState(0);
   const marked = useRef(false);
-  const trend = useApi(() => unwrap(costasset.GET('/api/costasset/v1/costs', { params: { query: { groupBy: ['providerName'], top: 8 } } })), []);
-  const budgets = useApi(async () => (await unwrap(costasset.GET('/api/costasset/v1/budgetController/budgetaryUnits'))) ?? [], []);
+  const trend = useApi(() => {
+    // the overview always draws charts: fetch the chart library while the costs are summed
+    void import('../components/echarts');
+    return overviewTrend();
+  }, []);
   const latest = trend.data?.to;
+  // the secondary cards ask once the main figures are in, so that they never delay them
+  const budgets = useApi(async () => (latest ? ((await unwrap(costasset.GET('/api/costasset/v1/budgetController/budgetaryUnits'))) ?? []) : undefined), [latest]);
   const services = useApi(
     async (): Promise<Costs | undefined> =>
       latest ? unwrap(costasset.GET('/api/costasset/v1/costs', { params: { query: { groupBy: ['serviceName'], from: latest, to: latest, top: 6 } } })) : undefined,
@@ -70,7 +84,7 @@ export default function Overview() {
   const onChartDrawn = () => {
     setChartsDrawn((count) => count + 1);
   };
-  const trendOption = useMemo(() => (trend.data ? stackedCostOption(trend.data) : undefined), [trend.data]);
+  const trendOption = useMemo(() => (trend.data ? stackedCostOption(fromFirstCost(trend.data)) : undefined), [trend.data]);
   const shareOptions = useMemo(() => (trend.data ? shareOption(trend.data, trend.data.buckets.length - 1) : undefined), [trend.data]);
 
   const reason = noVisibilityReason(me);
@@ -111,7 +125,7 @@ export default function Overview() {
       ) : (
         <>
           <div class="kpis">
-            <Kpi label={bucketLabel(costs.to, true)} value={money(thisMonth, costs.currency)} testId="month-total" detail={change === undefined ? 'no data the month before' : `${change >= 0 ? '▲' : '▼'} ${percent(Math.abs(change))} vs ${bucketLabel(costs.buckets[last - 1])}`} tone={change === undefined ? undefined : change > 0 ? 'up' : 'down'} />
+            <Kpi label={bucketLabel(costs.to, true)} value={money(thisMonth, costs.currency)} testId="month-total" detail={change === undefined ? 'no data the month before' : Math.abs(change) < 0.05 ? `no change vs ${bucketLabel(costs.buckets[last - 1])}` : `${change > 0 ? '▲' : '▼'} ${percent(Math.abs(change))} vs ${bucketLabel(costs.buckets[last - 1])}`} tone={change === undefined || Math.abs(change) < 0.05 ? undefined : change > 0 ? 'up' : 'down'} />
             <Kpi label={bucketLabel(costs.buckets[last - 1] ?? costs.to, true)} value={money(lastMonth, costs.currency)} testId="previous-month-total" detail="previous month" />
             <Kpi label="Last 12 months" value={money(costs.total, costs.currency)} detail={`${money(costs.total / months, costs.currency)} per month on average`} />
             <Kpi label="Providers" value={String(costs.series.filter((series) => !series.other).length)} detail={costs.series.slice(0, 3).map((series) => series.key.providerName ?? 'other').join(', ')} />
