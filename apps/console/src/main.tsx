@@ -16,3 +16,6 @@ void signInFromFragment().then((problem) => {
   }
   render(<App notice={problem ?? takeNotice()} />, document.getElementById('app')!);
 });
+
+// a sign-in link opened in a tab that already shows the console changes only the fragment
+window.addEventListener('hashchange', () => void signInFromFragment());

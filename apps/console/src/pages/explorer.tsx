@@ -21,6 +21,8 @@ const DIMENSIONS = [
   ['chargeCategory', 'Charge category'],
   ['billingCurrency', 'Billing currency'],
 ] as const;
+const dimensionLabel = (name: string) => DIMENSIONS.find(([dimension]) => dimension === name)?.[1] ?? (name.startsWith('tag:') ? `Tag ${name.slice(4)}` : name);
+
 const METRICS = [
   ['cost', 'Cost (corporate currency)'],
   ['billedCost', 'Billed cost'],
@@ -125,7 +127,7 @@ function CostTable({ costs }: { costs: Costs }) {
       <table class="table dense" data-testid="explorer-table">
         <thead>
           <tr>
-            <th scope="col">{costs.groupBy.length ? costs.groupBy.join(' · ') : 'Series'}</th>
+            <th scope="col">{costs.groupBy.length ? costs.groupBy.map(dimensionLabel).join(' · ') : 'Series'}</th>
             {costs.buckets.map((bucket) => (
               <th scope="col" class="num" key={bucket}>
                 {bucketLabel(bucket)}
@@ -155,7 +157,7 @@ function CostTable({ costs }: { costs: Costs }) {
               <th scope="row">Total</th>
               {costs.totals.map((value, index) => (
                 <td class="num" key={index}>
-                  {money(value, costs.currency)}
+                  {value === 0 ? <span class="muted">–</span> : money(value, costs.currency)}
                 </td>
               ))}
               <td class="num strong" data-testid="explorer-total">
