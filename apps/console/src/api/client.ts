@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import { signOut, validAccessToken } from '../auth/session';
+import { accessToken, isSignedIn, signOut, validAccessToken } from '../auth/session';
 import type { paths as AuthzPaths } from './generated/authz';
 import type { paths as CostassetPaths } from './generated/costasset';
 import { ApiError, problemOf } from './problem';
@@ -12,11 +12,14 @@ import { ApiError, problemOf } from './problem';
 const session: Middleware = {
   async onRequest({ request }) {
     const token = await validAccessToken();
-    if (token) request.headers.set('corelite-token', token);
+    // signed out meanwhile (an expired session): the request would only be refused
+    if (!token) throw new ApiError(401, 'SIGNED_OUT', 'You are signed out.');
+    request.headers.set('corelite-token', token);
     return request;
   },
-  async onResponse({ response }) {
-    if (response.status === 401) {
+  async onResponse({ request, response }) {
+    // only the first refusal of a signed-in session signs out, so that its message stays
+    if (response.status === 401 && isSignedIn() && request.headers.get('corelite-token') === accessToken()) {
       const problem = (await response.clone().json().catch(() => undefined)) as { code?: string } | undefined;
       signOut(problem?.code === 'TOKEN_EXPIRED' ? 'Your session has expired. Sign in again.' : 'Your token was refused. Sign in again.');
     }
@@ -37,6 +40,7 @@ export async function unwrap<D>(call: Promise<Answer<D>>): Promise<D> {
   try {
     answer = await call;
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     throw new ApiError(0, 'NETWORK_ERROR', `The server could not be reached (${(error as Error).message}).`);
   }
   if (!answer.response.ok) throw problemOf(answer.response.status, answer.error);
