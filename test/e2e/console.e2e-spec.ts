@@ -13,6 +13,7 @@ import { Platform, startPlatform } from '../support/platform';
 
 const SCREENSHOTS = join(REPO_ROOT, '.stack', 'test', 'screenshots');
 const COSTS = '/api/costasset/v1/costs';
+const DIRECTORY_PASSWORD = 'directory-secret-7f3a';
 
 /** The console rounds money for display as Intl does (en-US); the test formats the API's amounts the same way. */
 const money = (amount: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
@@ -79,6 +80,11 @@ describe('web console in a browser', () => {
     await authz('/authorization/v2/teams', { team_code: 'AWS-VIEW', org_code: 'finops', roles: [] });
     await authz('/authorization/v2/users', { user_id: 'viewer' });
     await authz('/authorization/v2/users/teams', { user_id_list: ['viewer'], team_code_list: ['AWS-VIEW'] });
+    await request(gateway)
+      .put('/core/configuration/v1/configvalues')
+      .set('corelite-token', adminToken)
+      .send({ configurationkey: '_ldap_config', configurationvalue: { base: 'dc=corelite,dc=local', host: 'ldap.example.internal:389', username: 'cn=reader,dc=corelite,dc=local', password: DIRECTORY_PASSWORD, useSSL: false } })
+      .expect(200);
     await request(gateway)
       .put('/api/costasset/v1/dynamicResourceGroups')
       .set('corelite-token', adminToken)
@@ -169,7 +175,15 @@ describe('web console in a browser', () => {
       await accessible(page, path);
       await screenshot(page, name);
     }
-    expect(await page.locator('.chart').count()).toBe(0); // the audit page draws no chart: the library was not needed
+    expect(await page.locator('.chart').count()).toBe(0); // the audit page draws no chart
+
+    // the directory entry's password is masked, as the API returns it
+    await page.goto(`${gateway}/admin/config`);
+    await page.waitForSelector('[data-testid="config-values"]');
+    const values = await page.textContent('[data-testid="config-values"]');
+    expect(values).toContain('ldap.example.internal:389');
+    expect(values).toContain('********');
+    expect(await page.content()).not.toContain(DIRECTORY_PASSWORD);
 
     // a resource group's editor previews the cost its expression selects
     await page.goto(`${gateway}/resource-groups`);

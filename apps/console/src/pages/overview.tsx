@@ -95,7 +95,7 @@ export default function Overview() {
     performance.mark(INTERACTIVE_MARK);
   }
 
-  const header = <PageHeader title="Overview" subtitle={latest ? `Costs up to ${bucketLabel(latest, true)}, the latest month with data` : 'Your cloud costs at a glance'} />;
+  const header = <PageHeader title="Overview" subtitle={latest && trend.data?.series.length ? `Costs up to ${bucketLabel(latest, true)}, the latest month with data` : 'Your cloud costs at a glance'} />;
   if (trend.error) return (
     <>
       {header}

@@ -96,7 +96,7 @@ export function Config() {
               <tr key={entry.configurationkey}>
                 <td class="mono">{entry.configurationkey}</td>
                 <td>
-                  <pre class="json">{show(entry.configurationvalue)}</pre>
+                  <pre class="json" tabIndex={0}>{show(entry.configurationvalue)}</pre>
                 </td>
                 <td class="actions">
                   <button type="button" class="button ghost small" onClick={() => setEditing({ key: entry.configurationkey, text: show(entry.configurationvalue) })}>
@@ -175,7 +175,7 @@ export function Audit() {
                       {record.resource} <span class="mono small">{record.resourceId}</span>
                     </td>
                     <td>
-                      <pre class="json">{JSON.stringify(record.after ?? record.before ?? {}, null, 1)}</pre>
+                      <pre class="json" tabIndex={0}>{JSON.stringify(record.after ?? record.before ?? {}, null, 1)}</pre>
                     </td>
                   </tr>
                 ))}
