@@ -23,9 +23,11 @@ export interface CostsSource {
   name: 'line-items' | 'rollup';
   /** The `$sum` argument of the row count. */
   count: unknown;
+  /** The bucket of a row (a period, or a day) for the range's granularity. */
+  bucket: (range: CostsRange) => unknown;
 }
 
-export const LINE_ITEMS_SOURCE: CostsSource = { name: 'line-items', count: 1 };
+export const LINE_ITEMS_SOURCE: CostsSource = { name: 'line-items', count: 1, bucket: bucketExpression };
 
 export function parseGroupings(entries: readonly string[]): Grouping[] {
   return entries.map((name) => {
@@ -54,7 +56,7 @@ function tagValue(group: string, key: string): unknown {
  * run the same pipeline over another collection holding the same fields (see CostsSource).
  */
 export function costsPipeline(plan: CostsPlan, source: CostsSource = LINE_ITEMS_SOURCE): PipelineStage[] {
-  const id: Record<string, unknown> = { b: bucketExpression(plan.range) };
+  const id: Record<string, unknown> = { b: source.bucket(plan.range) };
   plan.groupBy.forEach((grouping, index) => {
     id[`g${index}`] = 'field' in grouping ? { $ifNull: [`$${grouping.field}`, null] } : tagValue(grouping.tag.group, grouping.tag.key);
   });
