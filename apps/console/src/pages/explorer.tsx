@@ -83,7 +83,14 @@ function apiQuery(view: View): CostsQuery {
 }
 
 /** `<input type="month">` speaks YYYY-MM, the API YYYYMM; `<input type="date">` and the API both YYYY-MM-DD. */
-const toInput = (bound: string, day: boolean) => (day ? (bound.length === 10 ? bound : '') : bound.length === 6 ? `${bound.slice(0, 4)}-${bound.slice(4)}` : '');
+function toInput(bound: string, day: boolean, end: boolean): string {
+  if (!day) return bound.length === 6 ? `${bound.slice(0, 4)}-${bound.slice(4)}` : bound.slice(0, 7);
+  if (bound.length === 10) return bound;
+  if (bound.length !== 6) return '';
+  // a range in periods shown as days: its first or its last day
+  const last = new Date(Date.UTC(Number(bound.slice(0, 4)), Number(bound.slice(4)) - (end ? 0 : 1), end ? 0 : 1));
+  return last.toISOString().slice(0, 10);
+}
 const fromInput = (value: string, day: boolean) => (day ? value : value.replace('-', ''));
 
 function GroupingSelect({ index, value, onChange }: { index: number; value: string | undefined; onChange: (value: string | undefined) => void }) {
@@ -246,11 +253,11 @@ export default function Explorer() {
           </div>
           <div class="field">
             <label for="from">From</label>
-            <input id="from" type={day ? 'date' : 'month'} value={toInput(view.from || shown?.from || '', day)} onChange={(event) => setView({ from: fromInput((event.target as HTMLInputElement).value, day), to: view.to || shown?.to || '' })} />
+            <input id="from" type={day ? 'date' : 'month'} value={toInput(view.from || shown?.from || '', day, false)} onChange={(event) => setView({ from: fromInput((event.target as HTMLInputElement).value, day), to: fromInput(toInput(view.to || shown?.to || '', day, true), day) })} />
           </div>
           <div class="field">
             <label for="to">To</label>
-            <input id="to" type={day ? 'date' : 'month'} value={toInput(view.to || shown?.to || '', day)} onChange={(event) => setView({ to: fromInput((event.target as HTMLInputElement).value, day), from: view.from || shown?.from || '' })} />
+            <input id="to" type={day ? 'date' : 'month'} value={toInput(view.to || shown?.to || '', day, true)} onChange={(event) => setView({ to: fromInput((event.target as HTMLInputElement).value, day), from: fromInput(toInput(view.from || shown?.from || '', day, false), day) })} />
           </div>
           <div class="field">
             <label for="metric">Metric</label>
