@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.stack/**', '.dev-keys/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.stack/**', '.dev-keys/**', 'apps/console/src/api/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,5 +20,16 @@ export default tseslint.config(
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The web console runs in the browser.
+    files: ['apps/console/**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', location: 'readonly', history: 'readonly', navigator: 'readonly', sessionStorage: 'readonly',
+        fetch: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', XMLHttpRequest: 'readonly', atob: 'readonly', performance: 'readonly',
+        ResizeObserver: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', File: 'readonly', Blob: 'readonly',
+      },
+    },
   },
 );

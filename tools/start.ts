@@ -61,14 +61,15 @@ function newestChange(path: string): number {
 
 /** Whether dist/ is newer than every source and build setting, so the build can be skipped. */
 function buildIsCurrent(): boolean {
-  const built = Math.min(...SERVICES.map((service) => fs.statSync(join(root, service.entry), { throwIfNoEntry: false })?.mtimeMs ?? 0));
+  const outputs = [...SERVICES.map((service) => service.entry), 'dist/console/index.html'];
+  const built = Math.min(...outputs.map((output) => fs.statSync(join(root, output), { throwIfNoEntry: false })?.mtimeMs ?? 0));
   const sources = ['apps', 'libs', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
   return built > 0 && sources.every((source) => newestChange(join(root, source)) < built);
 }
 
 function build(logDir: string): void {
   if (buildIsCurrent()) return;
-  progress('building the services');
+  progress('building the services and the web console');
   const logFile = freshLogFile(logDir, 'build');
   const logFd = fs.openSync(logFile, 'a');
   const result = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: ['ignore', logFd, logFd] });
@@ -79,16 +80,31 @@ function build(logDir: string): void {
   }
 }
 
-async function demoData(plan: StartPlan): Promise<string | undefined> {
-  if (process.env.DEMO_DATA === 'false') return undefined;
+const BOOTSTRAP_ADMIN = { sub: 'admin', tid: 'default', idp: 'idp-default', groups: [] as string[] };
+
+/** Tokens of the bootstrap System Admin, signed with the key authz uses. */
+async function bootstrapAdminTokens(plan: StartPlan, accessTtlSeconds: number): Promise<{ access: string; refresh: string }> {
   const env = plan.serviceEnv;
   const key = await loadSigningKey({ privateKeyPem: env.JWT_PRIVATE_KEY, devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true });
-  const token = (
-    await new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz').issueAccess(
-      { sub: 'admin', tid: 'default', idp: 'idp-default', groups: [], authType: 'internal' },
-      600,
-    )
-  ).token;
+  const issuer = new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz');
+  const access = (await issuer.issueAccess({ ...BOOTSTRAP_ADMIN, authType: 'internal' }, accessTtlSeconds)).token;
+  const refresh = (await issuer.issueRefresh(BOOTSTRAP_ADMIN, 7 * 24 * 3600)).token;
+  return { access, refresh };
+}
+
+/**
+ * The console's sign-in link for the bootstrap System Admin: the tokens travel in the URL fragment,
+ * which browsers never send to a server; the console keeps them in the tab's session storage and
+ * refreshes the access token (1 hour) with the refresh token (7 days).
+ */
+async function signInLink(plan: StartPlan): Promise<string> {
+  const { access, refresh } = await bootstrapAdminTokens(plan, 3600);
+  return `${plan.gatewayUrl}/#token=${access}&refresh=${refresh}`;
+}
+
+async function demoData(plan: StartPlan): Promise<string | undefined> {
+  if (process.env.DEMO_DATA === 'false') return undefined;
+  const token = (await bootstrapAdminTokens(plan, 600)).access;
   let last: string | undefined;
   const log = (line: string) => {
     last = line.replace(/^demo data: /, '');
@@ -162,7 +178,8 @@ async function main(): Promise<void> {
 
   await Promise.all([waitReady(plan.serviceUrls.authz), waitReady(plan.serviceUrls.costasset)]);
   const demo = await demoData(plan);
-  if (!stopping) out(banner(plan, logFiles, root, demo));
+  const link = await signInLink(plan);
+  if (!stopping) out(banner(plan, logFiles, root, demo, link));
 }
 
 main().catch((error: Error) => {

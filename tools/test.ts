@@ -2,13 +2,16 @@
  * `npm test`: the whole suite. Type-checks, runs the unit tests (nothing needed), then starts the
  * local stack under the `test` profile (own ports and data, so a running dev stack is left
  * alone), runs the e2e tests against it one file at a time (some stop and restart NATS), and
- * stops the stack (unless it was already running). Extra arguments go to Jest and skip the
- * type-check and unit steps: `npm test -- test/e2e/foundation`.
+ * stops the stack (unless it was already running). The web console is built once, before the e2e
+ * tests (its browser tests drive Debian's Chromium, installed with the stack's packages). Extra
+ * arguments go to Jest and skip the type-check and unit steps: `npm test -- test/e2e/foundation`
+ * (the console is then built only when a console test is named).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stackDown, stackStatus, stackUp } from './stack';
+import { BROWSER_PROGRAMS } from './stack/browser';
 
 const root = join(__dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -42,13 +45,17 @@ async function main(): Promise<number> {
     count(join(reports, 'unit.json'));
     if (unit !== 0) return 1;
   }
+  if (!focused || jestArgs.some((arg) => arg.includes('console'))) {
+    process.stdout.write('test: building the web console\n');
+    if (run('npm', ['run', '-s', 'build:console']) !== 0) return 1;
+  }
   const profile = 'test';
   const alreadyRunning = (await stackStatus({ profile })).every((component) => component.state !== 'stopped');
   if (!alreadyRunning) {
     process.stdout.write('test: starting the stack (profile test)\n');
     rmSync(join(root, '.stack', profile, 'nats'), { recursive: true, force: true });
   }
-  const stackEnv = await stackUp({ profile });
+  const stackEnv = await stackUp({ profile, programs: BROWSER_PROGRAMS });
   try {
     process.stdout.write('test: e2e tests\n');
     const env = { ...process.env, ...stackEnv, STACK_PROFILE: profile, NODE_ENV: 'test', DEV_KEYS_DIR: join(root, '.stack', profile, 'keys'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };

@@ -142,7 +142,8 @@ describe('costasset report models', () => {
     await as(admin).run('saved', params({})).expect(200);
     const latest = (await outputs()).body.items;
     expect(latest).toHaveLength(1);
-    expect(latest[0]).toMatchObject({ reportModelId: 'saved', templateId: 'cost-trend', total: 170.35, currency: 'USD' });
+    expect(latest[0]).toMatchObject({ id: expect.any(String), reportModelId: 'saved', templateId: 'cost-trend', total: 170.35, currency: 'USD', executedBy: 'admin' });
+    expect(latest[0]).not.toHaveProperty('tenantId');
   });
 
   it('keeps private models to their creator and changes to creator or System Admin', async () => {

@@ -4,13 +4,15 @@ import type { StartPlan } from './plan';
 export const TOKEN_COMMAND = 'npm run -s token -- --sub admin --tenant default --idp idp-default';
 
 /** What `npm start` prints once everything answers: one base URL and how to begin. */
-export function banner(plan: StartPlan, logFiles: string[], root: string, demo?: string): string {
+export function banner(plan: StartPlan, logFiles: string[], root: string, demo?: string, signInLink?: string): string {
   const base = plan.gatewayUrl;
   const logs = logFiles.map((file) => path.relative(root, file)).join(', ');
   return [
     '',
     `corelite is running at ${base}`,
     '',
+    `  Console        ${base}/`,
+    ...(signInLink ? ['  Sign-in link   the bootstrap System Admin, signed in (keep it private; it holds a 7-day refresh token):', `                   ${signInLink}`] : []),
     `  API reference  ${base}/docs/authz   ${base}/docs/costasset`,
     `  Guides         ${base}/docs/   (start with docs/tutorial.md)`,
     '  Sign in        a token for the bootstrap System Admin of tenant "default":',

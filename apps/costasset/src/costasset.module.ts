@@ -6,6 +6,7 @@ import { MongoReadinessProbe } from '@lib/persistence';
 import { PlatformModule } from '@lib/platform';
 import { BudgetsModule } from './budgets/budgets.module';
 import { CostassetEnvironment } from './costasset.environment';
+import { CostsModule } from './costs/costs.module';
 import { CurrencyModule } from './currency/currency.module';
 import { DataManagementModule } from './data-management/data-management.module';
 import { EnrichmentModule } from './enrichment/enrichment.module';
@@ -44,6 +45,7 @@ export class CostassetModule {
         FeatureFlagsModule,
         ExtensionsModule,
         LineItemsModule,
+        CostsModule,
         JobsModule,
         GpdModule,
         EnrichmentModule,

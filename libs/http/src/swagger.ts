@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
 export interface SwaggerOptions {
   title: string;
@@ -13,11 +13,8 @@ export interface SwaggerOptions {
 
 export const TOKEN_SECURITY = ['corelite-token-header', 'corelite-token-cookie', 'bearer'] as const;
 
-/**
- * Swagger UI at `/<path>`, the OpenAPI document at `/<path>/openapi.json` and `/<path>/openapi.yaml`
- * (the same paths directly and through the gateway); the corelite-token declared three ways.
- */
-export function setupSwagger(app: INestApplication, options: SwaggerOptions): void {
+/** The OpenAPI document of an app (also built offline, from an app created in preview mode: tools/console/openapi.ts). */
+export function buildOpenApiDocument(app: INestApplication, options: SwaggerOptions): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(options.title)
     .setDescription(options.description)
@@ -30,8 +27,15 @@ export function setupSwagger(app: INestApplication, options: SwaggerOptions): vo
     .addSecurityRequirements('corelite-token-cookie')
     .addSecurityRequirements('bearer')
     .build();
-  const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup(options.path, app, document, {
+  return SwaggerModule.createDocument(app, config);
+}
+
+/**
+ * Swagger UI at `/<path>`, the OpenAPI document at `/<path>/openapi.json` and `/<path>/openapi.yaml`
+ * (the same paths directly and through the gateway); the corelite-token declared three ways.
+ */
+export function setupSwagger(app: INestApplication, options: SwaggerOptions): void {
+  SwaggerModule.setup(options.path, app, buildOpenApiDocument(app, options), {
     jsonDocumentUrl: `${options.path}/openapi.json`,
     yamlDocumentUrl: `${options.path}/openapi.yaml`,
   });

@@ -5,7 +5,10 @@ import { httpStatus } from '../readiness';
 import { StackSettings } from '../settings';
 import { LocalComponent, logFile, nodeBin, pidFile } from './local-component';
 
-/** s3rver from node_modules (keys S3RVER/S3RVER); objects live in `<dataDir>/s3`. */
+/**
+ * s3rver from node_modules (keys S3RVER/S3RVER); objects live in `<dataDir>/s3`. The bucket gets a
+ * CORS rule (s3-cors.xml) so that browsers may PUT to pre-signed URLs (the web console's uploads).
+ */
 export const s3Component: LocalComponent = {
   name: 's3',
   programs: [],
@@ -20,7 +23,8 @@ export const s3Component: LocalComponent = {
   async spawn({ settings }) {
     const storeDir = path.join(settings.dataDir, 's3');
     fs.mkdirSync(storeDir, { recursive: true });
-    const args = [nodeBin(settings, 's3rver'), '-d', storeDir, '-a', '127.0.0.1', '-p', String(settings.ports.s3), '--silent'];
+    const cors = path.join(__dirname, '..', 's3-cors.xml');
+    const args = [nodeBin(settings, 's3rver'), '-d', storeDir, '-a', '127.0.0.1', '-p', String(settings.ports.s3), '--silent', '--configure-bucket', settings.s3.bucket, cors];
     const pid = spawnDetached(process.execPath, args, logFile(settings, 's3'), settings.dataDir);
     writePid(pidFile(settings, 's3'), pid);
   },

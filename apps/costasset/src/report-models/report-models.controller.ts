@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
-import { ExecutionQuery, ReportExecutionResponse } from './dto/report-execution.dto';
+import { ExecutionQuery, ReportExecutionResponse, SavedReportOutputPage } from './dto/report-execution.dto';
 import {
   CreateReportModelQuery,
   CreateReportModelRequest,
@@ -39,7 +39,8 @@ export class ReportModelsController {
   @Get(':reportModelID/outputs')
   @AnyMember()
   @ApiOperation({ summary: 'Saved outputs of a model with saveOutput (newest last), cursor-paginated' })
-  outputs(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() page: PageQuery) {
+  @ApiOkResponse({ type: SavedReportOutputPage })
+  outputs(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() page: PageQuery): Promise<SavedReportOutputPage> {
     return this.reports.savedOutputs(principal, path.reportModelID, page.limit ?? DEFAULT_PAGE_SIZE, page.cursor);
   }
 

@@ -6,7 +6,7 @@ import { CurrencyService } from '../currency/currency.service';
 import { combineFilters, compileExpression, ExpressionError, parameterNames, parse, toProblem } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { VisibilityService } from '../resource-groups/visibility.service';
-import { ExecutionQuery, ReportExecutionResponse, ReportRow } from './dto/report-execution.dto';
+import { ExecutionQuery, ReportExecutionResponse, ReportRow, SavedReportOutputPage } from './dto/report-execution.dto';
 import {
   CreateReportModelQuery,
   CreateReportModelRequest,
@@ -140,8 +140,23 @@ export class ReportModelsService {
     return result;
   }
 
-  savedOutputs(principal: Principal, id: string, limit: number, cursor?: string) {
-    return this.visible(principal, id).then(() => this.outputs.page(principal.tenantId, { reportModelId: id }, limit, cursor));
+  async savedOutputs(principal: Principal, id: string, limit: number, cursor?: string): Promise<SavedReportOutputPage> {
+    await this.visible(principal, id);
+    const page = await this.outputs.page(principal.tenantId, { reportModelId: id }, limit, cursor);
+    return {
+      items: page.items.map((output) => ({
+        id: String(output._id),
+        reportModelId: output.reportModelId,
+        templateId: output.templateId,
+        params: output.params,
+        currency: output.currency,
+        rows: output.rows as unknown as ReportRow[],
+        total: output.total,
+        executedBy: output.executedBy,
+        generatedAt: (output.generatedAt ?? new Date(0)).toISOString(),
+      })),
+      nextCursor: page.nextCursor,
+    };
   }
 
   private async save(principal: Principal, model: StoredModel, result: ReportExecutionResponse): Promise<void> {

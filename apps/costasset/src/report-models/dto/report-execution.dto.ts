@@ -32,7 +32,7 @@ export class ExecutionQuery {
 }
 
 export class ReportRow {
-  @ApiProperty({ description: 'The grouping fields of the template, e.g. { providerName }' })
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', nullable: true }, description: 'The grouping fields of the template, e.g. { providerName }' })
   key: Record<string, string | null>;
 
   @ApiProperty({ description: 'Cost in the corporate currency, rounded to cents' })
@@ -49,7 +49,7 @@ export class ReportExecutionResponse {
   @ApiProperty()
   templateId: string;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'The templateParams the model ran with' })
   params: Record<string, string>;
 
   @ApiProperty({ description: 'The corporate currency the costs are in' })
@@ -63,4 +63,21 @@ export class ReportExecutionResponse {
 
   @ApiProperty()
   generatedAt: string;
+}
+
+/** A saved execution of a model with `saveOutput`. */
+export class SavedReportOutput extends ReportExecutionResponse {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ description: 'The user who ran it' })
+  executedBy: string;
+}
+
+export class SavedReportOutputPage {
+  @ApiProperty({ type: [SavedReportOutput] })
+  items: SavedReportOutput[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
+  nextCursor: string | null;
 }

@@ -5,6 +5,9 @@ import { IsSafeText } from '@lib/http';
 import { RESOURCE_GROUP_TYPES, ResourceGroupType } from '../schemas/resource-group.schema';
 import { ContextShape } from './context-shape.validator';
 
+/** `context` in the OpenAPI document: string keys mapping to arrays of strings. */
+const CONTEXT_SCHEMA = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } as const;
+
 const GROUP_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const toVersionNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
 
@@ -33,7 +36,7 @@ export class CreateResourceGroupRequest {
   @IsSafeText(4096, { multiline: true })
   expr: string;
 
-  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION, example: { teams: ['TEAM-A'] } })
+  @ApiPropertyOptional({ ...CONTEXT_SCHEMA, description: CONTEXT_DESCRIPTION, example: { teams: ['TEAM-A'] } })
   @IsOptional()
   @IsObject()
   @Validate(ContextShape)
@@ -63,7 +66,7 @@ export class UpdateResourceGroupRequest {
   @IsSafeText(4096, { multiline: true })
   expr?: string;
 
-  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })
+  @ApiPropertyOptional({ ...CONTEXT_SCHEMA, description: CONTEXT_DESCRIPTION })
   @IsOptional()
   @IsObject()
   @Validate(ContextShape)
@@ -90,7 +93,7 @@ export class ReplaceResourceGroupRequest {
   @IsSafeText(4096, { multiline: true })
   expr: string;
 
-  @ApiPropertyOptional({ description: CONTEXT_DESCRIPTION })
+  @ApiPropertyOptional({ ...CONTEXT_SCHEMA, description: CONTEXT_DESCRIPTION })
   @IsOptional()
   @IsObject()
   @Validate(ContextShape)
@@ -110,6 +113,6 @@ export class ResourceGroupResponse {
   @ApiProperty()
   expr: string;
 
-  @ApiProperty({ example: { teams: ['TEAM-A'] } })
+  @ApiProperty({ ...CONTEXT_SCHEMA, example: { teams: ['TEAM-A'] } })
   context: Record<string, string[]>;
 }

@@ -1,0 +1,74 @@
+import type { ComponentChildren } from 'preact';
+import type { ApiError } from '../api/problem';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div class="state loading" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+/** A problem of the API, its `detail` shown as the server wrote it. */
+export function ErrorBox({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
+  return (
+    <div class="state error" role="alert">
+      <strong>{error.status === 403 ? 'Not allowed' : error.status === 0 ? 'Connection problem' : 'Something went wrong'}</strong>
+      <p>{error.message}</p>
+      {error.code && <p class="muted small">Code: {error.code}</p>}
+      {onRetry && (
+        <button type="button" class="button secondary" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="state empty" data-testid="empty-state">
+      <svg aria-hidden="true" viewBox="0 0 48 48" width="40" height="40">
+        <rect x="6" y="10" width="36" height="28" rx="4" fill="none" stroke="currentColor" stroke-width="2" />
+        <path d="M12 30l8-8 6 6 10-10" fill="none" stroke="currentColor" stroke-width="2" />
+      </svg>
+      <strong>{title}</strong>
+      {children && <div class="muted">{children}</div>}
+    </div>
+  );
+}
+
+export function Card({ title, actions, children, class: extra }: { title?: ComponentChildren; actions?: ComponentChildren; children: ComponentChildren; class?: string }) {
+  return (
+    <section class={`card ${extra ?? ''}`}>
+      {(title || actions) && (
+        <header class="card-header">
+          {title && <h2>{title}</h2>}
+          {actions && <div class="card-actions">{actions}</div>}
+        </header>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <header class="page-header">
+      <div>
+        <h1 tabIndex={-1} id="page-title">
+          {title}
+        </h1>
+        {subtitle && <p class="muted">{subtitle}</p>}
+      </div>
+      {actions && <div class="page-actions">{actions}</div>}
+    </header>
+  );
+}
+
+/** The status of an upload or a job, as a coloured badge. */
+export function StatusBadge({ status }: { status: string }) {
+  const tone = /enriched|succeeded|completed$/.test(status) ? 'ok' : /failed|terminated/.test(status) ? 'bad' : /errors/.test(status) ? 'warn' : /enriching|running|queued|uploaded/.test(status) ? 'busy' : 'idle';
+  return <span class={`badge ${tone}`}>{status.replace(/_/g, ' ')}</span>;
+}

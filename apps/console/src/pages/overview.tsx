@@ -1,0 +1,182 @@
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { costasset, unwrap } from '../api/client';
+import type { BudgetaryUnit, Costs } from '../api/types';
+import { noVisibilityReason, useMe } from '../auth/me';
+import { Chart } from '../components/chart';
+import { shareOption, stackedCostOption } from '../components/cost-chart';
+import { bucketLabel, money, percent } from '../components/format';
+import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/states';
+import { useApi } from '../components/use-api';
+import { overviewTrend } from './overview-data';
+
+const INTERACTIVE_MARK = 'corelite:overview-interactive';
+
+
+function Kpi({ label, value, detail, tone, testId }: { label: string; value: string; detail?: string; tone?: 'up' | 'down'; testId?: string }) {
+  return (
+    <div class="kpi">
+      <div class="kpi-label">{label}</div>
+      <div class="kpi-value" data-testid={testId}>
+        {value}
+      </div>
+      {detail && <div class={`kpi-detail ${tone ?? ''}`}>{detail}</div>}
+    </div>
+  );
+}
+
+/** Budgets of the latest month, those nearest (or past) their thresholds first. */
+function BudgetWatch({ units, period }: { units: BudgetaryUnit[]; period: string }) {
+  const rows = units
+    .filter((unit) => unit.period === period)
+    .sort((a, b) => b.percentUsed - a.percentUsed)
+    .slice(0, 5);
+  if (rows.length === 0) return <Empty title={`No budget covers ${bucketLabel(period, true)}.`}>Create one on the Budgets page.</Empty>;
+  return (
+    <ul class="budget-watch">
+      {rows.map((unit) => {
+        const next = [...unit.thresholdsCrossed].length ? Math.max(...unit.thresholdsCrossed) : undefined;
+        const tone = unit.percentUsed >= 100 ? 'bad' : unit.percentUsed >= 80 ? 'warn' : 'ok';
+        return (
+          <li key={unit.budgetId}>
+            <div class="budget-watch-head">
+              <a href={`/budgets?budget=${encodeURIComponent(unit.budgetId)}`}>{unit.name}</a>
+              <span class={`badge ${tone}`}>{percent(unit.percentUsed, 0)} used</span>
+            </div>
+            <div class="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(unit.percentUsed)} aria-label={`${unit.name}: ${percent(unit.percentUsed, 0)} of the budget used`}>
+              <span class={tone} style={{ width: `${Math.min(unit.percentUsed, 100)}%` }} />
+            </div>
+            <div class="muted small">
+              {money(unit.actual, unit.currency)} of {money(unit.amount, unit.currency)}
+              {next !== undefined ? ` · ${next}% threshold crossed` : ''}
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The trend from the first month with costs (at least six months shown), not a row of empty months. */
+function fromFirstCost(costs: Costs): Costs {
+  const first = Math.min(costs.totals.findIndex((total) => total !== 0), Math.max(costs.buckets.length - 6, 0));
+  if (first <= 0) return costs;
+  return { ...costs, from: costs.buckets[first], buckets: costs.buckets.slice(first), totals: costs.totals.slice(first), series: costs.series.map((series) => ({ ...series, values: series.values.slice(first) })) };
+}
+
+export default function Overview() {
+  const me = useMe();
+  const [chartsDrawn, setChartsDrawn] = useState(0);
+  const marked = useRef(false);
+  const trend = useApi(() => {
+    // the overview always draws charts: fetch the chart library while the costs are summed
+    void import('../components/echarts');
+    return overviewTrend();
+  }, []);
+  const latest = trend.data?.to;
+  // the secondary cards ask once the main figures are in, so that they never delay them
+  const budgets = useApi(async () => (latest ? ((await unwrap(costasset.GET('/api/costasset/v1/budgetController/budgetaryUnits'))) ?? []) : undefined), [latest]);
+  const services = useApi(
+    async (): Promise<Costs | undefined> =>
+      latest ? unwrap(costasset.GET('/api/costasset/v1/costs', { params: { query: { groupBy: ['serviceName'], from: latest, to: latest, top: 6 } } })) : undefined,
+    [latest],
+  );
+
+  const onChartDrawn = () => {
+    setChartsDrawn((count) => count + 1);
+  };
+  const trendOption = useMemo(() => (trend.data ? stackedCostOption(fromFirstCost(trend.data)) : undefined), [trend.data]);
+  const shareOptions = useMemo(() => (trend.data ? shareOption(trend.data, trend.data.buckets.length - 1) : undefined), [trend.data]);
+
+  const reason = noVisibilityReason(me);
+  const hasData = trend.data && trend.data.series.length > 0;
+  const ready = trend.data !== undefined && (!hasData || chartsDrawn >= 2);
+  if (ready && !marked.current) {
+    marked.current = true;
+    performance.mark(INTERACTIVE_MARK);
+  }
+
+  const header = <PageHeader title="Overview" subtitle={latest && trend.data?.series.length ? `Costs up to ${bucketLabel(latest, true)}, the latest month with data` : 'Your cloud costs at a glance'} />;
+  if (trend.error) return (
+    <>
+      {header}
+      <ErrorBox error={trend.error} onRetry={trend.reload} />
+    </>
+  );
+  if (!trend.data) return (
+    <>
+      {header}
+      <Loading label="Loading costs…" />
+    </>
+  );
+  const costs = trend.data;
+  const last = costs.buckets.length - 1;
+  const thisMonth = costs.totals[last] ?? 0;
+  const lastMonth = costs.totals[last - 1] ?? 0;
+  const change = lastMonth !== 0 ? ((thisMonth - lastMonth) / Math.abs(lastMonth)) * 100 : undefined;
+  const months = costs.totals.filter((value) => value !== 0).length || 1;
+
+  return (
+    <div class="page" data-ready={ready ? 'true' : undefined} data-testid="overview">
+      {header}
+      {!hasData ? (
+        <Card>
+          <Empty title={reason ? 'No costs are visible to you' : 'No cost data yet'}>{reason ?? <>Upload a provider's billing data on the <a href="/data">Data</a> page to see it here.</>}</Empty>
+        </Card>
+      ) : (
+        <>
+          <div class="kpis">
+            <Kpi label={bucketLabel(costs.to, true)} value={money(thisMonth, costs.currency)} testId="month-total" detail={change === undefined ? 'no data the month before' : Math.abs(change) < 0.05 ? `no change vs ${bucketLabel(costs.buckets[last - 1])}` : `${change > 0 ? '▲' : '▼'} ${percent(Math.abs(change))} vs ${bucketLabel(costs.buckets[last - 1])}`} tone={change === undefined || Math.abs(change) < 0.05 ? undefined : change > 0 ? 'up' : 'down'} />
+            <Kpi label={bucketLabel(costs.buckets[last - 1] ?? costs.to, true)} value={money(lastMonth, costs.currency)} testId="previous-month-total" detail="previous month" />
+            <Kpi label="Last 12 months" value={money(costs.total, costs.currency)} detail={`${money(costs.total / months, costs.currency)} per month on average`} />
+            <Kpi label="Providers" value={String(costs.series.filter((series) => !series.other).length)} detail={costs.series.slice(0, 3).map((series) => series.key.providerName ?? 'other').join(', ')} />
+          </div>
+          <div class="grid two">
+            <Card title="Spend trend by provider" class="span-2" actions={<a class="button ghost" href="/explorer?groupBy=providerName">Explore</a>}>
+              {trendOption && <Chart option={trendOption} label={`Monthly cost by provider, ${bucketLabel(costs.from)} to ${bucketLabel(costs.to)}`} onRendered={onChartDrawn} />}
+            </Card>
+            <Card title={`Spend by provider, ${bucketLabel(costs.to)}`}>
+              {shareOptions && <Chart option={shareOptions} height={260} label={`Share of each provider in ${bucketLabel(costs.to, true)}`} onRendered={onChartDrawn} />}
+            </Card>
+            <Card title="Budgets nearest their thresholds" actions={<a class="button ghost" href="/budgets">All budgets</a>}>
+              {budgets.error ? <ErrorBox error={budgets.error} onRetry={budgets.reload} /> : budgets.data ? <BudgetWatch units={budgets.data} period={costs.to} /> : <Loading />}
+            </Card>
+            <Card title={`Top services, ${bucketLabel(costs.to)}`} class="span-2">
+              {services.error ? (
+                <ErrorBox error={services.error} onRetry={services.reload} />
+              ) : !services.data ? (
+                <Loading />
+              ) : (
+                <table class="table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Service</th>
+                      <th scope="col" class="num">
+                        Cost
+                      </th>
+                      <th scope="col" class="num">
+                        Share
+                      </th>
+                      <th scope="col" class="num">
+                        Line items
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {services.data.series.map((series) => (
+                      <tr key={JSON.stringify(series.key)}>
+                        <td>{series.other ? 'Other services' : (series.key.serviceName ?? '(none)')}</td>
+                        <td class="num">{money(series.total, services.data!.currency)}</td>
+                        <td class="num">{services.data!.total ? percent((series.total / services.data!.total) * 100) : '—'}</td>
+                        <td class="num">{series.lineItems}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </Card>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { LineItemsModule } from '../line-items/line-items.module';
+import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
+import { CostsController } from './costs.controller';
+import { CostsService } from './costs.service';
+
+/** The cost explorer API (`GET /api/costasset/v1/costs`). */
+@Module({
+  imports: [LineItemsModule, ResourceGroupsModule],
+  controllers: [CostsController],
+  providers: [CostsService],
+  exports: [CostsService],
+})
+export class CostsModule {}

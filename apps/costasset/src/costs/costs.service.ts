@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@lib/auth';
+import { CurrencyService } from '../currency/currency.service';
+import { combineFilters, compileExpression, ExpressionError, toProblem } from '../expressions';
+import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { VisibilityService } from '../resource-groups/visibility.service';
+import { assembleCosts, CostGroupRow, CostsAnswer, costsPipeline, CostsPlan, parseGroupings } from './costs-aggregation';
+import { CostsProblems } from './costs.problems';
+import { currentPeriod, rangeFilter, resolveRange } from './costs-range';
+import { CostsQuery, DEFAULT_TOP } from './dto/costs.query';
+
+function filterOf(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    // no parameters: a placeholder is a `missing parameter` error at its position
+    return compileExpression(text) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof ExpressionError) throw toProblem(error);
+    throw error;
+  }
+}
+
+/** The cost explorer: sums of the caller's visible line items, grouped and bucketed (docs/cost-explorer.md). */
+@Injectable()
+export class CostsService {
+  constructor(
+    private readonly lineItems: CostLineItemRepository,
+    private readonly visibility: VisibilityService,
+    private readonly currency: CurrencyService,
+  ) {}
+
+  async costs(principal: Principal, query: CostsQuery): Promise<CostsAnswer> {
+    const groupBy = parseGroupings(query.groupBy ?? []);
+    if (groupBy.filter((grouping) => 'tag' in grouping).length > 1) throw CostsProblems.invalid('groupBy', 'groupBy holds at most one tag');
+    const expression = filterOf(query.filter);
+    const [visible, currencies] = await Promise.all([this.visibility.filterFor(principal), this.currency.currencies(principal.tenantId)]);
+    const selection = combineFilters(expression, visible);
+    const defaultEnd = query.from === undefined && query.to === undefined ? await this.latestPeriod(principal.tenantId, selection) : currentPeriod();
+    const range = resolveRange(query, defaultEnd);
+    const plan: CostsPlan = { range, groupBy, metric: query.metric ?? 'cost', top: query.top ?? DEFAULT_TOP, match: combineFilters(rangeFilter(range), selection) };
+    const rows = await this.lineItems.aggregate<CostGroupRow>(principal.tenantId, costsPipeline(plan));
+    return assembleCosts(rows, plan, currencies.defaultCurrency);
+  }
+
+  /** The latest period holding data the caller may see (on the tenant + period index), else the current month. */
+  private async latestPeriod(tenantId: string, selection: Record<string, unknown>): Promise<string> {
+    const [latest] = await this.lineItems.find(tenantId, selection, { sort: { period: -1 }, limit: 1 }, { period: 1 });
+    return latest?.period ?? currentPeriod();
+  }
+}
