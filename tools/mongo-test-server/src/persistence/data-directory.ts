@@ -19,6 +19,8 @@ export interface DataDirectoryOptions {
 }
 
 const LOCK_FILE = 'mongod.lock';
+/** Directories opened by this process (the lock file names the process, not the server). */
+const openInThisProcess = new Set<string>();
 
 function numbered(dir: string, pattern: RegExp): Array<{ sequence: number; file: string }> {
   return fs
@@ -105,10 +107,12 @@ export class DataDirectory {
   private lock(): void {
     const file = path.join(this.dir, LOCK_FILE);
     const holder = Number(fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '');
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
-      throw new Error(`the data directory ${this.dir} is in use by process ${holder}`);
+    const key = path.resolve(this.dir);
+    if (openInThisProcess.has(key) || (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder))) {
+      throw new Error(`the data directory ${this.dir} is in use by process ${openInThisProcess.has(key) ? process.pid : holder}`);
     }
     fs.writeFileSync(file, `${process.pid}\n`);
+    openInThisProcess.add(key);
   }
 
   private loadCheckpoint(file: string): number {
@@ -266,6 +270,7 @@ export class DataDirectory {
     this.journal?.close();
     this.storage.attachChangeLog(null);
     fs.rmSync(path.join(this.dir, LOCK_FILE), { force: true });
+    openInThisProcess.delete(path.resolve(this.dir));
   }
 
   /** Files of the directory (for tests and status). */
