@@ -76,7 +76,7 @@ describeServer('mongo-test-server: a data directory keeps every acknowledged wri
     expect(ada?.money).toEqual(Decimal128.fromString('1.10'));
     expect(ada?.big).toEqual(Long.fromString('9007199254740993'));
     expect((await db.listCollections({}, { nameOnly: false }).toArray()).map((c) => c.name).sort()).toEqual(['people', 'tags']);
-    expect((await db.listCollections({ name: 'tags' }).toArray())[0].options).toMatchObject({ collation: { locale: 'en', strength: 2 } });
+    expect(((await db.listCollections({ name: 'tags' }).toArray())[0] as { options?: unknown }).options).toMatchObject({ collation: { locale: 'en', strength: 2 } });
     // Unique indexes (including the case-insensitive one) hold after recovery.
     await expect(restored.insertOne({ email: 'ada@example.com' })).rejects.toMatchObject({ code: 11000 });
     await expect(restored.insertOne({ email: 'new@example.com', name: 'ADA' })).rejects.toMatchObject({ code: 11000, keyPattern: { name: 1 } });
