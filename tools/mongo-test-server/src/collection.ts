@@ -72,31 +72,36 @@ export class Collection {
   insert(doc: Document, raw?: Uint8Array): void {
     const idKey = this.idKeyOf(doc._id);
     if (this.docs.has(idKey)) throw this.duplicateIdError(doc._id);
-    const keys = this.indexes.map((index) => {
-      const indexKeys = index.keysFor(doc);
+    const keys: string[][] = [];
+    for (const index of this.indexes) {
+      const indexKeys = index.keysFor(doc, idKey);
       index.checkAvailable(this.ns, doc, indexKeys, idKey);
-      return indexKeys;
-    });
+      keys.push(indexKeys);
+    }
     this.docs.set(idKey, doc);
-    this.idIndex.add([], idKey);
-    this.indexes.forEach((index, i) => index.add(keys[i], idKey));
+    this.idIndex.add([idKey], idKey);
+    for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey);
     this.log?.put(this, doc, raw);
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */
   replace(previous: Document, next: Document): void {
     const idKey = this.idKeyOf(previous._id);
-    const changes = this.indexes.map((index) => {
-      const oldKeys = index.keysFor(previous);
-      const newKeys = index.keysFor(next);
-      if (sameKeys(oldKeys, newKeys)) return null;
+    const changes: Array<readonly [string[], string[]] | null> = [];
+    for (const index of this.indexes) {
+      const oldKeys = index.keysFor(previous, idKey);
+      const newKeys = index.keysFor(next, idKey);
+      if (sameKeys(oldKeys, newKeys)) {
+        changes.push(null);
+        continue;
+      }
       index.checkAvailable(this.ns, next, newKeys, idKey);
-      return [oldKeys, newKeys] as const;
-    });
+      changes.push([oldKeys, newKeys]);
+    }
     this.indexes.forEach((index, i) => {
       const change = changes[i];
       if (!change) return;
-      index.remove(change[0], idKey);
+      index.remove(change[0]);
       index.add(change[1], idKey);
     });
     this.docs.set(idKey, next);
@@ -105,27 +110,33 @@ export class Collection {
 
   remove(doc: Document): void {
     const idKey = this.idKeyOf(doc._id);
-    for (const index of this.indexes) index.remove(index.keysFor(doc), idKey);
-    this.idIndex.remove([], idKey);
+    for (const index of this.indexes) index.remove(index.keysFor(doc, idKey));
+    this.idIndex.remove([idKey]);
     this.docs.delete(idKey);
     this.log?.remove(this, doc._id);
   }
 
-  /** Builds a new index over the existing documents; fails like mongod if they violate it. */
-  addIndex(index: IndexState): void {
+  /** Index entries of every document, checked for duplicates when the index is unique. */
+  private entriesFor(index: IndexState): Array<[string, string]> {
     const entries: Array<[string, string]> = [];
-    const owners = index.unique ? new Map<string, string>() : null;
-    for (const [idKey, doc] of this.docs) {
-      for (const key of index.keysFor(doc)) {
-        if (owners) {
-          const owner = owners.get(key);
-          if (owner !== undefined && owner !== idKey) throw index.duplicateError(this.ns, doc, key);
-          owners.set(key, idKey);
+    for (const [idKey, doc] of this.docs) for (const key of index.keysFor(doc, idKey)) entries.push([key, idKey]);
+    if (index.unique && !index.isIdIndex) {
+      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      for (let i = 1; i < entries.length; i++) {
+        const [key, idKey] = entries[i];
+        const [previousKey, previousId] = entries[i - 1];
+        const prefix = key.slice(0, key.length - idKey.length);
+        if (previousId !== idKey && previousKey.slice(0, previousKey.length - previousId.length) === prefix) {
+          throw index.duplicateError(this.ns, this.docs.get(idKey) as Document, key, idKey);
         }
-        entries.push([key + idKey, idKey]);
       }
     }
-    index.load(entries);
+    return entries;
+  }
+
+  /** Builds a new index over the existing documents; fails like mongod if they violate it. */
+  addIndex(index: IndexState): void {
+    index.load(this.entriesFor(index));
     this.indexes.push(index);
     this.log?.createIndex(this, index.spec);
   }
@@ -137,47 +148,30 @@ export class Collection {
     this.log?.dropIndex(this, name);
   }
 
-  // Recovery: documents and index definitions come back without checks or journal records.
+  // Recovery: documents and index definitions come back without checks or journal records;
+  // `rebuildIndexes` then builds every index in bulk.
 
   restorePut(doc: Document): void {
-    const idKey = this.idKeyOf(doc._id);
-    const previous = this.docs.get(idKey);
-    if (previous) {
-      for (const index of this.indexes) index.remove(index.keysFor(previous), idKey);
-    } else {
-      this.idIndex.add([], idKey);
-    }
-    this.docs.set(idKey, doc);
-    for (const index of this.indexes) index.add(index.keysFor(doc), idKey);
+    this.docs.set(this.idKeyOf(doc._id), doc);
   }
 
   restoreRemove(id: unknown): void {
-    const doc = this.getById(id);
-    if (doc) {
-      const idKey = this.idKeyOf(id);
-      for (const index of this.indexes) index.remove(index.keysFor(doc), idKey);
-      this.idIndex.remove([], idKey);
-      this.docs.delete(idKey);
-    }
-  }
-
-  /** Adds documents to the map only; `rebuildIndexes` must follow. */
-  restoreDocuments(docs: Document[]): void {
-    for (const doc of docs) this.docs.set(this.idKeyOf(doc._id), doc);
+    this.docs.delete(this.idKeyOf(id));
   }
 
   restoreIndex(index: IndexState): void {
     this.indexes.push(index);
   }
 
+  restoreDropIndex(name: string): void {
+    const position = this.indexes.findIndex((index) => index.spec.name === name);
+    if (position >= 0) this.indexes.splice(position, 1);
+  }
+
   /** Rebuilds every index from the documents in bulk (recovery). */
   rebuildIndexes(): void {
     this.idIndex.load([...this.docs.keys()].map((idKey) => [idKey, idKey]));
-    for (const index of this.indexes) {
-      const entries: Array<[string, string]> = [];
-      for (const [idKey, doc] of this.docs) for (const key of index.keysFor(doc)) entries.push([key + idKey, idKey]);
-      index.load(entries);
-    }
+    for (const index of this.indexes) index.load(this.entriesFor(index));
   }
 
   /** All documents in natural (insertion) order. */

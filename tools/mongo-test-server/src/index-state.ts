@@ -1,10 +1,10 @@
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
-import { toNumber, formatDocument, type Document, type StringFold } from './bson-values';
+import { formatDocument, isPlainObject, toNumber, type Document, type StringFold } from './bson-values';
 import { foldFor, type FoldLevel, type ResolvedCollation } from './collation';
 import { indexValues } from './document-paths';
 import { commandError, DuplicateKeyError } from './errors';
-import { complement, encodeValue } from './key-encoding';
+import { complement, encodeValue, KeyWriter } from './key-encoding';
 import type { Matcher } from './query-engine';
 
 /** An index as listIndexes reports it. */
@@ -22,6 +22,20 @@ export interface KeyRange {
 
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const NODE_SIZE = 64;
+const writer = new KeyWriter();
+/** Met an array on the way: the document needs the multikey path. */
+const ARRAY = Symbol('array');
+
+/** The value at a dotted path through plain objects; ARRAY if an array is met. */
+function resolvePath(doc: Document, parts: string[]): unknown {
+  let current: unknown = doc;
+  for (const part of parts) {
+    if (Array.isArray(current)) return ARRAY;
+    if (current === null || typeof current !== 'object' || !isPlainObject(current)) return undefined;
+    current = (current as Document)[part];
+  }
+  return Array.isArray(current) ? ARRAY : current;
+}
 
 /**
  * One index, kept as an ordered B+ tree. Each entry's key is the concatenation of the encoded
@@ -40,7 +54,7 @@ export class IndexState {
   /** Per field: whether some document gave an array for it (mongod's multiKeyPaths). */
   readonly multikeyFields: boolean[];
   tree = new BTree<string, string>(undefined, compareStrings, NODE_SIZE);
-  private readonly simplePath: boolean;
+  private readonly paths: string[][];
 
   constructor(
     readonly spec: IndexSpec,
@@ -55,7 +69,7 @@ export class IndexState {
     this.unique = spec.unique === true || this.isIdIndex;
     this.sparse = spec.sparse === true;
     this.multikeyFields = this.fields.map(() => false);
-    this.simplePath = this.fields.length === 1 && !this.fields[0].includes('.') && this.directions[0] === 1;
+    this.paths = this.fields.map((field) => field.split('.'));
   }
 
   get isMultikey(): boolean {
@@ -66,13 +80,30 @@ export class IndexState {
     return this.tree.size;
   }
 
-  /** Encoded keys (without the `_id` suffix) of a document; empty when the index leaves it out. */
-  keysFor(doc: Document): string[] {
+  /**
+   * The entry keys of a document (encoded field values, then its `_id` key); empty when the
+   * index leaves it out. The `_id` index's only key is the `_id` key itself.
+   */
+  keysFor(doc: Document, idKey: string): string[] {
+    if (this.isIdIndex) return [idKey];
     if (this.partialFilter && !this.partialFilter.test(doc)) return [];
-    if (this.simplePath && !this.sparse) {
-      const value = doc[this.fields[0]];
-      if (!Array.isArray(value)) return [encodeValue(value, this.fold)];
+    writer.reset();
+    let allMissing = true;
+    for (let i = 0; i < this.paths.length; i++) {
+      const value = resolvePath(doc, this.paths[i]);
+      if (value === ARRAY) return this.multikeyKeys(doc, idKey);
+      if (value !== undefined) allMissing = false;
+      const start = writer.length;
+      writer.value(value, this.fold);
+      if (this.directions[i] === -1) writer.complementSince(start);
     }
+    if (this.sparse && allMissing) return [];
+    writer.encoded(idKey);
+    return [writer.take()];
+  }
+
+  /** One key per array element (a multikey document); at most one field may hold an array. */
+  private multikeyKeys(doc: Document, idKey: string): string[] {
     const perField = this.fields.map((field) => indexValues(doc, field));
     if (this.sparse && perField.every(({ values }) => values.every((value) => value === undefined))) return [];
     const arrayFields = this.fields.filter((_, i) => perField[i].isArray);
@@ -88,14 +119,18 @@ export class IndexState {
       });
       keys = keys.flatMap((prefix) => encoded.map((part) => prefix + part));
     });
-    return keys.length > 1 ? [...new Set(keys)] : keys;
+    return [...new Set(keys)].map((key) => {
+      writer.reset().encoded(key);
+      writer.encoded(idKey);
+      return writer.take();
+    });
   }
 
-  /** The field values behind one encoded key of `doc` (for duplicate key messages). */
-  private tupleFor(doc: Document, key: string): Document {
+  /** The field values behind one encoded key prefix of `doc` (for duplicate key messages). */
+  private tupleFor(doc: Document, prefix: string): Document {
     const perField = this.fields.map((field) => indexValues(doc, field).values);
     let tuples: unknown[][] = [[]];
-    for (const values of perField) tuples = tuples.flatMap((prefix) => values.map((value) => [...prefix, value]));
+    for (const values of perField) tuples = tuples.flatMap((head) => values.map((value) => [...head, value]));
     const tuple =
       tuples.find(
         (candidate) =>
@@ -104,15 +139,16 @@ export class IndexState {
               const encoded = encodeValue(value, this.fold);
               return this.directions[i] === 1 ? encoded : complement(encoded);
             })
-            .join('') === key,
+            .join('') === prefix,
       ) ?? tuples[0];
     const keyValue: Document = {};
     this.fields.forEach((field, i) => (keyValue[field] = tuple[i] === undefined ? null : tuple[i]));
     return keyValue;
   }
 
-  duplicateError(ns: string, doc: Document, key: string): DuplicateKeyError {
-    const keyValue = this.tupleFor(doc, key);
+  /** mongod's E11000 error for the entry `key` of `doc` (whose `_id` key is `idKey`). */
+  duplicateError(ns: string, doc: Document, key: string, idKey: string): DuplicateKeyError {
+    const keyValue = this.tupleFor(doc, key.slice(0, key.length - idKey.length));
     const collationNote = this.collation ? ` collation: ${formatDocument(this.collation.spec)}` : '';
     return new DuplicateKeyError(
       `E11000 duplicate key error collection: ${ns} index: ${this.spec.name}${collationNote} dup key: ${formatDocument(keyValue)}`,
@@ -121,14 +157,15 @@ export class IndexState {
     );
   }
 
-  /** The `_id` key of another document holding `key`, if any (unique indexes). */
+  /** The `_id` key of another document holding the same values as entry `key`, if any (unique indexes). */
   ownerOf(key: string, ownIdKey: string): string | undefined {
     if (this.isIdIndex) {
       const found = this.tree.get(key);
       return found !== undefined && found !== ownIdKey ? found : undefined;
     }
-    let candidate = this.tree.nextHigherPair(key);
-    while (candidate && candidate[0].startsWith(key)) {
+    const prefix = key.slice(0, key.length - ownIdKey.length);
+    let candidate = this.tree.nextHigherPair(prefix);
+    while (candidate && candidate[0].startsWith(prefix)) {
       if (candidate[1] !== ownIdKey) return candidate[1];
       candidate = this.tree.nextHigherPair(candidate[0]);
     }
@@ -139,18 +176,16 @@ export class IndexState {
   checkAvailable(ns: string, doc: Document, keys: string[], ownIdKey: string): void {
     if (!this.unique) return;
     for (const key of keys) {
-      if (this.ownerOf(key, ownIdKey) !== undefined) throw this.duplicateError(ns, doc, key);
+      if (this.ownerOf(key, ownIdKey) !== undefined) throw this.duplicateError(ns, doc, key, ownIdKey);
     }
   }
 
   add(keys: string[], idKey: string): void {
-    if (this.isIdIndex) this.tree.set(idKey, idKey);
-    else for (const key of keys) this.tree.set(key + idKey, idKey);
+    for (const key of keys) this.tree.set(key, idKey);
   }
 
-  remove(keys: string[], idKey: string): void {
-    if (this.isIdIndex) this.tree.delete(idKey);
-    else for (const key of keys) this.tree.delete(key + idKey);
+  remove(keys: string[]): void {
+    for (const key of keys) this.tree.delete(key);
   }
 
   /** Replaces the whole content by sorted entries (index builds and recovery). */

@@ -89,6 +89,7 @@ export class DataDirectory {
     const from = checkpoint?.sequence ?? 0;
     const segments = numbered(this.dir, SEGMENT_PATTERN).filter((segment) => segment.sequence >= from);
     const { records, bytes } = this.replay(segments);
+    for (const collection of this.storage.allCollections()) collection.rebuildIndexes();
     const next = Math.max(from, ...segments.map((segment) => segment.sequence)) + 1;
     this.storage.attachChangeLog(null);
     this.journal = new Journal(this.dir, next, bytes, this.commitIntervalMs, () => this.maybeCheckpoint());
@@ -116,22 +117,14 @@ export class DataDirectory {
   }
 
   private loadCheckpoint(file: string): number {
-    const pending = new Map<Collection, Document[]>();
     let ended = false;
+    let documents = 0;
     const result = readRecords(file, (record) => {
-      if (record.op === Op.checkpointEnd) {
-        ended = true;
-        return;
+      if (record.op === Op.checkpointEnd) ended = true;
+      else {
+        if (record.op === Op.put) documents++;
+        this.apply(record);
       }
-      if (record.op === Op.put) {
-        const collection = this.storage.getCollection(record.db, record.collection);
-        if (!collection) throw new Error(`${file}: a document of ${record.db}.${record.collection} comes before its collection`);
-        let docs = pending.get(collection);
-        if (!docs) pending.set(collection, (docs = []));
-        docs.push(record.body);
-        return;
-      }
-      this.apply(record, false);
     });
     if (result.damage || !ended) {
       // Checkpoints are written to a temporary file and renamed once complete: this is damage on disk.
@@ -140,12 +133,6 @@ export class DataDirectory {
           'move it away to start from the journal alone, or restore the directory from a backup',
       );
     }
-    let documents = 0;
-    for (const [collection, docs] of pending) {
-      collection.restoreDocuments(docs);
-      documents += docs.length;
-    }
-    for (const collection of this.storage.allCollections()) collection.rebuildIndexes();
     return documents;
   }
 
@@ -154,7 +141,7 @@ export class DataDirectory {
     let records = 0;
     let bytes = 0;
     for (const [i, segment] of segments.entries()) {
-      const result = readRecords(segment.file, (record) => this.apply(record, true));
+      const result = readRecords(segment.file, (record) => this.apply(record));
       records += result.records;
       bytes += result.validBytes;
       if (!result.damage) continue;
@@ -183,8 +170,8 @@ export class DataDirectory {
     return { records, bytes };
   }
 
-  /** Applies one record during recovery (journal records keep every index in step). */
-  private apply(record: JournalRecord, incremental: boolean): void {
+  /** Applies one record during recovery (indexes are rebuilt once all records are in). */
+  private apply(record: JournalRecord): void {
     const { db, collection: name, body } = record;
     const existing = this.storage.getCollection(db, name);
     switch (record.op) {
@@ -204,12 +191,11 @@ export class DataDirectory {
         const collection = existing ?? this.storage.createCollection(db, name);
         const spec = body as IndexSpec;
         if (collection.indexes.some((index) => index.spec.name === spec.name)) return;
-        if (incremental) collection.addIndex(indexFrom(spec, collection));
-        else collection.restoreIndex(indexFrom(spec, collection));
+        collection.restoreIndex(indexFrom(spec, collection));
         return;
       }
       case Op.dropIndex:
-        existing?.dropIndex(String(body.name));
+        existing?.restoreDropIndex(String(body.name));
         return;
       case Op.put:
         (existing ?? this.storage.createCollection(db, name)).restorePut(body);
