@@ -4,7 +4,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 /** The mongoose connection with settings that fail fast instead of queueing forever. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(uri: string, appName: string): DynamicModule {
+  static forRoot(uri: string, appName: string, options: { autoIndex?: boolean } = {}): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -12,7 +12,7 @@ export class DatabaseModule {
           appName,
           serverSelectionTimeoutMS: 5000,
           bufferCommands: false,
-          autoIndex: true,
+          autoIndex: options.autoIndex ?? true,
           retryAttempts: 10,
           retryDelay: 1000,
           lazyConnection: false,

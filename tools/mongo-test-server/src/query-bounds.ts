@@ -1,5 +1,5 @@
 import { Decimal128, Long, ObjectId } from 'bson';
-import { bsonTypeOf, formatValue, isPlainObject, type Document, type StringFold } from './bson-values';
+import { bsonTypeOf, formatValue, isPlainObject, isTruthyFlag, type Document, type StringFold } from './bson-values';
 import { containsString, isOperatorObject, type FoldLevel } from './collation';
 import type { IndexState, KeyRange } from './index-state';
 import { complement, encodeValue, PREFIX_END } from './key-encoding';
@@ -12,7 +12,11 @@ import { complement, encodeValue, PREFIX_END } from './key-encoding';
 
 type RangeOperator = '$gt' | '$gte' | '$lt' | '$lte';
 
-export type Condition = { kind: 'points'; values: unknown[] } | { kind: 'range'; op: RangeOperator; value: unknown };
+export type Condition =
+  | { kind: 'points'; values: unknown[] }
+  | { kind: 'range'; op: RangeOperator; value: unknown }
+  /** `$exists: true`: the whole index, the filter decides (as mongod bounds it on a non-sparse index). */
+  | { kind: 'exists' };
 
 export interface FieldPredicate {
   path: string;
@@ -72,6 +76,9 @@ export function filterPredicates(filter: Document): FilterPredicates {
         if (op === '$eq' && isPointValue(argument)) predicate.conditions.push({ kind: 'points', values: [argument] });
         else if (op === '$in' && Array.isArray(argument) && argument.every(isPointValue)) {
           predicate.conditions.push({ kind: 'points', values: argument });
+        } else if (op === '$exists' && isTruthyFlag(argument)) {
+          predicate.conditions.push({ kind: 'exists' });
+          predicate.residual = true;
         } else if (RANGE_OPERATORS.has(op) && isRangeValue(argument)) {
           predicate.conditions.push({ kind: 'range', op: op as RangeOperator, value: argument });
         } else predicate.residual = true;
@@ -139,6 +146,7 @@ function typeEdge(value: unknown, side: 0 | 1): Endpoint {
 }
 
 function conditionIntervals(condition: Condition, fold: StringFold): Interval[] {
+  if (condition.kind === 'exists') return [FULL_INTERVAL];
   if (condition.kind === 'points') {
     const byKey = new Map<string, Interval>();
     for (const value of condition.values) {
@@ -169,6 +177,7 @@ export function isPoint(interval: Interval): boolean {
 }
 
 function conditionValues(condition: Condition): unknown[] {
+  if (condition.kind === 'exists') return [];
   return condition.kind === 'points' ? condition.values : [condition.value];
 }
 
@@ -182,6 +191,7 @@ function usableUnderCollation(condition: Condition, indexLevel: FoldLevel, query
 
 /** Whether the bounds alone decide the condition exactly as the matcher would (no re-check needed). */
 function isExact(condition: Condition): boolean {
+  if (condition.kind === 'exists') return false;
   return conditionValues(condition).every((value) => value !== null && !isPlainObject(value));
 }
 
@@ -203,7 +213,7 @@ export function fieldBounds(
   if (usable.length === 0) return null;
   if (index.multikeyFields[fieldPosition]) {
     // Each condition may be met by a different array element: bound by one condition only.
-    const chosen = usable.find((condition) => condition.kind === 'points') ?? usable[0];
+    const chosen = usable.find((condition) => condition.kind === 'points') ?? usable.find((condition) => condition.kind === 'range') ?? usable[0];
     return { intervals: conditionIntervals(chosen, index.fold), exact: false };
   }
   let intervals = conditionIntervals(usable[0], index.fold);

@@ -36,6 +36,7 @@ const conditionOn = fc.oneof(
     .tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 }))
     .map(([low, high]) => ({ $gte: Math.min(low, high), $lt: Math.max(low, high) })),
   fc.constant({ $ne: 1 }),
+  fc.constant({ $exists: true }),
 );
 const filterArbitrary = fc.record(
   {
