@@ -32,7 +32,14 @@ export const TypeTag = {
 /** Greater than every char of an encoding: `prefix + PREFIX_END` bounds all keys starting with prefix. */
 export const PREFIX_END = '\u0100';
 
-const ASCII_WITHOUT_NUL = /^[\x01-\x7f]*$/;
+/** ASCII without NUL: its UTF-8 bytes are its chars and need no escaping. */
+function isPlainAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code === 0 || code > 0x7f) return false;
+  }
+  return true;
+}
 
 /** Writes encodings into a growable buffer; `take()` returns them as one flat string. */
 export class KeyWriter {
@@ -103,7 +110,7 @@ export class KeyWriter {
 
   /** A string as escaped UTF-8 (0x00 -> 0x00 0xFF) ended by 0x00 0x00: prefix-free, byte order. */
   text(value: string): void {
-    if (ASCII_WITHOUT_NUL.test(value)) {
+    if (isPlainAscii(value)) {
       this.room(value.length + 2);
       this.position += this.buffer.write(value, this.position, 'latin1');
     } else {
