@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ObjectId, type Collection, type Document } from 'mongodb';
+import { Decimal128, Long, ObjectId, type Collection, type Document } from 'mongodb';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
 /**
@@ -144,6 +144,36 @@ describe('mongo-test-server: indexed plans answer exactly what a collection scan
         },
       ),
       { numRuns: 60 },
+    );
+  }, 60_000);
+
+  it('groups like the general aggregation path (same groups, order, sums and averages)', async () => {
+    const amount = fc.oneof(
+      fc.integer({ min: -5, max: 5 }),
+      fc.integer({ min: -10_000, max: 10_000 }).map((cents) => cents / 100),
+      fc.constantFrom(Decimal128.fromString('1.10'), Long.fromNumber(3), 'text', null),
+    );
+    const key = fc.oneof(fc.constantFrom('aws', 'gcp', 'AWS', null), fc.integer({ min: 0, max: 2 }), fc.constant([1, 2]));
+    const groupSpecs: Document[] = [
+      { _id: '$p', cost: { $sum: '$cost' }, rows: { $sum: 1 } },
+      { _id: { p: '$p', a: '$a' }, cost: { $sum: '$cost' }, average: { $avg: '$cost' } },
+      { _id: null, cost: { $sum: '$cost' }, twice: { $sum: 2 } },
+      { _id: 'all', average: { $avg: '$cost' } },
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ p: missingOr(key), a: missingOr(key), cost: missingOr(amount) }), { maxLength: 40 }),
+        fc.constantFrom(...groupSpecs),
+        async (docs, group) => {
+          await items.deleteMany({});
+          const clean = docs.map((doc) => Object.fromEntries(Object.entries(doc).filter(([, value]) => value !== undefined)));
+          if (clean.length > 0) await items.insertMany(clean);
+          const fast = await items.aggregate([{ $match: {} }, { $group: group }]).toArray();
+          const general = await items.aggregate([{ $match: {} }, { $skip: 0 }, { $group: group }]).toArray();
+          expect(fast).toEqual(general);
+        },
+      ),
+      { numRuns: 80 },
     );
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import type { Collection } from '../collection';
 import type { CommandContext, CommandHandler } from '../command-context';
 import { CommandError, commandError, notSupported, toCommandError } from '../errors';
 import { explainAggregate, type ExplainContext } from '../explain';
+import { fastGroup } from '../fast-group';
 import { countQuery, effectiveCollation, prepareQuery, runQuery, type QueryOutcome, type QueryShape } from '../matching';
 import { mingoOptions, refuseUnsupportedOperators, validateSort } from '../query-engine';
 import { validateCollectionName } from '../storage';
@@ -178,10 +179,18 @@ function runAggregate(command: Document, context: CommandContext): AggregateRun 
   const asCount = shape.sort === undefined && command.explain !== true ? countShape(remaining) : null;
   if (asCount) return { results: asCount(countQuery(parameters, ns, collection, query, shape.hint).n), outcome: null, remaining };
   const outcome = runQuery(parameters, ns, collection, query, shape);
-  const stages = pipeline.slice(pipeline.length - remaining.length);
+  let stages = pipeline.slice(pipeline.length - remaining.length);
   if (stages.length === 0) return { results: outcome.docs, outcome, remaining };
-  const safe = stages.every((stage) => NON_MUTATING_STAGES.has(Object.keys(stage)[0]));
-  return { results: runStages(stages, safe ? outcome.docs : outcome.docs.map(deepClone)), outcome, remaining };
+  // Grouping is computed here for the usual report shapes (binary string comparison, as mingo's $group).
+  const grouping = collation === null && remaining[0] ? fastGroup(remaining[0]) : null;
+  let input = outcome.docs;
+  if (grouping) {
+    input = grouping(input);
+    stages = stages.slice(1);
+    if (stages.length === 0) return { results: input, outcome, remaining };
+  }
+  const safe = grouping !== null || stages.every((stage) => NON_MUTATING_STAGES.has(Object.keys(stage)[0]));
+  return { results: runStages(stages, safe ? input : input.map(deepClone)), outcome, remaining };
 }
 
 const aggregate: CommandHandler = (command, context) => {
