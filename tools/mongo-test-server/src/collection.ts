@@ -5,6 +5,7 @@ import { foldFor, type ResolvedCollation } from './collation';
 import { DuplicateKeyError } from './errors';
 import { IndexState, type IndexSpec } from './index-state';
 import { encodeValue } from './key-encoding';
+import { PlanCache } from './plan-cache';
 
 const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -22,6 +23,7 @@ export class Collection {
   readonly idIndex: IndexState;
   readonly indexes: IndexState[] = [];
   readonly uuid = new UUID();
+  readonly planCache = new PlanCache();
   private readonly idFold: StringFold;
 
   constructor(
@@ -138,6 +140,7 @@ export class Collection {
   addIndex(index: IndexState): void {
     index.load(this.entriesFor(index));
     this.indexes.push(index);
+    this.planCache.clear();
     this.log?.createIndex(this, index.spec);
   }
 
@@ -145,6 +148,7 @@ export class Collection {
     const position = this.indexes.findIndex((index) => index.spec.name === name);
     if (position < 0) return;
     this.indexes.splice(position, 1);
+    this.planCache.clear();
     this.log?.dropIndex(this, name);
   }
 

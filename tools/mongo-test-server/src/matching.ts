@@ -82,6 +82,7 @@ export function runQuery(
   const skip = shape.skip ?? 0;
   const window = shape.limit ? skip + shape.limit : undefined;
   const execution = executePlan(winner, collection, query.matcher, sortStage ? undefined : window);
+  if (selection.cachedAs) collection?.planCache.checkCost(selection.cachedAs, execution.stats.works);
   let docs = sortStage ? sortDocuments(execution.docs, shape.sort as Record<string, 1 | -1>, query.options) : execution.docs;
   if (skip > 0 || shape.limit) docs = docs.slice(skip, window);
   return { docs, request, selection, execution, sortStage, millis: performance.now() - started };
@@ -108,5 +109,6 @@ export function countQuery(
   const request = queryRequest(ns, query, { hint });
   const selection = selectPlan(collection, request, query.matcher, parameters.notablescan, false);
   const { n, stats, countScan } = countPlan(selection.winner, collection, query.matcher);
+  if (selection.cachedAs) collection?.planCache.checkCost(selection.cachedAs, stats.works);
   return { n, request, selection, stats, countScan, millis: performance.now() - started };
 }

@@ -1,6 +1,7 @@
 import type { Document } from './bson-values';
 import type { Collection } from './collection';
 import type { Matcher } from './query-engine';
+import { planCacheKey } from './plan-cache';
 import { candidatePlans, type AccessPlan, type QueryRequest } from './query-planner';
 
 /** Counters of one plan's execution (what explain's executionStats reports). */
@@ -107,6 +108,8 @@ const TRIAL_RESULTS = 101;
 export interface PlanSelection {
   winner: AccessPlan;
   rejected: AccessPlan[];
+  /** Plan cache key when the winner came from the cache (its cost is checked after the run). */
+  cachedAs?: string;
 }
 
 function tieBreak(a: PlanRunner, b: PlanRunner): number {
@@ -134,6 +137,10 @@ export function selectPlan(
 ): PlanSelection {
   const { candidates, decided } = candidatePlans(collection, request, notablescan);
   if (decided) return { winner: decided, rejected: candidates.filter((plan) => plan !== decided) };
+  const cacheKey = planCacheKey(request);
+  const cached = collection?.planCache.get(cacheKey);
+  const hit = cached && candidates.find((plan) => plan.kind === 'ixscan' && plan.index.spec.name === cached.indexName && plan.direction === cached.direction);
+  if (hit) return { winner: hit, rejected: candidates.filter((plan) => plan !== hit), cachedAs: cacheKey };
   const runners = candidates.map((plan) => new PlanRunner(plan, collection, matcher));
   const produced = runners.map(() => 0);
   const goal = Math.min(TRIAL_RESULTS, request.limit ? request.limit + (request.skip ?? 0) : TRIAL_RESULTS);
@@ -158,6 +165,7 @@ export function selectPlan(
     winner = order[0].runner;
   }
   const chosen = winner.plan;
+  if (chosen.kind === 'ixscan') collection?.planCache.set(cacheKey, { indexName: chosen.index.spec.name, direction: chosen.direction, works: winner.stats.works });
   return { winner: chosen, rejected: candidates.filter((plan) => plan !== chosen) };
 }
 

@@ -6,6 +6,7 @@ import type { CommandContext, CommandHandler } from '../command-context';
 import { CommandError, commandError, notSupported, toCommandError } from '../errors';
 import { explainAggregate, type ExplainContext } from '../explain';
 import { fastGroup } from '../fast-group';
+import { withoutPlanCache } from '../plan-cache';
 import { countQuery, effectiveCollation, prepareQuery, runQuery, type QueryOutcome, type QueryShape } from '../matching';
 import { mingoOptions, refuseUnsupportedOperators, validateSort } from '../query-engine';
 import { validateCollectionName } from '../storage';
@@ -196,7 +197,7 @@ function runAggregate(command: Document, context: CommandContext): AggregateRun 
 const aggregate: CommandHandler = (command, context) => {
   if (command.explain === true) {
     const { host, port } = context.address;
-    return explainAggregateCommand(command, context, { verbosity: 'queryPlanner', command, host, port });
+    return withoutPlanCache(() => explainAggregateCommand(command, context, { verbosity: 'queryPlanner', command, host, port }));
   }
   if (!isPlainObject(command.cursor)) {
     if (!Array.isArray(command.pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");

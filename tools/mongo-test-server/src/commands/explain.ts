@@ -2,6 +2,7 @@ import { isPlainObject, type Document } from '../bson-values';
 import type { CommandContext, CommandHandler } from '../command-context';
 import { commandError } from '../errors';
 import { parseVerbosity, type ExplainContext } from '../explain';
+import { withoutPlanCache } from '../plan-cache';
 import { explainAggregateCommand } from './aggregate';
 import { explainFindAndModify } from './find-and-modify';
 import { explainCountCommand, explainDistinct, explainFind } from './reads';
@@ -30,7 +31,7 @@ const explain: CommandHandler = (command, context) => {
   const verbosity = parseVerbosity(command.verbosity);
   const { host, port } = context.address;
   const explained: Document = { ...inner, $db: context.db };
-  return explainer(inner, context, { verbosity, command: explained, host, port });
+  return withoutPlanCache(() => explainer(inner, context, { verbosity, command: explained, host, port }));
 };
 
 export const explainCommands: Record<string, CommandHandler> = { explain };
