@@ -10,35 +10,10 @@ import { MongoClient } from 'mongodb';
 import { reportPipeline, REPORT_TEMPLATE_IDS } from '../apps/costasset/src/report-models/report-templates';
 import { compileExpression } from '../apps/costasset/src/expressions';
 import { startServices } from './support/services';
+import { lineItem, PERIODS } from './support/line-items';
 import { numberArg, summarize } from './support/stats';
 
-const PROVIDERS = ['aws', 'azure', 'gcp', 'oci', 'ibm'];
-const PERIODS = Array.from({ length: 12 }, (_, i) => `2024${String(i + 1).padStart(2, '0')}`);
-const CATEGORIES = Array.from({ length: 20 }, (_, i) => `Category ${i}`);
-const REGIONS = Array.from({ length: 30 }, (_, i) => `region-${i}`);
 const BATCH = 10_000;
-
-function lineItem(i: number) {
-  return {
-    tenantId: 'default',
-    uploadRefId: 'bench',
-    providerName: PROVIDERS[i % PROVIDERS.length],
-    billingAccountId: `acct-${i % 50}`,
-    billingAccountName: `Account ${i % 50}`,
-    assetAccountId: `sub-${i % 200}`,
-    resourceId: `res-${i % 10_000}`,
-    assetType: `type-${i % 40}`,
-    category: CATEGORIES[i % CATEGORIES.length],
-    serviceName: `service-${i % 60}`,
-    region: REGIONS[i % REGIONS.length],
-    period: PERIODS[i % PERIODS.length],
-    cost: ((i * 7919) % 10_000) / 100,
-    currency: 'USD',
-    billedCost: ((i * 7919) % 10_000) / 100,
-    billingCurrency: 'USD',
-    tags: [{ group: 'env', key: 'stage', value: i % 3 === 0 ? 'prod' : 'dev' }],
-  };
-}
 
 async function main(): Promise<void> {
   const rows = numberArg('rows', 1_000_000);

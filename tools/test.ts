@@ -53,7 +53,7 @@ async function main(): Promise<number> {
   const alreadyRunning = (await stackStatus({ profile })).every((component) => component.state !== 'stopped');
   if (!alreadyRunning) {
     process.stdout.write('test: starting the stack (profile test)\n');
-    rmSync(join(root, '.stack', profile, 'nats'), { recursive: true, force: true });
+    for (const data of ['nats', 'mongo']) rmSync(join(root, '.stack', profile, data), { recursive: true, force: true });
   }
   const stackEnv = await stackUp({ profile, programs: BROWSER_PROGRAMS });
   try {

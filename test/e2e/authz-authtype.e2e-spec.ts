@@ -4,6 +4,9 @@ import request from 'supertest';
 import { Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
+/** Direct reads go through the tenant-led indexes, as the services' own queries do (the suite refuses collection scans). */
+const ANY_TENANT = { $in: ['default', 'other'] };
+
 const BASE = '/core/authorization/v1';
 const CONFIGS = `${BASE}/authtype/configurations`;
 const patchPath = (id: string) => `${BASE}/configuration/authtype/${id}`;
@@ -44,9 +47,9 @@ describe('authz: auth-type configurations', () => {
     // Each test starts from the bootstrap state of the tenants.
     await configurations.deleteMany({});
     await mappings.deleteMany({});
-    await teams.deleteMany({ teamCode: { $ne: 'INITIAL-SETUP-ADMIN' } });
-    await orgs.deleteMany({ orgCode: { $ne: 'admin_org' } });
-    await memberships.deleteMany({ userId: { $ne: 'admin' } });
+    await teams.deleteMany({ tenantId: ANY_TENANT, teamCode: { $ne: 'INITIAL-SETUP-ADMIN' } });
+    await orgs.deleteMany({ tenantId: ANY_TENANT, orgCode: { $ne: 'admin_org' } });
+    await memberships.deleteMany({ tenantId: ANY_TENANT, userId: { $ne: 'admin' } });
   });
 
   it('creates an internal configuration (trimmed), reads it back, audits it, and refuses a second internal and a duplicate name in any case', async () => {
@@ -62,8 +65,8 @@ describe('authz: auth-type configurations', () => {
     expectProblem(await post(admin, { name: 'Second', auth_type: 'internal' }), 409, 'AUTHTYPE_INTERNAL_EXISTS');
     const dup = await post(admin, { name: 'CORPORATE', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'dup-ref', initial_system_admin_org_code: 'dup_org' });
     expectProblem(dup, 409, 'AUTHTYPE_NAME_TAKEN');
-    expect(await teams.countDocuments({ externalRefId: 'dup-ref' })).toBe(0);
-    expect(await orgs.countDocuments({ orgCode: 'dup_org' })).toBe(0);
+    expect(await teams.countDocuments({ tenantId: ANY_TENANT, externalRefId: 'dup-ref' })).toBe(0);
+    expect(await orgs.countDocuments({ tenantId: ANY_TENANT, orgCode: 'dup_org' })).toBe(0);
     expect(await configurations.countDocuments({ tenantId: 'default' })).toBe(1);
   });
 
@@ -142,10 +145,10 @@ describe('authz: auth-type configurations', () => {
       'TEAM_CODE_TAKEN',
     );
 
-    expect(await configurations.countDocuments({ name: 'Copycat' })).toBe(0);
+    expect(await configurations.countDocuments({ tenantId: ANY_TENANT, name: 'Copycat' })).toBe(0);
     expect(await teams.countDocuments({})).toBe(teamsBefore);
-    expect(await teams.countDocuments({ externalRefId: 'brand-new' })).toBe(0);
-    expect(await orgs.countDocuments({ orgCode: 'ghost_org' })).toBe(0);
+    expect(await teams.countDocuments({ tenantId: ANY_TENANT, externalRefId: 'brand-new' })).toBe(0);
+    expect(await orgs.countDocuments({ tenantId: ANY_TENANT, orgCode: 'ghost_org' })).toBe(0);
     // The refused name is free again.
     await post(admin, { name: 'Copycat', auth_type: 'internal' }).expect(201);
   });
@@ -182,7 +185,7 @@ describe('authz: auth-type configurations', () => {
     expectProblem(await patch({ initial_system_admin_team_external_ref_id: 'g' }), 400, 'VALIDATION_FAILED');
     expectProblem(await patch({ name: 'x', auth_type: 'hybrid' }), 400, 'VALIDATION_FAILED');
     expect((await http().get(`${CONFIGS}/${internal.id}`).set('corelite-token', admin).expect(200)).body.name).toBe('CORP');
-    expect(await audit.countDocuments({ resource: 'authtype_configuration', action: 'update', resourceId: internal.id })).toBe(2);
+    expect(await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'authtype_configuration', action: 'update', resourceId: internal.id })).toBe(2);
   });
 
   it('patches the external reference of a hybrid configuration only with matching token groups, and moves it on the admin team', async () => {
@@ -204,14 +207,14 @@ describe('authz: auth-type configurations', () => {
     const moved = await patch(['fin-admins', 'fin-new'], newRef);
     expect(moved.status).toBe(200);
     expect(moved.body).toEqual({ ...finance, initial_system_admin_team_external_ref_id: 'fin-new' });
-    expect(await teams.findOne({ teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ externalRefId: 'fin-new', roles: ['System Admin'] });
-    expect(await teams.countDocuments({ externalRefId: 'fin-admins' })).toBe(0);
+    expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ externalRefId: 'fin-new', roles: ['System Admin'] });
+    expect(await teams.countDocuments({ tenantId: ANY_TENANT, externalRefId: 'fin-admins' })).toBe(0);
 
     // Another team's reference: refused, and the rename sent with it is taken back.
     const squat = await patch(['fin-new', 'cloud-ops'], { name: 'Finance renamed', initial_system_admin_team_external_ref_id: 'cloud-ops' });
     expectProblem(squat, 409, 'EXTERNAL_REF_IN_USE');
     expect((await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', admin)).body).toEqual(moved.body);
-    expect(await teams.findOne({ teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ externalRefId: 'fin-new' });
+    expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ externalRefId: 'fin-new' });
 
     // A rename alone needs no groups; a duplicate name is refused.
     const renamed = await patch([], { name: 'Finance EU' });
@@ -251,8 +254,8 @@ describe('authz: auth-type configurations', () => {
       is_system_admin: true,
       teams: [{ team_code: 'INITIAL-SETUP-ADMIN', org_code: 'admin_org', roles: ['System Admin'], via: 'internal' }],
     });
-    expect(await teams.countDocuments({ teamCode: 'FIN-ADMINS' })).toBe(1);
-    expect(await audit.countDocuments({ resource: 'authtype_configuration', action: 'delete', resourceId: finance.id, actor: 'alice' })).toBe(1);
+    expect(await teams.countDocuments({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' })).toBe(1);
+    expect(await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'authtype_configuration', action: 'delete', resourceId: finance.id, actor: 'alice' })).toBe(1);
     expectProblem(await http().delete(`${CONFIGS}/${finance.id}`).set('corelite-token', admin), 404, 'AUTHTYPE_NOT_FOUND');
   });
 
@@ -293,7 +296,7 @@ describe('authz: auth-type configurations', () => {
 
     const internalSameName = await Promise.all(Array.from({ length: 20 }, () => post(admin, { name: 'Only', auth_type: 'internal' })));
     expect(statuses(internalSameName)).toEqual(Array(20).fill(409));
-    await configurations.deleteMany({ auth_type: 'internal' });
+    await configurations.deleteMany({ tenantId: ANY_TENANT, auth_type: 'internal' });
     const retried = await Promise.all(Array.from({ length: 20 }, () => post(admin, { name: 'Only', auth_type: 'internal' })));
     expect(statuses(retried)).toEqual([201, ...Array(19).fill(409)]);
     expect(await configurations.countDocuments({ tenantId: 'default', auth_type: 'internal' })).toBe(1);

@@ -7,6 +7,9 @@ import { RemotePrincipalResolver } from '../../apps/costasset/src/principal/remo
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
+/** Direct reads go through the tenant-led indexes, as the services' own queries do (the suite refuses collection scans). */
+const ANY_TENANT = { $in: ['default', 'other'] };
+
 const BASE = '/core/authorization/v1';
 const CONFIGS = `${BASE}/authtype/configurations`;
 const MAPPINGS = `${BASE}/configuration/idp`;
@@ -70,9 +73,9 @@ describe('authz: IdP ↔ auth-type mappings', () => {
   afterEach(async () => {
     await configurations.deleteMany({});
     await mappings.deleteMany({});
-    await teams.deleteMany({ teamCode: { $ne: 'INITIAL-SETUP-ADMIN' } });
-    await orgs.deleteMany({ orgCode: { $ne: 'admin_org' } });
-    await memberships.deleteMany({ userId: { $ne: 'admin' } });
+    await teams.deleteMany({ tenantId: ANY_TENANT, teamCode: { $ne: 'INITIAL-SETUP-ADMIN' } });
+    await orgs.deleteMany({ tenantId: ANY_TENANT, orgCode: { $ne: 'admin_org' } });
+    await memberships.deleteMany({ tenantId: ANY_TENANT, userId: { $ne: 'admin' } });
   });
 
   it('hybrid end to end: map the caller IdP, a refreshed token of a group member carries hybrid, and /me shows the external System Admin team', async () => {
@@ -86,7 +89,7 @@ describe('authz: IdP ↔ auth-type mappings', () => {
     expect(mapped.status).toBe(201);
     expect(mapped.body).toEqual({ idp_id: 'idp-default', auth_type_id: cloud.id, auth_type: 'hybrid' });
     expect(await mappings.countDocuments({ tenantId: 'default', idp_id: 'idp-default', auth_type_id: cloud.id })).toBe(1);
-    expect(await audit.countDocuments({ resource: 'idp_mapping', action: 'create', resourceId: 'idp-default', actor: 'admin' })).toBe(1);
+    expect(await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'idp_mapping', action: 'create', resourceId: 'idp-default', actor: 'admin' })).toBe(1);
 
     const alice = await refresh({ sub: 'alice', groups: ['cloud-admins'] });
     expect(alice.claims).toMatchObject({ sub: 'alice', tid: 'default', idp: 'idp-default', groups: ['cloud-admins'], authType: 'hybrid', authTypeId: cloud.id });
@@ -145,24 +148,24 @@ describe('authz: IdP ↔ auth-type mappings', () => {
       initial_system_admin_org_code: 'ops_org',
     });
     // Someone moved the reference to another team: mapping is refused, nothing stays.
-    await teams.deleteMany({ teamCode: 'OPS-ADMINS' });
-    await orgs.deleteMany({ orgCode: 'ops_org' });
+    await teams.deleteMany({ tenantId: ANY_TENANT, teamCode: 'OPS-ADMINS' });
+    await orgs.deleteMany({ tenantId: ANY_TENANT, orgCode: 'ops_org' });
     await teams.create({ tenantId: 'default', teamCode: 'SQUATTER', orgCode: 'admin_org', roles: [], externalRefId: 'ops-admins', externalRefKey: 'ext:ops-admins' });
     expectProblem(await map(admin, { auth_type_id: ops.id }), 409, 'EXTERNAL_REF_IN_USE');
     expect(await mappings.countDocuments({})).toBe(0);
-    expect(await teams.countDocuments({ teamCode: 'OPS-ADMINS' })).toBe(0);
-    expect(await orgs.countDocuments({ orgCode: 'ops_org' })).toBe(0);
+    expect(await teams.countDocuments({ tenantId: ANY_TENANT, teamCode: 'OPS-ADMINS' })).toBe(0);
+    expect(await orgs.countDocuments({ tenantId: ANY_TENANT, orgCode: 'ops_org' })).toBe(0);
 
     // Team and org missing: both are created, with the role and the reference.
-    await teams.deleteMany({ teamCode: 'SQUATTER' });
+    await teams.deleteMany({ tenantId: ANY_TENANT, teamCode: 'SQUATTER' });
     expect((await map(admin, { auth_type_id: ops.id })).status).toBe(201);
-    expect(await teams.findOne({ teamCode: 'OPS-ADMINS' }).lean()).toMatchObject({ orgCode: 'ops_org', roles: ['System Admin'], externalRefId: 'ops-admins' });
+    expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'OPS-ADMINS' }).lean()).toMatchObject({ orgCode: 'ops_org', roles: ['System Admin'], externalRefId: 'ops-admins' });
     expect(await orgs.countDocuments({ tenantId: 'default', orgCode: 'ops_org' })).toBe(1);
 
     // Team present without its reference and role: PATCH of the mapping restores them.
-    await teams.updateOne({ teamCode: 'OPS-ADMINS' }, { $set: { roles: [], externalRefKey: 'team:OPS-ADMINS' }, $unset: { externalRefId: 1 } });
+    await teams.updateOne({ tenantId: ANY_TENANT, teamCode: 'OPS-ADMINS' }, { $set: { roles: [], externalRefKey: 'team:OPS-ADMINS' }, $unset: { externalRefId: 1 } });
     expect((await remap(admin, 'idp-default', { auth_type_id: ops.id })).status).toBe(200);
-    expect(await teams.findOne({ teamCode: 'OPS-ADMINS' }).lean()).toMatchObject({ roles: ['System Admin'], externalRefId: 'ops-admins', externalRefKey: 'ext:ops-admins' });
+    expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'OPS-ADMINS' }).lean()).toMatchObject({ roles: ['System Admin'], externalRefId: 'ops-admins', externalRefKey: 'ext:ops-admins' });
   });
 
   it('patches a mapping: cross-checks the IdP, needs an existing mapping and configuration, keeps one mapping per configuration; the next token carries the new auth type', async () => {
@@ -177,13 +180,13 @@ describe('authz: IdP ↔ auth-type mappings', () => {
     expectProblem(await remap(admin, 'idp-default', { auth_type_id: '000000000000000000000000' }), 404, 'AUTHTYPE_NOT_FOUND');
     expectProblem(await remap(admin, 'idp-default', { auth_type_id: legacy.id }), 409, 'AUTHTYPE_ALREADY_MAPPED');
     expectProblem(await remap(admin, 'idp-default', {}), 400, 'VALIDATION_FAILED');
-    expect(await mappings.countDocuments({ idp_id: 'idp-default', auth_type_id: cloud.id })).toBe(1);
+    expect(await mappings.countDocuments({ tenantId: ANY_TENANT, idp_id: 'idp-default', auth_type_id: cloud.id })).toBe(1);
     expect((await refresh({ sub: 'alice', groups: ['cloud-admins'] })).claims).toMatchObject({ authType: 'hybrid', authTypeId: cloud.id });
 
     const res = await remap(admin, 'idp-default', { auth_type_id: internal.id });
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { idp_id: 'idp-default', auth_type_id: internal.id, auth_type: 'internal' } });
     expect((await refresh({ sub: 'alice', groups: ['cloud-admins'] })).claims).toMatchObject({ authType: 'internal', authTypeId: internal.id });
-    expect(await audit.countDocuments({ resource: 'idp_mapping', action: 'update', resourceId: 'idp-default', 'after.auth_type_id': internal.id })).toBe(1);
+    expect(await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'idp_mapping', action: 'update', resourceId: 'idp-default', 'after.auth_type_id': internal.id })).toBe(1);
   });
 
   it('deletes mappings: cross-checked, never the internal one nor the last one; a hybrid one places the caller into INITIAL-SETUP-ADMIN', async () => {
@@ -204,7 +207,7 @@ describe('authz: IdP ↔ auth-type mappings', () => {
     expect(alice.claims).toMatchObject({ authType: 'hybrid' });
     await warmCostassetCache(alice.token);
     await unmap(alice.token, 'idp-default').expect(204);
-    expect(await mappings.countDocuments({ idp_id: 'idp-default' })).toBe(0);
+    expect(await mappings.countDocuments({ tenantId: ANY_TENANT, idp_id: 'idp-default' })).toBe(0);
     expect(await memberships.countDocuments({ tenantId: 'default', userId: 'alice', teamCode: 'INITIAL-SETUP-ADMIN' })).toBe(1);
     await eventually(async () => expect(principalCache().cachedEntries()).toBe(0));
 
@@ -219,8 +222,8 @@ describe('authz: IdP ↔ auth-type mappings', () => {
     // Through costasset too (its principal comes from authz over NATS).
     const costasset = await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', after.token);
     expect(costasset.status).toBe(200);
-    expect(await audit.countDocuments({ resource: 'idp_mapping', action: 'delete', resourceId: 'idp-default', actor: 'alice' })).toBe(1);
-    expect(await configurations.countDocuments({ _id: cloud.id })).toBe(1);
+    expect(await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'idp_mapping', action: 'delete', resourceId: 'idp-default', actor: 'alice' })).toBe(1);
+    expect(await configurations.countDocuments({ tenantId: ANY_TENANT, _id: cloud.id })).toBe(1);
   });
 
   it('drops the costasset principal cache of the tenant on every mapping change, so the next call and refresh see the new auth type', async () => {

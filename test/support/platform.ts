@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
+import { MongoClient } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { loadSigningKey, TokenIssuer } from '@lib/auth';
 import { createAuthzApp } from '../../apps/authz/src/create-authz-app';
@@ -39,6 +40,27 @@ function isolatedMongoUri(uri: string, database: string): string {
   const url = new URL(uri);
   url.pathname = `/${database}`;
   return url.toString();
+}
+
+/** mongod's `notablescan` server parameter, set as an operator would (so a real mongod behaves the same). */
+async function setNotablescan(uri: string, on: boolean): Promise<void> {
+  const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.db('admin').command({ setParameter: 1, notablescan: on });
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Queries that need a collection scan fail the suite: once every model's indexes are built, the
+ * server refuses them (mongod's `notablescan`; an empty filter stays allowed, as in mongod).
+ * Start-up itself runs before the indexes exist, so scans are allowed until then.
+ */
+async function refuseCollectionScans(apps: INestApplication[], uri: string): Promise<void> {
+  const connections = apps.map((app) => app.get<Connection>(getConnectionToken()));
+  for (const connection of connections) await Promise.all(connection.modelNames().map((name) => connection.model(name).init()));
+  await setNotablescan(uri, true);
 }
 
 async function listen(app: INestApplication): Promise<string> {
@@ -81,12 +103,14 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     ...overrides,
   };
+  await setNotablescan(base.MONGODB_URI as string, false);
   const { app: authzApp } = await createAuthzApp(base);
   const authzUrl = await listen(authzApp);
   const env: NodeJS.ProcessEnv = { ...base, AUTHZ_JWKS_URL: `${authzUrl}/core/authorization/v1/.well-known/jwks.json` };
   const { app: costassetApp } = await createCostassetApp(env);
   const costassetUrl = await listen(costassetApp);
   const gateway = await startTestGateway(id, authzUrl, costassetUrl);
+  await refuseCollectionScans([authzApp, costassetApp], base.MONGODB_URI as string);
 
   const key = await loadSigningKey({ devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true, privateKeyPem: env.JWT_PRIVATE_KEY });
   const issuer = new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz');

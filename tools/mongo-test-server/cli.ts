@@ -1,15 +1,45 @@
 import { startMongoTestServer } from './src';
 
-function argument(name: string, fallback: string): string {
+const USAGE =
+  'usage: cli.ts [--host 127.0.0.1] [--port 27017] [--data-dir <dir>] [--notablescan | --setParameter notablescan=true]\n' +
+  '              [--journal-commit-interval-ms 100] [--checkpoint-min-mb 64]';
+
+function argument(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 && process.argv[index + 1] !== undefined ? process.argv[index + 1] : fallback;
+  if (index < 0) return undefined;
+  const value = process.argv[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value\n${USAGE}`);
+  return value;
+}
+
+function integer(name: string, fallback: number, min: number, max: number): number {
+  const raw = argument(name);
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`invalid --${name} ${raw}\n${USAGE}`);
+  return value;
+}
+
+/** mongod's `--setParameter name=value` (only notablescan is known here). */
+function notablescanSetting(): boolean {
+  if (process.argv.includes('--notablescan')) return true;
+  const setting = argument('setParameter');
+  if (setting === undefined) return false;
+  const match = /^notablescan=(true|false|1|0)$/.exec(setting);
+  if (!match) throw new Error(`unknown or invalid --setParameter ${setting} (known: notablescan=true|false)\n${USAGE}`);
+  return match[1] === 'true' || match[1] === '1';
 }
 
 async function main(): Promise<void> {
-  const host = argument('host', '127.0.0.1');
-  const port = Number(argument('port', '27017'));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${port}`);
-  const server = await startMongoTestServer({ host, port });
+  const host = argument('host') ?? '127.0.0.1';
+  const port = integer('port', 27017, 0, 65535);
+  const server = await startMongoTestServer({
+    host,
+    port,
+    dataDir: argument('data-dir'),
+    notablescan: notablescanSetting(),
+    commitIntervalMs: integer('journal-commit-interval-ms', 100, 1, 500),
+    checkpointMinBytes: integer('checkpoint-min-mb', 64, 1, 1_048_576) * 1024 * 1024,
+  });
   process.stdout.write(`mongo-test-server listening on ${server.uri}\n`);
   let stopping = false;
   const stop = (): void => {
@@ -17,7 +47,10 @@ async function main(): Promise<void> {
     stopping = true;
     server.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        process.stderr.write(`mongo-test-server: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGTERM', stop);

@@ -1,5 +1,5 @@
 /**
- * npm run stack -- up|down|status [component...] [--purge]
+ * npm run stack -- up|down|status [component...] [--wipe | --purge]
  * Profile from STACK_PROFILE (dev by default, test for the test runner). See tools/stack/README.md.
  */
 import { selectComponents, stackDown, stackStatus, stackUp } from './index';
@@ -7,7 +7,8 @@ import { describeStackEnv, stackEnvPath } from './stack-env';
 import { resolveSettings } from './settings';
 import { ComponentStatus } from './types';
 
-const USAGE = 'usage: npm run stack -- up|down|status [nats|ldap|s3|mongo ...] [--purge]';
+const USAGE = 'usage: npm run stack -- up|down|status [nats|ldap|s3|mongo ...] [--wipe | --purge]';
+const FLAGS = ['--purge', '--wipe'];
 
 function formatStatus(status: ComponentStatus): string {
   const state =
@@ -20,7 +21,8 @@ function formatStatus(status: ComponentStatus): string {
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const purge = rest.includes('--purge');
-  const components = selectComponents(rest.filter((arg) => arg !== '--purge'));
+  const wipe = rest.includes('--wipe');
+  const components = selectComponents(rest.filter((arg) => !FLAGS.includes(arg)));
   const profile = resolveSettings(undefined, process.env).profile;
   const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -33,7 +35,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'down':
-      await stackDown({ components, purge, log: out });
+      await stackDown({ components, purge, wipe, log: out });
       out(`stack: profile ${profile} down`);
       return;
     case 'status':

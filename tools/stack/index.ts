@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { COMPONENTS } from './components';
 import { ComponentContext } from './components/local-component';
 import { ensureRunning, localStatus, stopLocal } from './lifecycle';
@@ -32,13 +33,22 @@ export async function stackUp(opts: StackOptions = {}): Promise<StackEnv> {
   return stackEnv;
 }
 
-/** Stops the selected local components (default: all), last started first. Data stays unless `purge`. */
+/** Stops the selected local components (default: all), last started first. Data stays unless `wipe` or `purge`. */
 export async function stackDown(opts: StackDownOptions = {}): Promise<ComponentStatus[]> {
   const { settings, names, log } = prepare(opts);
   for (const name of [...names].reverse()) {
     if (settings.external[name] !== undefined) continue;
     const outcome = await stopLocal(COMPONENTS[name], settings);
     if (outcome === 'stopped') log(`stack: ${name} stopped`);
+  }
+  if (opts.wipe) {
+    for (const name of names) {
+      if (settings.external[name] !== undefined) continue;
+      const dir = path.join(settings.dataDir, name);
+      if (!fs.existsSync(dir)) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+      log(`stack: wiped ${name} data (${dir})`);
+    }
   }
   if (opts.purge) {
     if (names.length !== COMPONENT_NAMES.length) throw new StackError('purge removes the whole profile; use it without naming components');

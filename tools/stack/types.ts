@@ -22,6 +22,11 @@ export interface StackOptions {
 export interface StackDownOptions extends StackOptions {
   /** Also delete the profile's data directory (`.stack/<profile>/`). Only with every component. */
   purge?: boolean;
+  /**
+   * Also delete the stored data of the selected components (`.stack/<profile>/<component>/`:
+   * the store's documents, JetStream streams, objects, directory), keeping keys, logs and env.json.
+   */
+  wipe?: boolean;
 }
 
 /** What the apps need to reach the stack; written to `.stack/<profile>/env.json`. */

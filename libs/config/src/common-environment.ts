@@ -31,6 +31,12 @@ export class CommonEnvironment {
   @Matches(/^mongodb(\+srv)?:\/\/.+/, { message: 'must be a mongodb:// or mongodb+srv:// URI' })
   MONGODB_URI: string = 'mongodb://127.0.0.1:27017/corelite';
 
+  /** Build each collection's declared indexes at start-up (mongoose `autoIndex`); off when operators manage indexes. */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  MONGODB_AUTO_INDEX: boolean = true;
+
   @Matches(/^(nats|tls):\/\/.+/, { message: 'must be a nats:// or tls:// URL (comma-separated for a cluster)' })
   NATS_URL: string = 'nats://127.0.0.1:4222';
 

@@ -5,7 +5,7 @@ import { UniqueIndexCheck } from './unique-indexes';
 /** The mongoose connection with settings that fail fast instead of queueing forever. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(uri: string, appName: string): DynamicModule {
+  static forRoot(uri: string, appName: string, options: { autoIndex?: boolean } = {}): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -13,7 +13,7 @@ export class DatabaseModule {
           appName,
           serverSelectionTimeoutMS: 5000,
           bufferCommands: false,
-          autoIndex: true,
+          autoIndex: options.autoIndex ?? true,
           retryAttempts: 10,
           retryDelay: 1000,
           lazyConnection: false,

@@ -17,7 +17,7 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [
         LoggingModule.forRoot({ service, level: env.LOG_LEVEL, instance: env.INSTANCE_ID }),
-        DatabaseModule.forRoot(env.MONGODB_URI, service),
+        DatabaseModule.forRoot(env.MONGODB_URI, service, { autoIndex: env.MONGODB_AUTO_INDEX }),
         MessagingModule.forRoot({ servers: env.NATS_URL, name: service, requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS, namespace: env.NATS_NAMESPACE }),
       ],
       providers: [

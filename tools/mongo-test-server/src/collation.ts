@@ -125,12 +125,12 @@ export const queryContext = Context.init({
   accumulator: { $__exactSum: sumAccumulator, $__exactAvg: avgAccumulator } as never,
 });
 
-const containsString = (value: unknown): boolean =>
+export const containsString = (value: unknown): boolean =>
   typeof value === 'string' ||
   (Array.isArray(value) && value.some(containsString)) ||
   (isPlainObject(value) && Object.values(value).some(containsString));
 
-const isOperatorObject = (value: unknown): value is Document =>
+export const isOperatorObject = (value: unknown): value is Document =>
   isPlainObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((key) => key.startsWith('$'));
 
 /** Rewrites equality / `$in` / `$ne` / `$nin` on strings so they honour a folding collation. */

@@ -1,43 +1,29 @@
 import { UUID } from 'bson';
-import { bsonTypeOf, canonicalKey, formatDocument, isPlainObject, type Document, type StringFold } from './bson-values';
+import { formatDocument, type Document, type StringFold } from './bson-values';
+import type { ChangeLog } from './change-log';
 import { foldFor, type ResolvedCollation } from './collation';
 import { DuplicateKeyError } from './errors';
 import { IndexState, type IndexSpec } from './index-state';
+import { encodeValue } from './key-encoding';
+import { PlanCache } from './plan-cache';
 
 const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
-/** A value usable for an O(1) equality lookup (not an operator object, regex, array or null). */
-function isLookupValue(value: unknown): boolean {
-  if (value === null || value === undefined || value instanceof RegExp || Array.isArray(value)) return false;
-  if (isPlainObject(value)) return !Object.keys(value).some((key) => key.startsWith('$'));
-  return typeof value !== 'object' || value instanceof Date || bsonTypeOf(value) !== undefined;
-}
-
-function containsString(value: unknown): boolean {
-  if (typeof value === 'string') return true;
-  return isPlainObject(value) && Object.values(value).some(containsString);
-}
-
-/** Values an equality / `$eq` / `$in` condition on one field asks for, or null if it is not one. */
-function lookupValues(condition: unknown): unknown[] | null {
-  if (isPlainObject(condition) && Object.keys(condition).length === 1) {
-    if ('$eq' in condition) return isLookupValue(condition.$eq) ? [condition.$eq] : null;
-    if ('$in' in condition) {
-      const list = condition.$in;
-      return Array.isArray(list) && list.every(isLookupValue) ? list : null;
-    }
-  }
-  return isLookupValue(condition) ? [condition] : null;
+function sameKeys(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i]);
 }
 
 /**
- * Documents of one collection, in insertion order, keyed by the canonical form of `_id`.
- * Stored documents are never mutated: updates replace them with a new object.
+ * Documents of one collection, in insertion order, keyed by the encoded `_id` (see
+ * key-encoding.ts), plus its indexes kept in step with every write. Stored documents are never
+ * mutated: updates replace them with a new object.
  */
 export class Collection {
   readonly docs = new Map<string, Document>();
+  readonly idIndex: IndexState;
   readonly indexes: IndexState[] = [];
   readonly uuid = new UUID();
+  readonly planCache = new PlanCache();
   private readonly idFold: StringFold;
 
   constructor(
@@ -45,8 +31,11 @@ export class Collection {
     readonly name: string,
     readonly options: Document,
     readonly collation: ResolvedCollation | null,
+    /** Where changes are recorded (set once recovery is over). */
+    public log: ChangeLog | null = null,
   ) {
     this.idFold = foldFor(collation?.level ?? 0);
+    this.idIndex = new IndexState(this.idIndexSpec, collation, null);
   }
 
   get ns(): string {
@@ -57,8 +46,13 @@ export class Collection {
     return this.collation ? { ...ID_INDEX_SPEC, collation: this.collation.spec } : ID_INDEX_SPEC;
   }
 
+  /** `_id_` first, then the secondary indexes in creation order (as listIndexes reports them). */
+  get allIndexes(): IndexState[] {
+    return [this.idIndex, ...this.indexes];
+  }
+
   idKeyOf(id: unknown): string {
-    return canonicalKey(id, this.idFold);
+    return encodeValue(id, this.idFold);
   }
 
   getById(id: unknown): Document | undefined {
@@ -73,100 +67,115 @@ export class Collection {
     );
   }
 
-  /** Inserts a document that already has an `_id`; throws DuplicateKeyError before changing anything. */
-  insert(doc: Document): void {
+  /**
+   * Inserts a document that already has an `_id`; throws DuplicateKeyError before changing
+   * anything. `raw` is the document's BSON as received, reused by the journal when given.
+   */
+  insert(doc: Document, raw?: Uint8Array): void {
     const idKey = this.idKeyOf(doc._id);
     if (this.docs.has(idKey)) throw this.duplicateIdError(doc._id);
-    const uniqueKeys = this.indexes
-      .filter((index) => index.unique)
-      .map((index) => {
-        const keys = index.keysFor(doc);
-        index.checkAvailable(this.ns, keys, idKey);
-        return [index, keys] as const;
-      });
+    const keys: string[][] = [];
+    for (const index of this.indexes) {
+      const indexKeys = index.keysFor(doc, idKey);
+      index.checkAvailable(this.ns, doc, indexKeys, idKey);
+      keys.push(indexKeys);
+    }
     this.docs.set(idKey, doc);
-    for (const [index, keys] of uniqueKeys) index.add(keys, idKey);
+    this.idIndex.add([idKey], idKey);
+    for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey);
+    this.log?.put(this, doc, raw);
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */
   replace(previous: Document, next: Document): void {
     const idKey = this.idKeyOf(previous._id);
-    const changes = this.indexes
-      .filter((index) => index.unique)
-      .map((index) => {
-        const oldKeys = index.keysFor(previous);
-        const newKeys = index.keysFor(next);
-        index.checkAvailable(this.ns, newKeys, idKey);
-        return [index, oldKeys, newKeys] as const;
-      });
-    for (const [index, oldKeys, newKeys] of changes) {
-      index.remove(oldKeys, idKey);
-      index.add(newKeys, idKey);
+    const changes: Array<readonly [string[], string[]] | null> = [];
+    for (const index of this.indexes) {
+      const oldKeys = index.keysFor(previous, idKey);
+      const newKeys = index.keysFor(next, idKey);
+      if (sameKeys(oldKeys, newKeys)) {
+        changes.push(null);
+        continue;
+      }
+      index.checkAvailable(this.ns, next, newKeys, idKey);
+      changes.push([oldKeys, newKeys]);
     }
+    this.indexes.forEach((index, i) => {
+      const change = changes[i];
+      if (!change) return;
+      index.remove(change[0]);
+      index.add(change[1], idKey);
+    });
     this.docs.set(idKey, next);
+    this.log?.put(this, next);
   }
 
   remove(doc: Document): void {
     const idKey = this.idKeyOf(doc._id);
-    for (const index of this.indexes) if (index.unique) index.remove(index.keysFor(doc), idKey);
+    for (const index of this.indexes) index.remove(index.keysFor(doc, idKey));
+    this.idIndex.remove([idKey]);
     this.docs.delete(idKey);
+    this.log?.remove(this, doc._id);
+  }
+
+  /** Index entries of every document, checked for duplicates when the index is unique. */
+  private entriesFor(index: IndexState): Array<[string, string]> {
+    const entries: Array<[string, string]> = [];
+    for (const [idKey, doc] of this.docs) for (const key of index.keysFor(doc, idKey)) entries.push([key, idKey]);
+    if (index.unique && !index.isIdIndex) {
+      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      for (let i = 1; i < entries.length; i++) {
+        const [key, idKey] = entries[i];
+        const [previousKey, previousId] = entries[i - 1];
+        const prefix = key.slice(0, key.length - idKey.length);
+        if (previousId !== idKey && previousKey.slice(0, previousKey.length - previousId.length) === prefix) {
+          throw index.duplicateError(this.ns, this.docs.get(idKey) as Document, key, idKey);
+        }
+      }
+    }
+    return entries;
   }
 
   /** Builds a new index over the existing documents; fails like mongod if they violate it. */
   addIndex(index: IndexState): void {
-    if (index.unique) {
-      for (const [idKey, doc] of this.docs) {
-        const keys = index.keysFor(doc);
-        index.checkAvailable(this.ns, keys, idKey);
-        index.add(keys, idKey);
-      }
-    } else {
-      for (const doc of this.docs.values()) index.keysFor(doc);
-    }
+    index.load(this.entriesFor(index));
     this.indexes.push(index);
+    this.planCache.clear();
+    this.log?.createIndex(this, index.spec);
   }
 
   dropIndex(name: string): void {
     const position = this.indexes.findIndex((index) => index.spec.name === name);
+    if (position < 0) return;
+    this.indexes.splice(position, 1);
+    this.planCache.clear();
+    this.log?.dropIndex(this, name);
+  }
+
+  // Recovery: documents and index definitions come back without checks or journal records;
+  // `rebuildIndexes` then builds every index in bulk.
+
+  restorePut(doc: Document): void {
+    this.docs.set(this.idKeyOf(doc._id), doc);
+  }
+
+  restoreRemove(id: unknown): void {
+    this.docs.delete(this.idKeyOf(id));
+  }
+
+  restoreIndex(index: IndexState): void {
+    this.indexes.push(index);
+  }
+
+  restoreDropIndex(name: string): void {
+    const position = this.indexes.findIndex((index) => index.spec.name === name);
     if (position >= 0) this.indexes.splice(position, 1);
   }
 
-  /**
-   * Candidate documents for a filter that pins `_id` or a single-field unique index by
-   * equality (or `$in`), found in O(1) per value; null when the filter needs a scan.
-   * The caller still tests every candidate against the whole filter.
-   */
-  lookupCandidates(filter: Document, level: number): Document[] | null {
-    const idValues = '_id' in filter ? lookupValues(filter._id) : null;
-    if (idValues && (level === (this.collation?.level ?? 0) || !idValues.some(containsString))) {
-      return this.collect(idValues.map((value) => this.idKeyOf(value)));
-    }
-    for (const index of this.indexes) {
-      if (!index.unique || index.partialFilter || index.fields.length !== 1) continue;
-      const field = index.fields[0];
-      if (!(field in filter)) continue;
-      const values = lookupValues(filter[field]);
-      if (!values || (index.level !== level && values.some(containsString))) continue;
-      const idKeys: string[] = [];
-      for (const value of values) {
-        const owner = index.entries.get(index.lookupKey(value));
-        if (owner !== undefined) idKeys.push(owner);
-      }
-      return this.collect(idKeys);
-    }
-    return null;
-  }
-
-  private collect(idKeys: string[]): Document[] {
-    const seen = new Set<string>();
-    const out: Document[] = [];
-    for (const idKey of idKeys) {
-      if (seen.has(idKey)) continue;
-      seen.add(idKey);
-      const doc = this.docs.get(idKey);
-      if (doc) out.push(doc);
-    }
-    return out;
+  /** Rebuilds every index from the documents in bulk (recovery). */
+  rebuildIndexes(): void {
+    this.idIndex.load([...this.docs.keys()].map((idKey) => [idKey, idKey]));
+    for (const index of this.indexes) index.load(this.entriesFor(index));
   }
 
   /** All documents in natural (insertion) order. */

@@ -1,6 +1,7 @@
 import type { Document } from './bson-values';
 import type { CommandContext, CommandHandler } from './command-context';
 import { aggregateCommands } from './commands/aggregate';
+import { explainCommands } from './commands/explain';
 import { collectionCommands } from './commands/collections';
 import { findAndModifyCommands } from './commands/find-and-modify';
 import { handshakeCommands } from './commands/handshake';
@@ -8,6 +9,7 @@ import { indexCommands } from './commands/indexes';
 import { readCommands } from './commands/reads';
 import { writeCommands } from './commands/writes';
 import { commandError, notSupported, toCommandError } from './errors';
+import { parameterCommands } from './parameters';
 import { validateDatabaseName } from './storage';
 
 const handlers: Record<string, CommandHandler> = {
@@ -18,11 +20,12 @@ const handlers: Record<string, CommandHandler> = {
   ...readCommands,
   ...findAndModifyCommands,
   ...aggregateCommands,
+  ...explainCommands,
+  ...parameterCommands,
 };
 
 /** Real mongod commands this server refuses (anything else unknown is CommandNotFound). */
 const REFUSED_COMMANDS = new Set([
-  'explain',
   'mapReduce',
   'collMod',
   'validate',
@@ -39,8 +42,6 @@ const REFUSED_COMMANDS = new Set([
   'currentOp',
   'killOp',
   'serverStatus',
-  'getParameter',
-  'setParameter',
   'createView',
   'createSearchIndexes',
   'cloneCollectionAsCapped',

@@ -1,7 +1,10 @@
-import { canonicalKey, formatDocument, type Document, type StringFold } from './bson-values';
+import BTree from 'sorted-btree';
+import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
+import { formatDocument, isPlainObject, toNumber, type Document, type StringFold } from './bson-values';
 import { foldFor, type FoldLevel, type ResolvedCollation } from './collation';
 import { indexValues } from './document-paths';
 import { commandError, DuplicateKeyError } from './errors';
+import { complement, encodeValue, KeyWriter } from './key-encoding';
 import type { Matcher } from './query-engine';
 
 /** An index as listIndexes reports it. */
@@ -11,17 +14,47 @@ export interface IndexSpec extends Document {
   name: string;
 }
 
-const KEY_SEPARATOR = '\u0000';
+/** One contiguous stretch of index keys: every key k with start <= k < end. */
+export interface KeyRange {
+  start: string;
+  end: string;
+}
 
-/** One index; unique indexes keep a map from canonical key to the owning document's `_id` key. */
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const NODE_SIZE = 64;
+const writer = new KeyWriter();
+/** Met an array on the way: the document needs the multikey path. */
+const ARRAY = Symbol('array');
+
+/** The value at a dotted path through plain objects; ARRAY if an array is met. */
+function resolvePath(doc: Document, parts: string[]): unknown {
+  let current: unknown = doc;
+  for (const part of parts) {
+    if (Array.isArray(current)) return ARRAY;
+    if (current === null || typeof current !== 'object' || !isPlainObject(current)) return undefined;
+    current = (current as Document)[part];
+  }
+  return Array.isArray(current) ? ARRAY : current;
+}
+
+/**
+ * One index, kept as an ordered B+ tree. Each entry's key is the concatenation of the encoded
+ * field values (complemented for descending fields) followed by the document's `_id` key, so
+ * entries are unique even for equal index values; the entry's value is that `_id` key. The `_id`
+ * index stores just the `_id` key. An array value gives one entry per element (multikey).
+ */
 export class IndexState {
   readonly fields: string[];
+  readonly directions: Array<1 | -1>;
   readonly level: FoldLevel;
   readonly fold: StringFold;
   readonly unique: boolean;
   readonly sparse: boolean;
-  /** canonical index key -> canonical `_id` key of the document holding it (unique indexes only). */
-  readonly entries = new Map<string, string>();
+  readonly isIdIndex: boolean;
+  /** Per field: whether some document gave an array for it (mongod's multiKeyPaths). */
+  readonly multikeyFields: boolean[];
+  tree = new BTree<string, string>(undefined, compareStrings, NODE_SIZE);
+  private readonly paths: string[][];
 
   constructor(
     readonly spec: IndexSpec,
@@ -29,35 +62,93 @@ export class IndexState {
     readonly partialFilter: Matcher | null,
   ) {
     this.fields = Object.keys(spec.key);
+    this.directions = this.fields.map((field) => ((toNumber(spec.key[field]) ?? 1) < 0 ? -1 : 1));
     this.level = collation?.level ?? 0;
     this.fold = foldFor(this.level);
-    this.unique = spec.unique === true;
+    this.isIdIndex = spec.name === '_id_';
+    this.unique = spec.unique === true || this.isIdIndex;
     this.sparse = spec.sparse === true;
+    this.multikeyFields = this.fields.map(() => false);
+    this.paths = this.fields.map((field) => field.split('.'));
   }
 
-  /** Index keys of a document, each with the field values it was built from; empty if not indexed. */
-  keysFor(doc: Document): Map<string, unknown[]> {
-    const keys = new Map<string, unknown[]>();
-    if (this.partialFilter && !this.partialFilter.test(doc)) return keys;
+  get isMultikey(): boolean {
+    return this.multikeyFields.some(Boolean);
+  }
+
+  get size(): number {
+    return this.tree.size;
+  }
+
+  /**
+   * The entry keys of a document (encoded field values, then its `_id` key); empty when the
+   * index leaves it out. The `_id` index's only key is the `_id` key itself.
+   */
+  keysFor(doc: Document, idKey: string): string[] {
+    if (this.isIdIndex) return [idKey];
+    if (this.partialFilter && !this.partialFilter.test(doc)) return [];
+    writer.reset();
+    let allMissing = true;
+    for (let i = 0; i < this.paths.length; i++) {
+      const value = resolvePath(doc, this.paths[i]);
+      if (value === ARRAY) return this.multikeyKeys(doc, idKey);
+      if (value !== undefined) allMissing = false;
+      const start = writer.length;
+      writer.value(value, this.fold);
+      if (this.directions[i] === -1) writer.complementSince(start);
+    }
+    if (this.sparse && allMissing) return [];
+    writer.encoded(idKey);
+    return [writer.take()];
+  }
+
+  /** One key per array element (a multikey document); at most one field may hold an array. */
+  private multikeyKeys(doc: Document, idKey: string): string[] {
     const perField = this.fields.map((field) => indexValues(doc, field));
-    if (this.sparse && perField.every(({ values }) => values.every((value) => value === undefined))) return keys;
+    if (this.sparse && perField.every(({ values }) => values.every((value) => value === undefined))) return [];
     const arrayFields = this.fields.filter((_, i) => perField[i].isArray);
     if (arrayFields.length > 1) {
       throw commandError('CannotIndexParallelArrays', `cannot index parallel arrays [${arrayFields[1]}] [${arrayFields[0]}]`);
     }
-    let tuples: unknown[][] = [[]];
-    for (const { values } of perField) {
-      tuples = tuples.flatMap((prefix) => values.map((value) => [...prefix, value]));
-    }
-    for (const tuple of tuples) {
-      keys.set(tuple.map((value) => canonicalKey(value, this.fold)).join(KEY_SEPARATOR), tuple);
-    }
-    return keys;
+    let keys = [''];
+    perField.forEach(({ values, isArray }, i) => {
+      if (isArray) this.multikeyFields[i] = true;
+      const encoded = values.map((value) => {
+        const key = encodeValue(value, this.fold);
+        return this.directions[i] === 1 ? key : complement(key);
+      });
+      keys = keys.flatMap((prefix) => encoded.map((part) => prefix + part));
+    });
+    return [...new Set(keys)].map((key) => {
+      writer.reset().encoded(key);
+      writer.encoded(idKey);
+      return writer.take();
+    });
   }
 
-  duplicateError(ns: string, tuple: unknown[]): DuplicateKeyError {
+  /** The field values behind one encoded key prefix of `doc` (for duplicate key messages). */
+  private tupleFor(doc: Document, prefix: string): Document {
+    const perField = this.fields.map((field) => indexValues(doc, field).values);
+    let tuples: unknown[][] = [[]];
+    for (const values of perField) tuples = tuples.flatMap((head) => values.map((value) => [...head, value]));
+    const tuple =
+      tuples.find(
+        (candidate) =>
+          candidate
+            .map((value, i) => {
+              const encoded = encodeValue(value, this.fold);
+              return this.directions[i] === 1 ? encoded : complement(encoded);
+            })
+            .join('') === prefix,
+      ) ?? tuples[0];
     const keyValue: Document = {};
     this.fields.forEach((field, i) => (keyValue[field] = tuple[i] === undefined ? null : tuple[i]));
+    return keyValue;
+  }
+
+  /** mongod's E11000 error for the entry `key` of `doc` (whose `_id` key is `idKey`). */
+  duplicateError(ns: string, doc: Document, key: string, idKey: string): DuplicateKeyError {
+    const keyValue = this.tupleFor(doc, key.slice(0, key.length - idKey.length));
     const collationNote = this.collation ? ` collation: ${formatDocument(this.collation.spec)}` : '';
     return new DuplicateKeyError(
       `E11000 duplicate key error collection: ${ns} index: ${this.spec.name}${collationNote} dup key: ${formatDocument(keyValue)}`,
@@ -66,24 +157,72 @@ export class IndexState {
     );
   }
 
-  /** Throws a duplicate key error if another document already holds one of `keys`. */
-  checkAvailable(ns: string, keys: Map<string, unknown[]>, ownIdKey: string): void {
-    for (const [key, tuple] of keys) {
-      const owner = this.entries.get(key);
-      if (owner !== undefined && owner !== ownIdKey) throw this.duplicateError(ns, tuple);
+  /** The `_id` key of another document holding the same values as entry `key`, if any (unique indexes). */
+  ownerOf(key: string, ownIdKey: string): string | undefined {
+    if (this.isIdIndex) {
+      const found = this.tree.get(key);
+      return found !== undefined && found !== ownIdKey ? found : undefined;
+    }
+    const prefix = key.slice(0, key.length - ownIdKey.length);
+    let candidate = this.tree.nextHigherPair(prefix);
+    while (candidate && candidate[0].startsWith(prefix)) {
+      if (candidate[1] !== ownIdKey) return candidate[1];
+      candidate = this.tree.nextHigherPair(candidate[0]);
+    }
+    return undefined;
+  }
+
+  /** Throws mongod's duplicate key error if another document already holds one of `keys`. */
+  checkAvailable(ns: string, doc: Document, keys: string[], ownIdKey: string): void {
+    if (!this.unique) return;
+    for (const key of keys) {
+      if (this.ownerOf(key, ownIdKey) !== undefined) throw this.duplicateError(ns, doc, key, ownIdKey);
     }
   }
 
-  add(keys: Map<string, unknown[]>, idKey: string): void {
-    for (const key of keys.keys()) this.entries.set(key, idKey);
+  add(keys: string[], idKey: string): void {
+    for (const key of keys) this.tree.set(key, idKey);
   }
 
-  remove(keys: Map<string, unknown[]>, idKey: string): void {
-    for (const key of keys.keys()) if (this.entries.get(key) === idKey) this.entries.delete(key);
+  remove(keys: string[]): void {
+    for (const key of keys) this.tree.delete(key);
   }
 
-  /** Canonical key of a single-field equality lookup, when this index can answer it. */
-  lookupKey(value: unknown): string {
-    return canonicalKey(value, this.fold);
+  /** Replaces the whole content by sorted entries (index builds and recovery). */
+  load(entries: Array<[string, string]>): void {
+    entries.sort((a, b) => compareStrings(a[0], b[0]));
+    this.tree = bulkLoad(
+      entries.map((entry) => entry[0]),
+      entries.map((entry) => entry[1]),
+      NODE_SIZE,
+      compareStrings,
+    );
   }
+
+  /** `_id` keys of the entries inside the ranges, in index order (or reverse), counting keys seen. */
+  *scan(ranges: KeyRange[], direction: 1 | -1, stats: { keysExamined: number; seeks: number }): Generator<string> {
+    const ordered = direction === 1 ? ranges : [...ranges].reverse();
+    const reused: Array<string> = [];
+    for (const range of ordered) {
+      stats.seeks++;
+      if (direction === 1) {
+        for (const [key, idKey] of this.tree.entries(range.start, reused as never)) {
+          if (key >= range.end) break;
+          stats.keysExamined++;
+          yield idKey;
+        }
+      } else {
+        for (const [key, idKey] of this.tree.entriesReversed(range.end, reused as never, true)) {
+          if (key < range.start) break;
+          stats.keysExamined++;
+          yield idKey;
+        }
+      }
+    }
+  }
+}
+
+/** Sparse and partial indexes leave documents out; `_id_` and plain indexes hold every one. */
+export function holdsEveryDocument(index: IndexState): boolean {
+  return !index.sparse && !index.partialFilter;
 }

@@ -3,6 +3,8 @@ import type { Document } from './bson-values';
 import { CursorRegistry } from './cursors';
 import { runCommand, type ServerState } from './dispatcher';
 import { codeNameFor, ErrorCode } from './errors';
+import { ServerParameters } from './parameters';
+import { DataDirectory, type DataDirectoryOptions } from './persistence/data-directory';
 import { Storage } from './storage';
 import { buildLegacyReply, buildMsgReply, MessageReader, MSG_MORE_TO_COME, parseMessage, type IncomingMessage } from './wire-protocol';
 
@@ -27,20 +29,46 @@ function safeReply(build: () => Buffer, fallback: (error: unknown) => Buffer): B
   }
 }
 
+export interface MongoTestServerOptions extends DataDirectoryOptions {
+  /** Keep the data in this directory (journal + checkpoints); without it the server is in memory only. */
+  dataDir?: string;
+  /** Start with mongod's `notablescan` parameter set. */
+  notablescan?: boolean;
+}
+
+/** Write concern asking for the journal on disk before the reply (`j: true`, or `w: "majority"` on a standalone). */
+function wantsJournal(command: Document): boolean {
+  const concern = command.writeConcern;
+  if (concern === null || typeof concern !== 'object') return false;
+  const { j, w } = concern as Document;
+  return j === true || w === 'majority';
+}
+
 export class MongoTestServer {
   private readonly storage = new Storage();
   private readonly cursors = new CursorRegistry();
+  private readonly parameters: ServerParameters;
+  private readonly dataDirectory: DataDirectory | null;
   private readonly sockets = new Set<net.Socket>();
   private readonly server = net.createServer((socket) => this.accept(socket));
+  private address = { host: '127.0.0.1', port: 0 };
   private nextConnectionId = 1;
   private nextRequestId = 1;
 
+  constructor(options: MongoTestServerOptions = {}) {
+    this.parameters = new ServerParameters({ notablescan: options.notablescan ?? false });
+    this.dataDirectory = options.dataDir ? new DataDirectory(options.dataDir, this.storage, options) : null;
+  }
+
+  /** Recovers the data directory (if any), then accepts connections. */
   listen(host: string, port: number): Promise<number> {
+    this.dataDirectory?.open();
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
         this.server.off('error', reject);
-        resolve((this.server.address() as net.AddressInfo).port);
+        this.address = { host, port: (this.server.address() as net.AddressInfo).port };
+        resolve(this.address.port);
       });
     });
   }
@@ -50,12 +78,24 @@ export class MongoTestServer {
     for (const socket of this.sockets) socket.destroy();
     this.cursors.closeAll();
     await closed;
+    await this.dataDirectory?.close();
+  }
+
+  /** Writes a checkpoint now (tests, and callers that want a fast next start). */
+  async checkpoint(): Promise<void> {
+    await this.dataDirectory?.checkpoint();
   }
 
   private accept(socket: net.Socket): void {
     socket.setNoDelay(true);
     this.sockets.add(socket);
-    const state: ServerState = { storage: this.storage, cursors: this.cursors, connectionId: this.nextConnectionId++ };
+    const state: ServerState = {
+      storage: this.storage,
+      cursors: this.cursors,
+      parameters: this.parameters,
+      address: this.address,
+      connectionId: this.nextConnectionId++,
+    };
     const reader = new MessageReader();
     socket.on('data', (chunk: Buffer) => {
       try {
@@ -85,18 +125,25 @@ export class MongoTestServer {
       return;
     }
     const reply = runCommand(message.command, state);
+    // Every change the command made reaches the operating system before it is acknowledged.
+    this.dataDirectory?.flush();
     if (message.flags & MSG_MORE_TO_COME) return; // unacknowledged write (w: 0): no reply expected
-    socket.write(
-      safeReply(
-        () => buildMsgReply(requestId, responseTo, reply),
-        (error) =>
-          buildMsgReply(requestId, responseTo, {
-            ok: 0,
-            errmsg: `reply could not be encoded: ${error instanceof Error ? error.message : String(error)}`,
-            code: ErrorCode.InternalError,
-            codeName: codeNameFor(ErrorCode.InternalError),
-          }),
-      ),
-    );
+    const send = (): void => {
+      if (socket.destroyed) return;
+      socket.write(
+        safeReply(
+          () => buildMsgReply(requestId, responseTo, reply),
+          (error) =>
+            buildMsgReply(requestId, responseTo, {
+              ok: 0,
+              errmsg: `reply could not be encoded: ${error instanceof Error ? error.message : String(error)}`,
+              code: ErrorCode.InternalError,
+              codeName: codeNameFor(ErrorCode.InternalError),
+            }),
+        ),
+      );
+    };
+    if (this.dataDirectory && wantsJournal(message.command)) void this.dataDirectory.sync().then(send);
+    else send();
   }
 }

@@ -1,4 +1,5 @@
 import type { Document } from './bson-values';
+import type { ChangeLog } from './change-log';
 import type { ResolvedCollation } from './collation';
 import { Collection } from './collection';
 import { commandError } from './errors';
@@ -21,9 +22,19 @@ export function validateCollectionName(db: string, name: unknown): string {
   return name;
 }
 
-/** All databases of one server, in memory only. A database exists while it has collections. */
+/**
+ * All databases of one server, in memory. A database exists while it has collections. With a
+ * change log (the journal of a data directory), every change is also recorded there.
+ */
 export class Storage {
   private readonly databases = new Map<string, Map<string, Collection>>();
+  private changeLog: ChangeLog | null = null;
+
+  /** From now on every change is recorded in `log` (after recovery has rebuilt the data). */
+  attachChangeLog(log: ChangeLog | null): void {
+    this.changeLog = log;
+    for (const collection of this.allCollections()) collection.log = log;
+  }
 
   getCollection(db: string, name: string): Collection | undefined {
     return this.databases.get(db)?.get(name);
@@ -34,8 +45,9 @@ export class Storage {
     validateCollectionName(db, name);
     let collections = this.databases.get(db);
     if (!collections) this.databases.set(db, (collections = new Map()));
-    const collection = new Collection(db, name, options, collation);
+    const collection = new Collection(db, name, options, collation, this.changeLog);
     collections.set(name, collection);
+    this.changeLog?.createCollection(collection);
     return collection;
   }
 
@@ -50,11 +62,17 @@ export class Storage {
     const collections = this.databases.get(db);
     if (!collections?.delete(name)) return false;
     if (collections.size === 0) this.databases.delete(db);
+    this.changeLog?.dropCollection(db, name);
     return true;
   }
 
   dropDatabase(db: string): void {
-    this.databases.delete(db);
+    if (this.databases.delete(db)) this.changeLog?.dropDatabase(db);
+  }
+
+  /** Every collection of every database (checkpoints). */
+  allCollections(): Collection[] {
+    return [...this.databases.values()].flatMap((collections) => [...collections.values()]);
   }
 
   collectionsOf(db: string): Collection[] {

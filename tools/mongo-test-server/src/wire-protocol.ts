@@ -33,6 +33,16 @@ export type IncomingMessage =
 
 export class ProtocolError extends Error {}
 
+/** The received bytes of each document of a document sequence, kept beside the command body. */
+const RAW_SEQUENCES = Symbol('rawSequences');
+
+type WithRawSequences = Document & { [RAW_SEQUENCES]?: Map<string, Buffer[]> };
+
+/** The BSON bytes of the documents of sequence `field` as they arrived (OP_MSG kind 1), if any. */
+export function rawSequence(command: Document, field: string): Buffer[] | undefined {
+  return (command as WithRawSequences)[RAW_SEQUENCES]?.get(field);
+}
+
 function readHeader(buffer: Buffer): MessageHeader {
   return {
     length: buffer.readInt32LE(0),
@@ -64,7 +74,7 @@ function parseMsg(header: MessageHeader, message: Buffer): IncomingMessage {
   const end = flags & MSG_CHECKSUM_PRESENT ? message.length - 4 : message.length;
   let offset = HEADER_SIZE + 4;
   let body: Document | undefined;
-  const sequences: Array<[string, Document[]]> = [];
+  const sequences: Array<[string, Document[], Buffer[]]> = [];
   while (offset < end) {
     const kind = message.readUInt8(offset);
     offset += 1;
@@ -76,20 +86,27 @@ function parseMsg(header: MessageHeader, message: Buffer): IncomingMessage {
       const sectionEnd = offset + message.readInt32LE(offset);
       const { value: identifier, next } = readCString(message, offset + 4);
       const docs: Document[] = [];
+      const raws: Buffer[] = [];
       let cursor = next;
       while (cursor < sectionEnd) {
         const read = readDocument(message, cursor);
         docs.push(read.doc);
+        raws.push(message.subarray(cursor, read.next));
         cursor = read.next;
       }
-      sequences.push([identifier, docs]);
+      sequences.push([identifier, docs, raws]);
       offset = sectionEnd;
     } else {
       throw new ProtocolError(`unknown OP_MSG section kind ${kind}`);
     }
   }
   if (!body) throw new ProtocolError('OP_MSG without a body section');
-  for (const [identifier, docs] of sequences) body[identifier] = docs;
+  const raw = new Map<string, Buffer[]>();
+  for (const [identifier, docs, raws] of sequences) {
+    body[identifier] = docs;
+    raw.set(identifier, raws);
+  }
+  if (raw.size > 0) (body as WithRawSequences)[RAW_SEQUENCES] = raw;
   return { kind: 'msg', header, flags, command: body };
 }
 

@@ -1,10 +1,14 @@
 import { Aggregator } from 'mingo';
 import { deepClone, isPlainObject, toNumber, type Document } from '../bson-values';
 import { EXACT_ACCUMULATORS, rewriteFilterForCollation, type FoldLevel } from '../collation';
+import type { Collection } from '../collection';
 import type { CommandContext, CommandHandler } from '../command-context';
 import { CommandError, commandError, notSupported, toCommandError } from '../errors';
-import { effectiveCollation, findMatching, prepareQuery } from '../matching';
-import { mingoOptions, refuseUnsupportedOperators } from '../query-engine';
+import { explainAggregate, type ExplainContext } from '../explain';
+import { fastGroup } from '../fast-group';
+import { withoutPlanCache } from '../plan-cache';
+import { countQuery, effectiveCollation, prepareQuery, runQuery, type QueryOutcome, type QueryShape } from '../matching';
+import { mingoOptions, refuseUnsupportedOperators, validateSort } from '../query-engine';
 import { validateCollectionName } from '../storage';
 
 /** Stages refused outright: they write, need a real server feature, or mingo lacks them. */
@@ -83,22 +87,76 @@ function collectionResolver(context: CommandContext): (name: string) => Document
   return (name) => [...(context.storage.getCollection(context.db, name)?.allDocuments() ?? [])].map(deepClone);
 }
 
-const aggregate: CommandHandler = (command, context) => {
-  const { storage, db, cursors } = context;
-  if (command.explain === true) throw notSupported('explain');
+/** Stages that never modify the documents they receive, so stored documents need no copy. */
+const NON_MUTATING_STAGES = new Set(['$group', '$count', '$sortByCount', '$sort', '$limit', '$skip', '$project', '$match']);
+
+interface Pushdown {
+  filter: Document;
+  shape: QueryShape;
+  /** The client's stages after those run as the query. */
+  remaining: Document[];
+}
+
+/** A leading `$match`, then `$sort` (and a `$limit` right after it), run as a query on the indexes. */
+function pushdown(clientPipeline: unknown[], hint: unknown): Pushdown {
+  const stages = clientPipeline as Document[];
+  let position = 0;
+  let filter: Document = {};
+  const shape: QueryShape = { hint };
+  if (stages[0] && '$match' in stages[0]) {
+    filter = stages[0].$match as Document;
+    position = 1;
+  }
+  const sortStage = stages[position];
+  if (sortStage && '$sort' in sortStage && isPlainObject(sortStage.$sort)) {
+    shape.sort = validateSort(sortStage.$sort);
+    position++;
+    const limitStage = stages[position];
+    const limit = limitStage && '$limit' in limitStage ? toNumber(limitStage.$limit) : undefined;
+    if (limit !== undefined && Number.isInteger(limit) && limit > 0) {
+      shape.limit = limit;
+      position++;
+    }
+  }
+  return { filter, shape, remaining: stages.slice(position) };
+}
+
+/** `[$group: {_id: <constant>, n: {$sum: 1}}]` or `[$count: 'n']` after the query: a count. */
+function countShape(remaining: Document[]): ((n: number) => Document[]) | null {
+  if (remaining.length !== 1) return null;
+  const [stage] = remaining;
+  if (typeof stage.$count === 'string') {
+    const field = stage.$count;
+    return (n) => (n > 0 ? [{ [field]: n }] : []);
+  }
+  const group = stage.$group;
+  if (!isPlainObject(group)) return null;
+  const { _id: id, ...accumulators } = group;
+  const names = Object.keys(accumulators);
+  const constantId = id === null || typeof id === 'number' || (typeof id === 'string' && !id.startsWith('$'));
+  if (!constantId || names.length !== 1) return null;
+  const accumulator = accumulators[names[0]];
+  if (!isPlainObject(accumulator) || Object.keys(accumulator).length !== 1 || accumulator.$sum !== 1) return null;
+  return (n) => (n > 0 ? [{ _id: id, [names[0]]: n }] : []);
+}
+
+interface AggregateRun {
+  results: Document[];
+  outcome: QueryOutcome | null;
+  remaining: Document[];
+}
+
+function runAggregate(command: Document, context: CommandContext): AggregateRun {
+  const { storage, db, parameters } = context;
   if (!Array.isArray(command.pipeline)) {
     throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
   }
-  if (!isPlainObject(command.cursor)) {
-    throw commandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
-  }
-  const batchSize = toNumber(command.cursor.batchSize);
   const target = command.aggregate;
   const databaseLevel = toNumber(target) === 1;
   if (!databaseLevel && typeof target !== 'string') {
     throw commandError('InvalidNamespace', 'Invalid aggregate namespace');
   }
-  const collection = databaseLevel ? undefined : storage.getCollection(db, validateCollectionName(db, target as string));
+  const collection: Collection | undefined = databaseLevel ? undefined : storage.getCollection(db, validateCollectionName(db, target as string));
   const collation = effectiveCollation(command.collation, collection);
   const variables = isPlainObject(command.let) ? command.let : undefined;
   const level = collation?.level ?? 0;
@@ -107,25 +165,54 @@ const aggregate: CommandHandler = (command, context) => {
   if (databaseLevel && !(firstStage && '$documents' in firstStage)) {
     throw notSupported('database-level aggregate other than $documents');
   }
+  const runStages = (stages: Document[], input: Document[]): Document[] => {
+    try {
+      const options = { ...mingoOptions({ collation, variables }), collectionResolver: collectionResolver(context) };
+      return new Aggregator(stages, options).run<Document>(input);
+    } catch (error) {
+      throw toCommandError(error);
+    }
+  };
+  if (databaseLevel) return { results: runStages(pipeline, []), outcome: null, remaining: pipeline };
+  const { filter, shape, remaining } = pushdown(command.pipeline, command.hint);
+  const query = prepareQuery(filter, collation, variables);
+  const ns = `${db}.${String(target)}`;
+  const asCount = shape.sort === undefined && command.explain !== true ? countShape(remaining) : null;
+  if (asCount) return { results: asCount(countQuery(parameters, ns, collection, query, shape.hint).n), outcome: null, remaining };
+  const outcome = runQuery(parameters, ns, collection, query, shape);
+  let stages = pipeline.slice(pipeline.length - remaining.length);
+  if (stages.length === 0) return { results: outcome.docs, outcome, remaining };
+  // Grouping is computed here for the usual report shapes (binary string comparison, as mingo's $group).
+  const grouping = collation === null && remaining[0] ? fastGroup(remaining[0]) : null;
+  let input = outcome.docs;
+  if (grouping) {
+    input = grouping(input);
+    stages = stages.slice(1);
+    if (stages.length === 0) return { results: input, outcome, remaining };
+  }
+  const safe = grouping !== null || stages.every((stage) => NON_MUTATING_STAGES.has(Object.keys(stage)[0]));
+  return { results: runStages(stages, safe ? input : input.map(deepClone)), outcome, remaining };
+}
 
-  // A leading $match runs through the server's own matcher (index lookups, collation).
-  let input: Document[] = [];
-  let stages = pipeline;
-  if (collection) {
-    const leadingMatch = firstStage && '$match' in firstStage ? (command.pipeline[0] as Document).$match : undefined;
-    const query = prepareQuery(leadingMatch ?? {}, collation, variables);
-    input = findMatching(collection, query).map(deepClone);
-    if (leadingMatch !== undefined) stages = pipeline.slice(1);
+const aggregate: CommandHandler = (command, context) => {
+  if (command.explain === true) {
+    const { host, port } = context.address;
+    return withoutPlanCache(() => explainAggregateCommand(command, context, { verbosity: 'queryPlanner', command, host, port }));
   }
-  let results: Document[];
-  try {
-    const options = { ...mingoOptions({ collation, variables }), collectionResolver: collectionResolver(context) };
-    results = new Aggregator(stages, options).run<Document>(input);
-  } catch (error) {
-    throw toCommandError(error);
+  if (!isPlainObject(command.cursor)) {
+    if (!Array.isArray(command.pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
+    throw commandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
   }
-  const ns = databaseLevel ? `${db}.$cmd.aggregate` : `${db}.${String(target)}`;
-  return { ...cursors.openCursor(ns, results, batchSize), ok: 1 };
+  const batchSize = toNumber(command.cursor.batchSize);
+  const { results } = runAggregate(command, context);
+  const target = command.aggregate;
+  const ns = toNumber(target) === 1 ? `${context.db}.$cmd.aggregate` : `${context.db}.${String(target)}`;
+  return { ...context.cursors.openCursor(ns, results, batchSize), ok: 1 };
 };
+
+export function explainAggregateCommand(command: Document, context: CommandContext, explain: ExplainContext): Document {
+  const { results, outcome, remaining } = runAggregate({ ...command, explain: true }, context);
+  return explainAggregate(explain, outcome, remaining, results.length);
+}
 
 export const aggregateCommands: Record<string, CommandHandler> = { aggregate };

@@ -1,18 +1,19 @@
 import { isPlainObject, type Document } from '../bson-values';
-import type { CommandHandler } from '../command-context';
+import type { CommandContext, CommandHandler } from '../command-context';
 import { commandError } from '../errors';
-import { effectiveCollation, findMatching, prepareQuery } from '../matching';
+import { explainQuery, type ExplainContext } from '../explain';
+import { effectiveCollation, prepareQuery, runQuery } from '../matching';
 import { compileProjection, validateSort } from '../query-engine';
 import { applyUpdate, parseUpdate } from '../update-engine';
 import { collectionArgument, optionalDocument } from './arguments';
-import { upsertInsert } from './writes';
+import { upsertInsert, writeRoot } from './writes';
 
 /**
  * findAndModify: errors (including duplicate keys, code 11000 with keyPattern/keyValue) are
  * reported at the top level, not as writeErrors.
  */
-const findAndModify: CommandHandler = (command, { storage, db }) => {
-  const name = collectionArgument(command, 'findAndModify', db);
+function prepareFindAndModify(command: Document, { storage, db, parameters }: CommandContext) {
+  const name = collectionArgument(command, command.findAndModify !== undefined ? 'findAndModify' : 'findandmodify', db);
   const remove = command.remove === true;
   const hasUpdate = command.update !== undefined && command.update !== null;
   const returnNew = command.new === true;
@@ -28,8 +29,15 @@ const findAndModify: CommandHandler = (command, { storage, db }) => {
   const query = prepareQuery(command.query, effectiveCollation(command.collation, collection), variables);
   const sort = validateSort(command.sort);
   const projector = compileProjection(optionalDocument(command, 'fields', 'findAndModify'), query.options, query.matcher.filter);
+  const outcome = runQuery(parameters, `${db}.${name}`, collection, query, { sort, limit: 1, hint: command.hint });
+  return { name, remove, returnNew, upsert, collection, query, projector, outcome };
+}
+
+const findAndModify: CommandHandler = (command, context) => {
+  const { storage, db } = context;
+  const { name, remove, returnNew, upsert, collection, query, projector, outcome } = prepareFindAndModify(command, context);
   const present = (doc: Document | null): Document | null => (doc && projector ? projector(doc) : doc);
-  const [target] = findMatching(collection, query, sort, 1);
+  const [target] = outcome.docs;
 
   if (remove) {
     if (!target || !collection) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
@@ -56,6 +64,18 @@ const findAndModify: CommandHandler = (command, { storage, db }) => {
     ok: 1,
   };
 };
+
+/** explain of findAndModify: planned and run without changing anything. */
+export function explainFindAndModify(command: Document, context: CommandContext, explain: ExplainContext): Document {
+  const { remove, query, outcome } = prepareFindAndModify(command, context);
+  const [target] = outcome.docs;
+  if (remove) return explainQuery(explain, outcome, { root: writeRoot('DELETE', { nWouldDelete: target ? 1 : 0 }), nReturned: 0 });
+  const update = parseUpdate(command.update);
+  const arrayFilters = Array.isArray(command.arrayFilters) ? (command.arrayFilters as Document[]) : undefined;
+  const wouldModify = target ? applyUpdate(target, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options }).modified : false;
+  const stats = { nMatched: target ? 1 : 0, nWouldModify: wouldModify ? 1 : 0, nWouldUpsert: !target && command.upsert === true ? 1 : 0 };
+  return explainQuery(explain, outcome, { root: writeRoot('UPDATE', stats), nReturned: 0 });
+}
 
 export const findAndModifyCommands: Record<string, CommandHandler> = {
   findAndModify,

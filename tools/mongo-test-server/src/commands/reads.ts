@@ -1,20 +1,34 @@
 import { Long } from 'bson';
-import { canonicalKey, compareValues, isPlainObject, toNumber, type Document } from '../bson-values';
+import { compareValues, isPlainObject, toNumber, type Document } from '../bson-values';
 import { foldFor } from '../collation';
-import type { CommandHandler } from '../command-context';
+import type { Collection } from '../collection';
+import type { CommandContext, CommandHandler } from '../command-context';
 import { indexValues } from '../document-paths';
 import { commandError } from '../errors';
-import { effectiveCollation, findMatching, prepareQuery } from '../matching';
-import { compileProjection, validateSort } from '../query-engine';
+import { explainCount, explainQuery, type ExplainContext } from '../explain';
+import { encodeValue } from '../key-encoding';
+import { countQuery, effectiveCollation, prepareQuery, runQuery, type CountOutcome, type PreparedQuery, type QueryOutcome, type QueryShape } from '../matching';
+import { compileProjection, validateSort, type Projector } from '../query-engine';
+import type { QueryRequest } from '../query-planner';
 import { collectionArgument, optionalNonNegativeInt, refuseOptions } from './arguments';
 
 const UNSUPPORTED_FIND_OPTIONS = ['tailable', 'awaitData', 'min', 'max', 'returnKey', 'showRecordId', 'oplogReplay', 'explain'];
 
-function letArgument(command: Document): Document | undefined {
+export function letArgument(command: Document): Document | undefined {
   return isPlainObject(command.let) ? command.let : undefined;
 }
 
-const find: CommandHandler = (command, { storage, db, cursors }) => {
+interface PreparedFind {
+  ns: string;
+  collection: Collection | undefined;
+  query: PreparedQuery;
+  shape: QueryShape;
+  projector: Projector | undefined;
+  singleBatch: boolean;
+  batchSize: number | undefined;
+}
+
+function prepareFind(command: Document, { storage, db }: CommandContext): PreparedFind {
   const name = collectionArgument(command, 'find', db);
   refuseOptions(command, 'find', UNSUPPORTED_FIND_OPTIONS);
   const collection = storage.getCollection(db, name);
@@ -26,12 +40,41 @@ const find: CommandHandler = (command, { storage, db, cursors }) => {
   const singleBatch = command.singleBatch === true || rawLimit < 0;
   const limit = Math.abs(Math.trunc(rawLimit));
   const batchSize = optionalNonNegativeInt(command, 'batchSize', 'find');
+  const projection = isPlainObject(command.projection) ? command.projection : undefined;
   const projector = compileProjection(command.projection, query.options, query.matcher.filter);
-  const matched = findMatching(collection, query, sort, limit > 0 ? skip + limit : undefined);
-  const page = skip > 0 || limit > 0 ? matched.slice(skip, limit > 0 ? skip + limit : undefined) : matched;
-  const results = projector ? page.map(projector) : page;
-  return { ...cursors.openCursor(`${db}.${name}`, results, batchSize, singleBatch), ok: 1 };
+  const hint = naturalSortHint(command.sort) ?? command.hint;
+  return {
+    ns: `${db}.${name}`,
+    collection,
+    query,
+    shape: { sort, skip, limit, hint, projection, batchSize },
+    projector,
+    singleBatch,
+    batchSize,
+  };
+}
+
+/** A `$natural` sort asks for a collection scan in that direction, as a `$natural` hint does. */
+function naturalSortHint(sort: unknown): Document | undefined {
+  if (!isPlainObject(sort) || !('$natural' in sort)) return undefined;
+  return { $natural: toNumber(sort.$natural) === -1 ? -1 : 1 };
+}
+
+function runFind(prepared: PreparedFind, context: CommandContext): QueryOutcome {
+  return runQuery(context.parameters, prepared.ns, prepared.collection, prepared.query, prepared.shape);
+}
+
+const find: CommandHandler = (command, context) => {
+  const prepared = prepareFind(command, context);
+  const outcome = runFind(prepared, context);
+  const results = prepared.projector ? outcome.docs.map(prepared.projector) : outcome.docs;
+  return { ...context.cursors.openCursor(prepared.ns, results, prepared.batchSize, prepared.singleBatch), ok: 1 };
 };
+
+export function explainFind(command: Document, context: CommandContext, explain: ExplainContext): Document {
+  const prepared = prepareFind(command, context);
+  return explainQuery(explain, runFind(prepared, context), { projection: prepared.shape.projection });
+}
 
 function cursorIdArgument(value: unknown): Long {
   if (value instanceof Long) return value;
@@ -64,21 +107,51 @@ const killCursors: CommandHandler = (command, { db, cursors }) => {
   return { cursorsKilled, cursorsNotFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
 
-const count: CommandHandler = (command, { storage, db }) => {
+interface CountRun {
+  n: number;
+  /** Null when the count came from the collection's size (empty query). */
+  outcome: CountOutcome | QueryOutcome | null;
+  request: QueryRequest;
+}
+
+function runCount(command: Document, context: CommandContext): CountRun {
+  const { storage, db, parameters } = context;
   const name = collectionArgument(command, 'count', db);
   const collection = storage.getCollection(db, name);
   const query = prepareQuery(command.query, effectiveCollation(command.collation, collection), letArgument(command));
   const skip = optionalNonNegativeInt(command, 'skip', 'count') ?? 0;
   const limit = Math.abs(toNumber(command.limit) ?? 0);
-  let n: number;
-  if (collection && query.matcher.isEmpty) n = collection.docs.size;
-  else n = findMatching(collection, query, undefined, limit > 0 ? skip + limit : undefined).length;
-  n = Math.max(0, n - skip);
-  if (limit > 0) n = Math.min(n, limit);
-  return { n, ok: 1 };
-};
+  const ns = `${db}.${name}`;
+  const fastCount = query.matcher.isEmpty && (command.hint === undefined || command.hint === null);
+  const bare: QueryRequest = { ns, filter: query.rawFilter, collationLevel: query.options.collation?.level ?? 0 };
+  const window = (total: number): number => {
+    const n = Math.max(0, total - skip);
+    return limit > 0 ? Math.min(n, limit) : n;
+  };
+  if (fastCount) return { n: window(collection?.docs.size ?? 0), outcome: null, request: bare };
+  if (skip > 0 || limit > 0) {
+    const outcome = runQuery(parameters, ns, collection, query, { skip, limit, hint: command.hint });
+    return { n: outcome.docs.length, outcome, request: outcome.request };
+  }
+  const outcome = countQuery(parameters, ns, collection, query, command.hint);
+  return { n: window(outcome.n), outcome, request: outcome.request };
+}
 
-const distinct: CommandHandler = (command, { storage, db }) => {
+const count: CommandHandler = (command, context) => ({ n: runCount(command, context).n, ok: 1 });
+
+export function explainCountCommand(command: Document, context: CommandContext, explain: ExplainContext): Document {
+  const { outcome, request } = runCount(command, context);
+  if (outcome && 'execution' in outcome) return explainQuery(explain, outcome, { root: countRoot(outcome.docs.length) });
+  return explainCount(explain, outcome, request);
+}
+
+function countRoot(n: number) {
+  return (stage: Document, withStats: boolean): Document =>
+    withStats ? { stage: 'COUNT', nReturned: 0, nCounted: n, nSkipped: 0, inputStage: stage } : { stage: 'COUNT', inputStage: stage };
+}
+
+function runDistinct(command: Document, context: CommandContext): { values: unknown[]; outcome: QueryOutcome } {
+  const { storage, db, parameters } = context;
   const name = collectionArgument(command, 'distinct', db);
   if (typeof command.key !== 'string') {
     throw commandError('TypeMismatch', "BSON field 'distinct.key' is the wrong type, expected type 'string'");
@@ -89,15 +162,22 @@ const distinct: CommandHandler = (command, { storage, db }) => {
   const query = prepareQuery(command.query, collation, letArgument(command));
   const fold = foldFor(collation?.level ?? 0);
   const seen = new Map<string, unknown>();
-  for (const doc of findMatching(collection, query)) {
+  const outcome = runQuery(parameters, `${db}.${name}`, collection, query, { hint: command.hint });
+  for (const doc of outcome.docs) {
     for (const value of indexValues(doc, key).values) {
       if (value === undefined) continue;
-      const canonical = canonicalKey(value, fold);
+      const canonical = encodeValue(value, fold);
       if (!seen.has(canonical)) seen.set(canonical, value);
     }
   }
-  return { values: [...seen.values()].sort(compareValues), ok: 1 };
-};
+  return { values: [...seen.values()].sort(compareValues), outcome };
+}
+
+const distinct: CommandHandler = (command, context) => ({ values: runDistinct(command, context).values, ok: 1 });
+
+export function explainDistinct(command: Document, context: CommandContext, explain: ExplainContext): Document {
+  return explainQuery(explain, runDistinct(command, context).outcome);
+}
 
 export const readCommands: Record<string, CommandHandler> = {
   find,

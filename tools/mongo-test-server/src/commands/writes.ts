@@ -2,10 +2,14 @@ import { isPlainObject, toNumber, type Document } from '../bson-values';
 import type { Collection } from '../collection';
 import type { CommandHandler } from '../command-context';
 import { CommandError, commandError, DuplicateKeyError, toCommandError } from '../errors';
-import { effectiveCollation, findMatching, prepareQuery } from '../matching';
+import type { CommandContext } from '../command-context';
+import { explainQuery, type ExplainContext } from '../explain';
+import { effectiveCollation, prepareQuery, runQuery, type QueryOutcome } from '../matching';
+import type { ServerParameters } from '../parameters';
 import { applyUpdate, isMultiAllowed, parseUpdate, upsertSeed, withIdFirst } from '../update-engine';
 import { collectionArgument } from './arguments';
 import type { Storage } from '../storage';
+import { rawSequence } from '../wire-protocol';
 
 interface WriteError extends Document {
   index: number;
@@ -62,14 +66,16 @@ function withWriteErrors(reply: Document, errors: WriteError[]): Document {
 const insert: CommandHandler = (command, { storage, db }) => {
   const name = collectionArgument(command, 'insert', db);
   const documents = statementsArgument(command, 'documents', 'insert');
+  const rawDocuments = rawSequence(command, 'documents');
   const { collection } = storage.getOrCreateCollection(db, name);
   let n = 0;
-  const errors = runStatements(documents, command.ordered !== false, (raw) => {
+  const errors = runStatements(documents, command.ordered !== false, (raw, index) => {
     if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Documents to insert must be objects');
     // The document was just deserialized from the wire, so nothing else references it.
     const doc = withIdFirst(raw);
     validateId(doc._id);
-    collection.insert(doc);
+    // The bytes as received serve the journal when the document was not changed (it had an _id first).
+    collection.insert(doc, doc === raw ? rawDocuments?.[index] : undefined);
     n++;
   });
   return withWriteErrors({ n }, errors);
@@ -89,6 +95,7 @@ export interface UpdateStatement {
   arrayFilters?: unknown;
   collation?: unknown;
   c?: unknown;
+  hint?: unknown;
 }
 
 function arrayFiltersArgument(value: unknown): Document[] | undefined {
@@ -99,8 +106,7 @@ function arrayFiltersArgument(value: unknown): Document[] | undefined {
   return value as Document[];
 }
 
-/** One update statement (also used by findAndModify's building blocks). */
-export function runUpdate(storage: Storage, db: string, name: string, statement: UpdateStatement, variables?: Document): UpdateOutcome {
+function planUpdate(storage: Storage, parameters: ServerParameters, db: string, name: string, statement: UpdateStatement, variables?: Document) {
   if (!isPlainObject(statement)) throw commandError('TypeMismatch', 'update statements must be objects');
   const existing = storage.getCollection(db, name);
   const update = parseUpdate(statement.u);
@@ -111,7 +117,21 @@ export function runUpdate(storage: Storage, db: string, name: string, statement:
   const arrayFilters = arrayFiltersArgument(statement.arrayFilters);
   const letVariables = isPlainObject(statement.c) ? { ...variables, ...statement.c } : variables;
   const query = prepareQuery(statement.q, effectiveCollation(statement.collation, existing), letVariables);
-  const matches = findMatching(existing, query, undefined, multi ? undefined : 1);
+  const outcome = runQuery(parameters, `${db}.${name}`, existing, query, { limit: multi ? undefined : 1, hint: statement.hint });
+  return { existing, update, arrayFilters, query, outcome };
+}
+
+/** One update statement (also used by findAndModify's building blocks). */
+export function runUpdate(
+  storage: Storage,
+  parameters: ServerParameters,
+  db: string,
+  name: string,
+  statement: UpdateStatement,
+  variables?: Document,
+): UpdateOutcome {
+  const { existing, update, arrayFilters, query, outcome } = planUpdate(storage, parameters, db, name, statement, variables);
+  const matches = outcome.docs;
   let modified = 0;
   for (const doc of matches) {
     const result = applyUpdate(doc, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options });
@@ -141,7 +161,7 @@ export function upsertInsert(
   return doc;
 }
 
-const update: CommandHandler = (command, { storage, db }) => {
+const update: CommandHandler = (command, { storage, db, parameters }) => {
   const name = collectionArgument(command, 'update', db);
   const statements = statementsArgument(command, 'updates', 'update');
   const variables = isPlainObject(command.let) ? command.let : undefined;
@@ -149,7 +169,7 @@ const update: CommandHandler = (command, { storage, db }) => {
   let nModified = 0;
   const upserted: Document[] = [];
   const errors = runStatements(statements, command.ordered !== false, (statement, index) => {
-    const outcome = runUpdate(storage, db, name, statement as UpdateStatement, variables);
+    const outcome = runUpdate(storage, parameters, db, name, statement as UpdateStatement, variables);
     n += outcome.matched;
     nModified += outcome.modified;
     if (outcome.upsertedId !== undefined) {
@@ -162,26 +182,56 @@ const update: CommandHandler = (command, { storage, db }) => {
   return withWriteErrors(reply, errors);
 };
 
-const remove: CommandHandler = (command, { storage, db }) => {
+function planDelete(storage: Storage, parameters: ServerParameters, db: string, name: string, statement: unknown, variables?: Document): QueryOutcome {
+  if (!isPlainObject(statement)) throw commandError('TypeMismatch', 'delete statements must be objects');
+  const limit = toNumber(statement.limit);
+  if (limit !== 0 && limit !== 1) {
+    throw new CommandError(9, `The limit field in delete objects must be 0 or 1. Got ${String(statement.limit)}`);
+  }
+  const collection = storage.getCollection(db, name);
+  const query = prepareQuery(statement.q, effectiveCollation(statement.collation, collection), variables);
+  return runQuery(parameters, `${db}.${name}`, collection, query, { limit: limit === 1 ? 1 : undefined, hint: statement.hint });
+}
+
+const remove: CommandHandler = (command, { storage, db, parameters }) => {
   const name = collectionArgument(command, 'delete', db);
   const statements = statementsArgument(command, 'deletes', 'delete');
   const variables = isPlainObject(command.let) ? command.let : undefined;
   let n = 0;
   const errors = runStatements(statements, command.ordered !== false, (statement) => {
-    if (!isPlainObject(statement)) throw commandError('TypeMismatch', 'delete statements must be objects');
-    const limit = toNumber(statement.limit);
-    if (limit !== 0 && limit !== 1) {
-      throw new CommandError(9, `The limit field in delete objects must be 0 or 1. Got ${String(statement.limit)}`);
-    }
     const collection = storage.getCollection(db, name);
-    const query = prepareQuery(statement.q, effectiveCollation(statement.collation, collection), variables);
-    for (const doc of findMatching(collection, query, undefined, limit === 1 ? 1 : undefined)) {
+    for (const doc of planDelete(storage, parameters, db, name, statement, variables).docs) {
       (collection as Collection).remove(doc);
       n++;
     }
   });
   return withWriteErrors({ n }, errors);
 };
+
+/** explain of update / delete: the first statement is planned and run without changing anything. */
+export function explainWrite(command: Document, context: CommandContext, explain: ExplainContext): Document {
+  const kind = command.update !== undefined ? 'update' : 'delete';
+  const name = collectionArgument(command, kind, context.db);
+  const statements = statementsArgument(command, kind === 'update' ? 'updates' : 'deletes', kind);
+  if (statements.length !== 1) throw commandError('InvalidLength', `explained ${kind} must have exactly one statement`);
+  const variables = isPlainObject(command.let) ? command.let : undefined;
+  if (kind === 'delete') {
+    const outcome = planDelete(context.storage, context.parameters, context.db, name, statements[0], variables);
+    return explainQuery(explain, outcome, { root: writeRoot('DELETE', { nWouldDelete: outcome.docs.length }), nReturned: 0 });
+  }
+  const statement = statements[0] as UpdateStatement;
+  const { update: parsed, arrayFilters, query, outcome } = planUpdate(context.storage, context.parameters, context.db, name, statement, variables);
+  const nWouldModify = outcome.docs.filter(
+    (doc) => applyUpdate(doc, parsed, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options }).modified,
+  ).length;
+  const stats = { nMatched: outcome.docs.length, nWouldModify, nWouldUpsert: outcome.docs.length === 0 && statement.upsert === true ? 1 : 0 };
+  return explainQuery(explain, outcome, { root: writeRoot('UPDATE', stats), nReturned: 0 });
+}
+
+export function writeRoot(stage: 'UPDATE' | 'DELETE', stats: Document) {
+  return (input: Document, withStats: boolean): Document =>
+    withStats ? { stage, nReturned: 0, ...stats, inputStage: input } : { stage, inputStage: input };
+}
 
 export const writeCommands: Record<string, CommandHandler> = {
   insert,

@@ -30,4 +30,5 @@ export class AuditRecord {
 
 export const AuditRecordSchema = SchemaFactory.createForClass(AuditRecord);
 AuditRecordSchema.plugin(tenantScopedPlugin);
-AuditRecordSchema.index({ tenantId: 1, at: -1 });
+// The audit log is paged newest first by _id, optionally filtered by resource and action.
+AuditRecordSchema.index({ tenantId: 1, _id: -1 });

@@ -30,6 +30,8 @@ export const TeamSchema = SchemaFactory.createForClass(Team);
 TeamSchema.plugin(tenantScopedPlugin);
 TeamSchema.index({ tenantId: 1, teamCode: 1 }, { unique: true });
 TeamSchema.index({ tenantId: 1, externalRefKey: 1 }, { unique: true });
+// Hybrid callers' groups are matched to teams by external reference.
+TeamSchema.index({ tenantId: 1, externalRefId: 1 });
 
 export const externalRefKey = (team: { teamCode: string; externalRefId?: string }) =>
   team.externalRefId ? `ext:${team.externalRefId}` : `team:${team.teamCode}`;

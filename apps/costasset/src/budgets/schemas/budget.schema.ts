@@ -37,3 +37,5 @@ export class Budget {
 export const BudgetSchema = SchemaFactory.createForClass(Budget);
 BudgetSchema.plugin(tenantScopedPlugin);
 BudgetSchema.index({ tenantId: 1, name: 1 }, { unique: true, collation: { locale: 'en', strength: 2 } });
+// Evaluation finds the budgets whose period range holds a period (a simple-collation query).
+BudgetSchema.index({ tenantId: 1, startPeriod: 1 });

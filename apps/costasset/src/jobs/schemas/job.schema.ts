@@ -61,3 +61,5 @@ export const JobSchema = new Schema<JobRecord>(
 JobSchema.plugin(tenantScopedPlugin);
 JobSchema.index({ jobId: 1 }, { unique: true });
 JobSchema.index({ tenantId: 1, type: 1, status: 1 });
+// Housekeeping expires a tenant's finished jobs by status and end time.
+JobSchema.index({ tenantId: 1, status: 1, finishedAt: 1 });

@@ -45,3 +45,5 @@ AssetSchema.index({ tenantId: 1, period: 1 });
 AssetSchema.index({ tenantId: 1, providerName: 1, period: 1 });
 AssetSchema.index({ tenantId: 1, uploadRefId: 1 });
 AssetSchema.index({ tenantId: 1, resourceId: 1 });
+// Pages of a tenant's assets in _id order, whatever else the filter holds.
+AssetSchema.index({ tenantId: 1, _id: 1 });

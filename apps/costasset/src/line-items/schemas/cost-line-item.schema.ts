@@ -83,3 +83,5 @@ CostLineItemSchema.index({ tenantId: 1, period: 1 });
 CostLineItemSchema.index({ tenantId: 1, providerName: 1, period: 1 });
 CostLineItemSchema.index({ tenantId: 1, uploadRefId: 1 });
 CostLineItemSchema.index({ tenantId: 1, billingAccountId: 1, period: 1 });
+// Pages of a tenant's line items in _id order, whatever else the filter holds.
+CostLineItemSchema.index({ tenantId: 1, _id: 1 });

@@ -34,3 +34,5 @@ export class ReportOutput {
 export const ReportOutputSchema = SchemaFactory.createForClass(ReportOutput);
 ReportOutputSchema.plugin(tenantScopedPlugin);
 ReportOutputSchema.index({ tenantId: 1, reportModelId: 1, generatedAt: -1 });
+// Housekeeping expires a tenant's outputs by age.
+ReportOutputSchema.index({ tenantId: 1, generatedAt: 1 });

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench:store -- --rows 1000000 [--runs 20]`
+ * The embedded store (tools/mongo-test-server) as the stack runs it: its own process, a data
+ * directory (journal + checkpoints), the driver as client. Prints, in one run:
+ * - insert throughput into a collection with the line items' indexes next to one with only `_id`;
+ * - a keyset page, a filtered count and a one-period aggregation over N line items, each next to
+ *   the same operation forced to scan (`hint: {$natural: 1}`);
+ * - memory per document and the time a restart takes to recover everything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MongoClient, type Collection, type Document } from 'mongodb';
+import { CostLineItemSchema } from '../apps/costasset/src/line-items/schemas/cost-line-item.schema';
+import { lineItem, PERIODS } from './support/line-items';
+import { numberArg, summarize } from './support/stats';
+
+const root = path.join(__dirname, '..');
+const BATCH = 10_000;
+
+interface Store {
+  child: ChildProcess;
+  uri: string;
+  /** Milliseconds from spawn to the listening line (recovery included). */
+  startMs: number;
+}
+
+function startStore(dataDir: string, port: number): Promise<Store> {
+  const started = performance.now();
+  const heap = `--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`;
+  const child = spawn(process.execPath, [heap, '--import', 'tsx', 'tools/mongo-test-server/cli.ts', '--port', String(port), '--data-dir', dataDir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`  [store] ${chunk.toString()}`));
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (mongodb:\/\/[\d.]+:\d+)/.exec(output);
+      if (match) resolve({ child, uri: match[1], startMs: performance.now() - started });
+    });
+    child.once('exit', (code) => reject(new Error(`the store exited with ${code}`)));
+  });
+}
+
+async function stopStore(store: Store): Promise<void> {
+  const exited = new Promise((resolve) => store.child.once('exit', resolve));
+  store.child.kill('SIGTERM');
+  await exited;
+}
+
+function residentMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+async function load(collection: Collection, rows: number): Promise<number> {
+  const started = performance.now();
+  for (let offset = 0; offset < rows; offset += BATCH) {
+    const size = Math.min(BATCH, rows - offset);
+    await collection.insertMany(
+      Array.from({ length: size }, (_, k) => lineItem(offset + k)),
+      { ordered: false },
+    );
+  }
+  return rows / ((performance.now() - started) / 1000);
+}
+
+async function time(runs: number, operation: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  // Warm-up (plan cache, JIT) is not measured, as it would not be in a running service.
+  for (let run = 0; run < 3; run++) await operation();
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    await operation();
+    samples.push(performance.now() - started);
+  }
+  return summarize(samples);
+}
+
+const ms = (value: number): string => (value < 10 ? value.toFixed(1) : value.toFixed(0));
+
+async function main(): Promise<void> {
+  const rows = numberArg('rows', 1_000_000);
+  const runs = numberArg('runs', 20);
+  const scanRuns = Math.max(3, Math.round(runs / 4));
+  const port = numberArg('port', 27999);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
+  let store = await startStore(dataDir, port);
+  let client = await MongoClient.connect(store.uri);
+  const lines: string[] = [];
+  try {
+    const db = client.db('bench_store');
+    // The line items' indexes exactly as the schema declares them (what the services create).
+    const indexed = db.collection('cost_line_items');
+    const specs = CostLineItemSchema.indexes().map(([key, options]) => {
+      const { background: _ignored, ...rest } = options as Document;
+      return { key: key as Document, ...rest };
+    });
+    await indexed.createIndexes(specs as never);
+    const onlyId = db.collection('only_id');
+    const baselineRows = Math.min(rows, 200_000);
+    const idRate = await load(onlyId, baselineRows);
+    const indexedRateSample = await load(indexed, baselineRows);
+    await onlyId.drop();
+    const rest = rows - baselineRows;
+    const restStarted = performance.now();
+    for (let offset = baselineRows; offset < rows; offset += BATCH) {
+      const size = Math.min(BATCH, rows - offset);
+      await indexed.insertMany(
+        Array.from({ length: size }, (_, k) => lineItem(offset + k)),
+        { ordered: false },
+      );
+    }
+    const restRate = rest > 0 ? rest / ((performance.now() - restStarted) / 1000) : indexedRateSample;
+    const rss = residentMb(store.child.pid ?? 0);
+    lines.push(`| insert, only \`_id\` (first ${baselineRows.toLocaleString()} rows) | ${Math.round(idRate).toLocaleString()} rows/s | baseline |`);
+    lines.push(
+      `| insert, ${specs.length} line-item indexes (first ${baselineRows.toLocaleString()} rows) | ${Math.round(indexedRateSample).toLocaleString()} rows/s | ${((100 * indexedRateSample) / idRate).toFixed(0)} % of baseline |`,
+    );
+    lines.push(`| insert, same indexes, rows ${baselineRows.toLocaleString()} to ${rows.toLocaleString()} (checkpoints included) | ${Math.round(restRate).toLocaleString()} rows/s | ${((100 * restRate) / idRate).toFixed(0)} % of baseline |`);
+
+    // Let the store finish collecting the garbage of the load before timing reads.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const period = PERIODS[5];
+    const natural = { $natural: 1 } as const;
+    const [middle] = await indexed.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).skip(Math.floor(rows / 2)).limit(1).toArray();
+    const pageFilter = { tenantId: 'default', providerName: 'aws', _id: { $gt: middle._id } };
+    const page = await time(runs, () => indexed.find(pageFilter).sort({ _id: 1 }).limit(101).toArray());
+    const pageScan = await time(scanRuns, () => indexed.find(pageFilter).sort({ _id: 1 }).limit(101).hint(natural).toArray());
+    const countFilter = { tenantId: 'default', period };
+    const counted = await indexed.countDocuments(countFilter);
+    const count = await time(runs, () => indexed.countDocuments(countFilter));
+    const countScan = await time(scanRuns, () => indexed.countDocuments(countFilter, { hint: natural }));
+    const pipeline = [{ $match: { tenantId: 'default', period } }, { $group: { _id: '$providerName', cost: { $sum: '$cost' }, rows: { $sum: 1 } } }];
+    const aggregate = await time(runs, () => indexed.aggregate(pipeline).toArray());
+    const aggregateScan = await time(scanRuns, () => indexed.aggregate(pipeline, { hint: natural }).toArray());
+    const plan = await indexed.find(pageFilter).sort({ _id: 1 }).limit(101).explain('executionStats');
+    const speedup = (planned: { p50: number }, scanned: { p50: number }): string => `${(scanned.p50 / planned.p50).toFixed(1)}x`;
+    lines.push(`| keyset page of 100 (\`providerName\` filter, after the middle \`_id\`) | p50 ${ms(page.p50)} ms, p95 ${ms(page.p95)} ms | scan p50 ${ms(pageScan.p50)} ms | ${speedup(page, pageScan)} |`);
+    lines.push(`| count of one period (${counted.toLocaleString()} rows) | p50 ${ms(count.p50)} ms, p95 ${ms(count.p95)} ms | scan p50 ${ms(countScan.p50)} ms | ${speedup(count, countScan)} |`);
+    lines.push(`| aggregation \`$match\` one period + \`$group\` by provider | p50 ${ms(aggregate.p50)} ms, p95 ${ms(aggregate.p95)} ms | scan p50 ${ms(aggregateScan.p50)} ms | ${speedup(aggregate, aggregateScan)} |`);
+    const winning = JSON.stringify(plan.queryPlanner.winningPlan).match(/"indexName":"[^"]+"/)?.[0] ?? 'COLLSCAN';
+    lines.push(`| memory (resident, store process) | ${Math.round(rss).toLocaleString()} MB for ${rows.toLocaleString()} rows | ${Math.round((rss * 1024 * 1024) / rows).toLocaleString()} bytes/row | |`);
+    await client.close();
+    await stopStore(store);
+    const diskMb = fs.readdirSync(dataDir).reduce((sum, name) => sum + fs.statSync(path.join(dataDir, name)).size, 0) / 1024 / 1024;
+    store = await startStore(dataDir, port);
+    client = await MongoClient.connect(store.uri);
+    const recovered = await client.db('bench_store').collection('cost_line_items').estimatedDocumentCount();
+    lines.push(`| restart: recovery of ${recovered.toLocaleString()} rows (checkpoint + journal, indexes rebuilt) | ${(store.startMs / 1000).toFixed(1)} s | data directory ${Math.round(diskMb).toLocaleString()} MB | |`);
+    console.log(`\nbench:store, ${rows.toLocaleString()} line items, ${runs} runs (scans ${scanRuns}), ${new Date().toISOString().slice(0, 10)}; page plan uses ${winning}\n`);
+    console.log('| operation | store | forced scan / baseline | ratio |\n|---|---|---|---|');
+    console.log(lines.join('\n'));
+  } finally {
+    await client.close().catch(() => undefined);
+    await stopStore(store).catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`bench:store: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+import { serialize } from 'bson';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Document } from '../bson-values';
+import type { Storage } from '../storage';
+import { encodeDocumentRecord, encodeRecord, Op, syncDirectory } from './records';
+
+export const checkpointName = (sequence: number): string => `checkpoint-${String(sequence).padStart(8, '0')}.ckpt`;
+export const CHECKPOINT_PATTERN = /^checkpoint-(\d{8})\.ckpt$/;
+
+interface CollectionSnapshot {
+  db: string;
+  name: string;
+  options: Document;
+  indexSpecs: Document[];
+  docs: Document[];
+}
+
+/**
+ * A consistent picture of every collection at one instant. Stored documents are immutable
+ * (updates replace them), so holding the current objects is enough: no copy is made.
+ */
+export function takeSnapshot(storage: Storage): CollectionSnapshot[] {
+  return storage.allCollections().map((collection) => ({
+    db: collection.db,
+    name: collection.name,
+    options: collection.options,
+    indexSpecs: collection.indexes.map((index) => index.spec),
+    docs: Array.from(collection.docs.values()),
+  }));
+}
+
+const DOCUMENTS_PER_SLICE = 2_000;
+
+/** Serialises a snapshot to `checkpoint-<sequence>.ckpt`, a slice at a time so requests keep being served. */
+export async function writeCheckpoint(
+  dir: string,
+  sequence: number,
+  snapshot: CollectionSnapshot[],
+  cancelled: () => boolean,
+): Promise<{ file: string; bytes: number; documents: number } | null> {
+  const file = path.join(dir, checkpointName(sequence));
+  const temporary = `${file}.tmp`;
+  const handle = await fs.promises.open(temporary, 'w');
+  let bytes = 0;
+  let documents = 0;
+  const write = async (parts: Buffer[]): Promise<void> => {
+    const data = Buffer.concat(parts);
+    await handle.write(data, 0, data.length);
+    bytes += data.length;
+  };
+  try {
+    for (const collection of snapshot) {
+      const parts = [
+        ...encodeDocumentRecord(Op.createCollection, collection.db, collection.name, { options: collection.options }),
+        ...collection.indexSpecs.flatMap((spec) => encodeDocumentRecord(Op.createIndex, collection.db, collection.name, spec)),
+      ];
+      await write(parts);
+      for (let start = 0; start < collection.docs.length; start += DOCUMENTS_PER_SLICE) {
+        if (cancelled()) return null;
+        const slice = collection.docs.slice(start, start + DOCUMENTS_PER_SLICE);
+        await write(slice.flatMap((doc) => encodeRecord(Op.put, collection.db, collection.name, serialize(doc))));
+        documents += slice.length;
+      }
+    }
+    await write(encodeDocumentRecord(Op.checkpointEnd, '', '', { documents }));
+    await handle.datasync();
+  } finally {
+    await handle.close();
+    if (cancelled()) fs.rmSync(temporary, { force: true });
+  }
+  if (cancelled()) return null;
+  fs.renameSync(temporary, file);
+  syncDirectory(dir);
+  return { file, bytes, documents };
+}

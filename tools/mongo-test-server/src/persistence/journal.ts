@@ -1,0 +1,162 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Document } from '../bson-values';
+import type { ChangeLog } from '../change-log';
+import type { Collection } from '../collection';
+import type { IndexSpec } from '../index-state';
+import { encodeDocumentRecord, encodeRecord, Op, syncDirectory } from './records';
+import { serialize } from 'bson';
+
+export const segmentName = (sequence: number): string => `journal-${String(sequence).padStart(8, '0')}.log`;
+export const SEGMENT_PATTERN = /^journal-(\d{8})\.log$/;
+
+/**
+ * The append-only journal: every change becomes a record. Records reach the operating system
+ * (a `write`) before the command that made them is answered, so killing the process loses no
+ * acknowledged write; they reach the disk (`fdatasync`) in groups, at most `commitIntervalMs`
+ * apart, as mongod's journal commit interval does. Checkpoints rotate it into a new segment.
+ */
+export class Journal implements ChangeLog {
+  private fd: number;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes handed to the operating system, and the part of them known to be on disk. */
+  private written = 0;
+  private synced = 0;
+  private syncing: Promise<void> | null = null;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private waiters: Array<{ position: number; resolve: () => void }> = [];
+  /** Bytes in the segments a recovery would replay (since the last checkpoint). */
+  bytesSinceCheckpoint: number;
+  closed = false;
+
+  constructor(
+    private readonly dir: string,
+    public sequence: number,
+    replayedBytes: number,
+    private readonly commitIntervalMs: number,
+    private readonly onWritten: () => void,
+  ) {
+    this.fd = this.openSegment(sequence);
+    this.bytesSinceCheckpoint = replayedBytes;
+  }
+
+  private openSegment(sequence: number): number {
+    const fd = fs.openSync(path.join(this.dir, segmentName(sequence)), 'a');
+    syncDirectory(this.dir);
+    return fd;
+  }
+
+  private append(parts: Buffer[]): void {
+    if (this.closed) throw new Error('the journal is closed');
+    for (const part of parts) {
+      this.pending.push(part);
+      this.pendingBytes += part.length;
+    }
+  }
+
+  /** Hands every pending record to the operating system (called before a command is answered). */
+  flush(): void {
+    if (this.pendingBytes === 0) return;
+    const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    let offset = 0;
+    while (offset < data.length) offset += fs.writeSync(this.fd, data, offset);
+    this.written += data.length;
+    this.bytesSinceCheckpoint += data.length;
+    this.scheduleSync();
+    this.onWritten();
+  }
+
+  private scheduleSync(): void {
+    if (this.syncTimer || this.closed) return;
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = null;
+      void this.sync();
+    }, this.commitIntervalMs);
+    this.syncTimer.unref();
+  }
+
+  /** Resolves once everything written so far is on disk (a group commit). */
+  sync(): Promise<void> {
+    this.flush();
+    const target = this.written;
+    if (this.synced >= target) return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.waiters.push({ position: target, resolve }));
+    if (!this.syncing) this.syncing = this.runSync();
+    return done;
+  }
+
+  private async runSync(): Promise<void> {
+    while (this.synced < this.written && !this.closed) {
+      const target = this.written;
+      const fd = this.fd;
+      await new Promise<void>((resolve) => fs.fdatasync(fd, () => resolve()));
+      if (fd === this.fd) this.synced = Math.max(this.synced, target);
+      this.release();
+    }
+    this.syncing = null;
+  }
+
+  private release(): void {
+    const ready = this.waiters.filter((waiter) => waiter.position <= this.synced);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > this.synced);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  /** Closes the current segment (on disk) and continues in a new one; returns the new sequence. */
+  rotate(): number {
+    this.flush();
+    fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.sequence++;
+    this.fd = this.openSegment(this.sequence);
+    this.written = 0;
+    this.synced = 0;
+    this.release();
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+    return this.sequence;
+  }
+
+  /** Everything on disk, then the file closed (a clean stop loses nothing acknowledged). */
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.closed = true;
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+  }
+
+  createCollection(collection: Collection): void {
+    this.append(encodeDocumentRecord(Op.createCollection, collection.db, collection.name, { options: collection.options }));
+  }
+
+  dropCollection(db: string, name: string): void {
+    this.append(encodeDocumentRecord(Op.dropCollection, db, name, {}));
+  }
+
+  dropDatabase(db: string): void {
+    this.append(encodeDocumentRecord(Op.dropDatabase, db, '', {}));
+  }
+
+  createIndex(collection: Collection, spec: IndexSpec): void {
+    this.append(encodeDocumentRecord(Op.createIndex, collection.db, collection.name, spec));
+  }
+
+  dropIndex(collection: Collection, name: string): void {
+    this.append(encodeDocumentRecord(Op.dropIndex, collection.db, collection.name, { name }));
+  }
+
+  put(collection: Collection, doc: Document, raw?: Uint8Array): void {
+    this.append(encodeRecord(Op.put, collection.db, collection.name, raw ?? serialize(doc)));
+  }
+
+  remove(collection: Collection, id: unknown): void {
+    this.append(encodeDocumentRecord(Op.remove, collection.db, collection.name, { _id: id }));
+  }
+}

@@ -1,0 +1,210 @@
+import type { Document } from './bson-values';
+import type { Collection } from './collection';
+import type { Matcher } from './query-engine';
+import { planCacheKey } from './plan-cache';
+import { candidatePlans, type AccessPlan, type QueryRequest } from './query-planner';
+
+/** Counters of one plan's execution (what explain's executionStats reports). */
+export interface ScanStats {
+  works: number;
+  advanced: number;
+  keysExamined: number;
+  seeks: number;
+  docsExamined: number;
+  dupsTested: number;
+  dupsDropped: number;
+  isEOF: boolean;
+}
+
+const newStats = (): ScanStats => ({
+  works: 0,
+  advanced: 0,
+  keysExamined: 0,
+  seeks: 0,
+  docsExamined: 0,
+  dupsTested: 0,
+  dupsDropped: 0,
+  isEOF: false,
+});
+
+const EOF = Symbol('eof');
+
+/** Runs one access plan a unit of work at a time (an index key or a document per call). */
+export class PlanRunner {
+  readonly stats = newStats();
+  private readonly source: Iterator<string> | Iterator<Document> | null;
+  private readonly seen: Set<string> | null;
+
+  constructor(
+    readonly plan: AccessPlan,
+    private readonly collection: Collection | undefined,
+    private readonly matcher: Matcher,
+  ) {
+    this.seen = plan.kind === 'ixscan' && plan.index.isMultikey ? new Set() : null;
+    if (!collection || plan.kind === 'eof' || plan.kind === 'idhack') this.source = null;
+    else if (plan.kind === 'collscan') {
+      const docs = plan.direction === 1 ? collection.docs.values() : [...collection.docs.values()].reverse().values();
+      this.source = docs;
+    } else this.source = plan.index.scan(plan.bounds.ranges, plan.direction, this.stats);
+  }
+
+  /** The next matching document, null when this unit of work produced none, EOF at the end. */
+  work(): Document | null | typeof EOF {
+    const { stats, plan } = this;
+    stats.works++;
+    if (plan.kind === 'idhack') {
+      if (stats.isEOF) return EOF;
+      stats.isEOF = true;
+      const doc = this.collection?.docs.get(plan.idKey);
+      stats.keysExamined = doc ? 1 : 0;
+      stats.docsExamined = doc ? 1 : 0;
+      if (doc) stats.advanced++;
+      return doc ?? EOF;
+    }
+    if (!this.source) {
+      stats.isEOF = true;
+      return EOF;
+    }
+    const next = this.source.next();
+    if (next.done) {
+      stats.isEOF = true;
+      return EOF;
+    }
+    let doc: Document | undefined;
+    if (plan.kind === 'ixscan') {
+      const idKey = next.value as string;
+      if (this.seen) {
+        stats.dupsTested++;
+        if (this.seen.has(idKey)) {
+          stats.dupsDropped++;
+          return null;
+        }
+        this.seen.add(idKey);
+      }
+      doc = this.collection?.docs.get(idKey);
+      if (!doc) return null;
+      stats.docsExamined++;
+      if (!plan.covered && !this.matcher.test(doc)) return null;
+    } else {
+      doc = next.value as Document;
+      stats.docsExamined++;
+      if (!this.matcher.test(doc)) return null;
+    }
+    stats.advanced++;
+    return doc;
+  }
+
+  /** Whether results come out in the requested order (no SORT stage needed). */
+  get providesSort(): boolean {
+    const { plan } = this;
+    return plan.kind !== 'collscan' && (plan.kind !== 'ixscan' || plan.providesSort);
+  }
+}
+
+/** mongod's trial budget and the number of results that ends a trial early. */
+const TRIAL_WORKS = 10_000;
+const TRIAL_RESULTS = 101;
+
+export interface PlanSelection {
+  winner: AccessPlan;
+  rejected: AccessPlan[];
+  /** Plan cache key when the winner came from the cache (its cost is checked after the run). */
+  cachedAs?: string;
+}
+
+function tieBreak(a: PlanRunner, b: PlanRunner): number {
+  const rank = (runner: PlanRunner): number[] => {
+    const plan = runner.plan;
+    if (plan.kind !== 'ixscan') return [0, 0, 0, 0];
+    return [plan.providesSort ? 1 : 0, plan.covered ? 1 : 0, plan.bounds.fixedFields, -plan.index.fields.length];
+  };
+  const [x, y] = [rank(a), rank(b)];
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return y[i] - x[i];
+  return 0;
+}
+
+/**
+ * Chooses among candidate plans like mongod's multi-planner: each runs in turn, one unit of
+ * work at a time, until one reaches the end or produces enough results; otherwise the most
+ * productive wins. Plans needing a SORT produce nothing until their end. Deterministic.
+ */
+export function selectPlan(
+  collection: Collection | undefined,
+  request: QueryRequest,
+  matcher: Matcher,
+  notablescan: boolean,
+  sorted: boolean,
+): PlanSelection {
+  const { candidates, decided } = candidatePlans(collection, request, notablescan);
+  if (decided) return { winner: decided, rejected: candidates.filter((plan) => plan !== decided) };
+  const cacheKey = planCacheKey(request);
+  const cached = collection?.planCache.get(cacheKey);
+  const hit = cached && candidates.find((plan) => plan.kind === 'ixscan' && plan.index.spec.name === cached.indexName && plan.direction === cached.direction);
+  if (hit) return { winner: hit, rejected: candidates.filter((plan) => plan !== hit), cachedAs: cacheKey };
+  const runners = candidates.map((plan) => new PlanRunner(plan, collection, matcher));
+  const produced = runners.map(() => 0);
+  const goal = Math.min(TRIAL_RESULTS, request.limit ? request.limit + (request.skip ?? 0) : TRIAL_RESULTS);
+  let winner: PlanRunner | undefined;
+  for (let round = 0; round < TRIAL_WORKS && !winner; round++) {
+    for (const [i, runner] of runners.entries()) {
+      const result = runner.work();
+      if (result === EOF) {
+        winner = runner;
+        break;
+      }
+      if (result && (!sorted || runner.providesSort)) produced[i]++;
+      if (produced[i] >= goal) {
+        winner = runner;
+        break;
+      }
+    }
+  }
+  if (!winner) {
+    const order = runners.map((runner, i) => ({ runner, productivity: produced[i] / runner.stats.works }));
+    order.sort((a, b) => b.productivity - a.productivity || tieBreak(a.runner, b.runner));
+    winner = order[0].runner;
+  }
+  const chosen = winner.plan;
+  if (chosen.kind === 'ixscan') collection?.planCache.set(cacheKey, { indexName: chosen.index.spec.name, direction: chosen.direction, works: winner.stats.works });
+  return { winner: chosen, rejected: candidates.filter((plan) => plan !== chosen) };
+}
+
+export interface Execution {
+  /** Matching documents, in the plan's order (not yet sorted, skipped or limited). */
+  docs: Document[];
+  stats: ScanStats;
+  runner: PlanRunner;
+}
+
+/** Runs a chosen plan; stops after `stopAfter` results when the plan already yields the sort order. */
+export function executePlan(
+  plan: AccessPlan,
+  collection: Collection | undefined,
+  matcher: Matcher,
+  stopAfter: number | undefined,
+): Execution {
+  const runner = new PlanRunner(plan, collection, matcher);
+  const docs: Document[] = [];
+  const limit = stopAfter ?? Number.POSITIVE_INFINITY;
+  while (docs.length < limit) {
+    const result = runner.work();
+    if (result === EOF) break;
+    if (result) docs.push(result);
+  }
+  return { docs, stats: runner.stats, runner };
+}
+
+/** Counts matching documents; a covered, non-multikey index scan counts keys without fetching. */
+export function countPlan(plan: AccessPlan, collection: Collection | undefined, matcher: Matcher): { n: number; stats: ScanStats; countScan: boolean } {
+  if (plan.kind === 'ixscan' && plan.covered) {
+    const stats = newStats();
+    let n = 0;
+    for (const _ of plan.index.scan(plan.bounds.ranges, plan.direction, stats)) n++;
+    stats.works = n + 1;
+    stats.advanced = n;
+    stats.isEOF = true;
+    return { n, stats, countScan: true };
+  }
+  const { docs, stats } = executePlan(plan, collection, matcher, undefined);
+  return { n: docs.length, stats, countScan: false };
+}
