@@ -15,7 +15,7 @@ export class DoubleDouble {
   addDouble(value: number): void {
     this.special += value;
     // Fast2Sum of value and addend (the addend is the smaller).
-    let x = value + this.addend;
+    const x = value + this.addend;
     this.addend = this.addend - (x - value);
     // 2Sum of sum and x (x may be the larger).
     const a = this.sum;
