@@ -13,7 +13,6 @@ const PERIOD = '202410';
 const ACCOUNT = '111111111111';
 const COST_FILE = `${PERIOD}/${ACCOUNT}/C_${ACCOUNT}_20241101T000000Z.csv`;
 
-
 /** B.1 + contract §5: the whole GPD path over HTTP against the real stack (MongoDB, NATS JetStream, object store). */
 describe('costasset GPD uploads and enrichment', () => {
   let platform: Platform;
@@ -45,7 +44,7 @@ describe('costasset GPD uploads and enrichment', () => {
     await eventually(
       async () => {
         body = await job(jobId);
-        expect(['succeeded', 'failed', 'terminated']).toContain(body.status);
+        expect(['succeeded', 'completed_with_errors', 'failed', 'terminated']).toContain(body.status);
       },
       30_000,
       150,
@@ -240,7 +239,7 @@ describe('costasset GPD uploads and enrichment', () => {
     expectProblem(await enrich([submitted.GPDUploadRefId], 'true'), 404, 'GPD_UPLOAD_NOT_FOUND');
   });
 
-  it('rejects bad rows with file, line and reason and writes the rest', async () => {
+  it('rejects bad rows with file, line and every reason, writes the rest, and ends completed_with_errors', async () => {
     const rows = [
       ...validRows(2),
       { start: '01/10/2024' },
@@ -251,9 +250,20 @@ describe('costasset GPD uploads and enrichment', () => {
     ];
     const zip = await zipOf({ 'provider_metadata.yml': metadataYml(), [COST_FILE]: costCsv(PERIOD, ACCOUNT, rows) });
     const { refId, job } = await ingest(zip);
-    expect(job).toMatchObject({ status: 'succeeded', result: { rowsRead: 7, rowsWritten: 2, rowsRejected: 5 } });
+    expect(job).toMatchObject({ status: 'completed_with_errors', result: { rowsRead: 7, rowsWritten: 2, rowsRejected: 5 } });
     const record = await upload(refId);
-    expect(record).toMatchObject({ status: 'enriched', rowsRead: 7, rowsWritten: 2, rowsRejected: 5 });
+    expect(record).toMatchObject({ status: 'enriched_with_errors', rowsRead: 7, rowsWritten: 2, rowsRejected: 5 });
+    expect(record.conformance).toEqual({
+      rules: expect.arrayContaining([
+        {
+          rule: 'DATE_INVALID',
+          severity: 'error',
+          count: 1,
+          examples: [{ file: COST_FILE, line: 4, message: expect.stringContaining('01/10/2024') }],
+        },
+        { rule: 'NO_EXCHANGE_RATE', severity: 'error', count: 1, examples: [expect.objectContaining({ line: 6 })] },
+      ]),
+    });
     expect(record.errors).toEqual([
       { file: COST_FILE, line: 4, reason: expect.stringContaining('ChargePeriodStart "01/10/2024" is not an ISO 8601 date') },
       { file: COST_FILE, line: 5, reason: expect.stringContaining('BilledCost "ten" is not a decimal number') },
@@ -262,6 +272,24 @@ describe('costasset GPD uploads and enrichment', () => {
       { file: COST_FILE, line: 8, reason: expect.stringContaining('Tags') },
     ]);
     expect(await lineItems({ uploadRefId: refId })).toHaveLength(2);
+  });
+
+  it('fails a file none of whose rows can be written, keeping the report, and lists every problem of a row', async () => {
+    const zip = await zipOf({
+      'provider_metadata.yml': metadataYml(),
+      [COST_FILE]: costCsv(PERIOD, ACCOUNT, [
+        { billedCost: 'ten', currency: 'usd' },
+        { start: '2024-10-01 00:00:00', billedCost: 'NULL' },
+      ]),
+    });
+    const { refId, job } = await ingest(zip);
+    expect(job).toMatchObject({ status: 'failed', error: 'no row could be written: 2 read, 2 rejected' });
+    const record = await upload(refId);
+    expect(record).toMatchObject({ status: 'failed', rowsRead: 2, rowsWritten: 0, rowsRejected: 2 });
+    expect(record.errors).toEqual([
+      { file: COST_FILE, line: 2, reason: 'BilledCost "ten" is not a decimal number; BillingCurrency "usd" is not an ISO 4217 code' },
+      { file: COST_FILE, line: 3, reason: 'BilledCost is empty' },
+    ]);
   });
 
   it.each([

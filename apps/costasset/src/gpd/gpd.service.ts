@@ -40,6 +40,7 @@ export class GpdService {
     });
     await this.uploads.create(tenantId, {
       refId,
+      format: 'gpd',
       providerName,
       fileName,
       objectKey,
@@ -81,10 +82,10 @@ export class GpdService {
   }
 
   private checkEnrichable(upload: GpdUpload, request: EnrichRequest): void {
-    if (request.provider.length > 0 && !request.provider.some((name) => sameProvider(name, upload.providerName))) {
+    if (request.provider.length > 0 && !request.provider.some((name) => sameProvider(name, upload.providerName ?? ''))) {
       throw Problems.badRequest('GPD_PROVIDER_MISMATCH', `Upload ${upload.refId} belongs to provider ${upload.providerName}`);
     }
-    if ((upload.status === 'enriched' || upload.status === 'failed') && request.retry !== 'true') {
+    if (['enriched', 'enriched_with_errors', 'failed', 'superseded'].includes(upload.status) && request.retry !== 'true') {
       throw Problems.conflict('GPD_ALREADY_ENRICHED', `Upload ${upload.refId} is ${upload.status}; send retry "true" to enrich it again`);
     }
   }

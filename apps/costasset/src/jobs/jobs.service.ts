@@ -3,9 +3,9 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { Problems } from '@lib/http';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
-import { JobContext, JobHandler, JobTerminatedError, PermanentJobError } from './job-handler';
+import { CompletedWithErrors, JobContext, JobHandler, JobTerminatedError, PermanentJobError, ProgressDetail } from './job-handler';
 import { JobsRepository } from './jobs.repository';
-import { JobRecord, JobStatus } from './schemas/job.schema';
+import { FINAL_JOB_STATUSES, JobRecord, JobStatus } from './schemas/job.schema';
 
 /** What travels on the queue: only ids; the job record is the truth. */
 export interface JobMessage {
@@ -19,7 +19,7 @@ export const JOBS_SUBJECT = 'costasset.jobs';
 /** Attempts that run the handler. */
 export const JOBS_MAX_DELIVER = 3;
 const SHUTDOWN_GRACE_MS = 3000;
-const FINAL: JobStatus[] = ['succeeded', 'failed', 'terminated'];
+const FINAL = FINAL_JOB_STATUSES;
 
 type Job = JobRecord & { _id: unknown };
 
@@ -189,11 +189,12 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     const context: JobContext<never> = {
       ...ref,
       attempt: delivery.attempt,
-      progress: (done, total) => this.progress(tenantId, jobId, done, total, delivery),
+      progress: (done, total, detail) => this.progress(tenantId, jobId, done, total, delivery, detail),
     };
     try {
       const result = await handler.run(context);
-      await this.finish(tenantId, jobId, 'succeeded', { result });
+      if (result instanceof CompletedWithErrors) await this.finish(tenantId, jobId, 'completed_with_errors', { result: result.result });
+      else await this.finish(tenantId, jobId, 'succeeded', { result });
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       if (error instanceof JobTerminatedError) {
@@ -216,10 +217,17 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  private async progress(tenantId: string, jobId: string, done: number, total: number, delivery: DeliveryContext): Promise<void> {
+  private async progress(
+    tenantId: string,
+    jobId: string,
+    done: number,
+    total: number,
+    delivery: DeliveryContext,
+    detail: ProgressDetail = {},
+  ): Promise<void> {
     delivery.heartbeat();
     const percent = total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0;
-    const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: { progress: { done, total, percent } } });
+    const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: { progress: { done, total, percent, ...detail } } });
     if (job?.terminateRequested) throw new JobTerminatedError();
   }
 
@@ -239,7 +247,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     status: JobStatus,
     fields: { error?: string; result?: Record<string, unknown> },
   ): Promise<void> {
-    const progress = status === 'succeeded' ? { 'progress.percent': 100 } : {};
+    const progress = status === 'succeeded' || status === 'completed_with_errors' ? { 'progress.percent': 100 } : {};
     await this.jobs.updateOne(tenantId, { jobId }, { $set: { status, finishedAt: new Date(), ...fields, ...progress } });
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProblemException } from '@lib/http';
 import { MessageBus } from '@lib/messaging';
 import { CurrencyConverter } from '../currency/currency-converter';
-import { UNCATEGORIZED } from '../enrichment/row-validator';
+import { UNCATEGORIZED } from '../ingest-rules/cost-row';
 import { ProviderMetadataLookup, ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
 import { RemediateRequest, RemediateResponse, RemediationTask, TaskResult } from './dto/remediate.dto';
 import { costUpdate, locationUpdate } from './line-item-mapping';

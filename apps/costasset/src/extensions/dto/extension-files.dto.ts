@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsDefined, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 
 export const FILE_NAME = /^[A-Za-z0-9._-]{1,200}\.zip$/;
 export const PROVIDER_CODE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -49,7 +49,7 @@ export class ExpandedRawData {
   @ApiProperty({
     type: [String],
     description: 'Keys of the expanded files, relative to the tenant prefix',
-    example: ['raw/acme/expanded/usage-202410.csv'],
+    example: ['raw/acme/expanded/acme-raw.zip/usage-202410.csv'],
   })
   files: string[];
 }
@@ -59,6 +59,16 @@ export class FlowVars {
   @IsString()
   @Matches(PROVIDER_CODE, { message: 'providerCode must match ^[a-z0-9][a-z0-9_-]{0,63}$' })
   providerCode: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    description: 'The raw upload to transform (the `Filename` given to notify); the one expanded most recently when absent',
+    example: 'acme-raw-202410.zip',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(FILE_NAME, { message: 'rawFile must match ^[A-Za-z0-9._-]{1,200}\\.zip$' })
+  rawFile?: string;
 }
 
 export class FlowRequest {

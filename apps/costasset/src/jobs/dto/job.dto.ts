@@ -21,6 +21,8 @@ export class JobProgressDto {
   @ApiProperty({ type: Number }) done: number;
   @ApiProperty({ type: Number }) total: number;
   @ApiProperty({ type: Number }) percent: number;
+  @ApiPropertyOptional({ type: String, description: 'What done and total count: `bytes`, `rows`, `files`', example: 'rows' }) unit?: string;
+  @ApiPropertyOptional({ type: Number, description: 'Rows read so far, when the unit is not rows' }) rows?: number;
 }
 
 export class JobDto {

@@ -2,13 +2,19 @@ import { Schema } from 'mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
 
 export const JOB = 'Job';
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'terminated'] as const;
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'completed_with_errors', 'failed', 'terminated'] as const;
+/** Statuses a job does not leave (except by a retry of a failed or terminated one). */
+export const FINAL_JOB_STATUSES: JobStatus[] = ['succeeded', 'completed_with_errors', 'failed', 'terminated'];
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface JobProgress {
   done: number;
   total: number;
   percent: number;
+  /** What `done` and `total` count (`bytes`, `rows`, `files`); absent for older jobs. */
+  unit?: string;
+  /** Rows read so far, when the unit is not rows. */
+  rows?: number;
 }
 
 export interface JobRecord {
@@ -37,7 +43,13 @@ export const JobSchema = new Schema<JobRecord>(
     type: { type: String, required: true },
     status: { type: String, enum: JOB_STATUSES, required: true },
     payload: { type: Schema.Types.Mixed, default: {} },
-    progress: { done: { type: Number, default: 0 }, total: { type: Number, default: 0 }, percent: { type: Number, default: 0 } },
+    progress: {
+      done: { type: Number, default: 0 },
+      total: { type: Number, default: 0 },
+      percent: { type: Number, default: 0 },
+      unit: String,
+      rows: Number,
+    },
     attempts: { type: Number, default: 0 },
     run: { type: Number, default: 0 },
     terminateRequested: { type: Boolean, default: false },
