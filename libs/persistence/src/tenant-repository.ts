@@ -107,6 +107,14 @@ export abstract class TenantRepository<T extends TenantOwned> {
     return this.model.aggregate<R>(scopedPipeline as PipelineStage[]).exec();
   }
 
+  /**
+   * Every matching document, oldest first, read through a driver cursor in batches: for exports
+   * and other streams that must never hold the whole result.
+   */
+  stream(tenantId: string, filter: Filter<T> = {}, batchSize = 1000): AsyncIterable<Lean<T>> {
+    return this.model.find(scoped(tenantId, filter)).sort({ _id: 1 }).lean().cursor({ batchSize }) as unknown as AsyncIterable<Lean<T>>;
+  }
+
   /** Keyset pagination on `_id` (oldest first, or newest first): stable under inserts, no skip cost. */
   async page(tenantId: string, filter: Filter<T>, limit: number, cursor?: string, order: 'oldest' | 'newest' = 'oldest'): Promise<Page<Lean<T>>> {
     const direction = order === 'oldest' ? 1 : -1;
