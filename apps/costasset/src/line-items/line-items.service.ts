@@ -11,7 +11,7 @@ import { LineItemScope } from './line-items.scope';
 const DEFAULT_LIMIT = 100;
 
 function fieldFilter(query: object): Record<string, unknown> {
-  const { limit: _limit, cursor: _cursor, expr: _expr, groupBy: _groupBy, ...fields } = query as Record<string, unknown>;
+  const { limit: _limit, cursor: _cursor, expr: _expr, groupBy: _groupBy, format: _format, ...fields } = query as Record<string, unknown>;
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
