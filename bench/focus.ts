@@ -29,9 +29,10 @@ interface Measured {
   peakRssMb: number;
 }
 
-async function fileBuffer(path: string): Promise<AsyncBuffer> {
+async function fileBuffer(path: string): Promise<AsyncBuffer & { close(): Promise<void> }> {
   const handle = await open(path);
   return {
+    close: () => handle.close(),
     byteLength: statSync(path).size,
     async slice(start: number, end?: number) {
       const length = (end ?? statSync(path).size) - start;
@@ -56,6 +57,7 @@ async function baselineParse(file: string, format: FocusFileFormat): Promise<{ r
       }
       start = end;
     }
+    await buffer.close();
   } else {
     for await (const _record of createReadStream(file).pipe(createGunzip()).pipe(parse({ bom: true, from_line: 2 }))) rows++;
   }
@@ -67,6 +69,11 @@ async function ingest(file: string, name: string, heapMb: number): Promise<Measu
   try {
     const token = await services.token();
     const headers = { 'content-type': 'application/json', 'corelite-token': token };
+    // Azure rows are billed in EUR: the tenant needs a rate into its USD corporate currency
+    for (const [key, value] of [['INSTANCE_CURRENCIES', ['USD', 'EUR']], ['CURRENCY_EXCHANGE_RATES', { EUR: 1.1 }], ['DEFAULT_CURRENCY', 'USD']] as const) {
+      const answer = await fetch(`${services.authzUrl}/core/configuration/v1/configvalues`, { method: 'PUT', headers, body: JSON.stringify({ configurationkey: key, configurationvalue: value }) });
+      if (!answer.ok) throw new Error(`configuration ${key} answered ${answer.status}`);
+    }
     const api = (path: string, init: RequestInit = {}) => fetch(`${services.costassetUrl}${path}`, { headers, ...init });
     const created = (await (await api('/api/costasset/v1/focus/uploads', { method: 'POST', body: JSON.stringify({ files: [{ name }] }) })).json()) as {
       uploadId: string;

@@ -378,6 +378,23 @@ describe('costasset GPD uploads and enrichment', () => {
     expect(Date.now() - started).toBeLessThan(45_000);
   });
 
+  it('reads account folders that encode any id (an Azure resource path) and gives the id back unchanged', async () => {
+    const out = join(tmpdir(), `gpd-azure-${Date.now()}.zip`);
+    await generateGpd({ rows: 40, provider: 'azure', accounts: 1, periods: ['202410'], out });
+    const zip = await readFile(out);
+    await rm(out);
+    const account = '/providers/Microsoft.Billing/billingAccounts/000001';
+    const { GPDUploadRefId, uploadUrl } = await submit(admin, 'azure');
+    await put(uploadUrl, zip);
+    const started = await api().post(`${GPD}/enrich`).set('corelite-token', admin).send({ GPDUploadRefId: [GPDUploadRefId], provider: ['azure'], retry: 'false' }).expect(200);
+    expect(await finished(started.body.jobs[0].jobId)).toMatchObject({ status: 'succeeded', result: { rowsWritten: 140 } });
+    const items = await lineItems({ billingAccountId: account });
+    expect(items).toHaveLength(40);
+    expect(items[0]).toMatchObject({ billingAccountId: account, assetAccountId: `${account}-sub`, sourceFile: expect.stringContaining('%2Fproviders%2F'), sourceRow: 2 });
+    const assets = await api().get('/api/costasset/v1/assets').query({ billingAccountId: account }).set('corelite-token', admin).expect(200);
+    expect(assets.body.items[0]).toMatchObject({ assetAccountId: `${account}-sub` });
+  });
+
   it('keeps tenants apart: foreign uploads, jobs and rows are invisible', async () => {
     const { refId, jobId } = await ingest(await validGpd({ rows: validRows(3) }));
     expect((await api().get(GPD).query({ providername: 'aws' }).set('corelite-token', stranger).expect(200)).body).toEqual([]);

@@ -82,7 +82,7 @@ async function writeParquet(options: GenerateFocusOptions, rows: Iterable<[numbe
     compressors: codec === 'ZSTD' ? { ZSTD: await zstdCompressor() } : {},
     metadata: { FocusVersion: options.version, DataGenerator: 'corelite tools/focus' },
   });
-  const groupSize = options.rowGroupSize ?? 50_000;
+  const groupSize = options.rowGroupSize ?? 10_000;
   let group: Record<string, unknown>[] = [];
   for (const [, row] of rows) {
     group.push(Object.fromEntries(columns.map((column) => [column.name, parquetValue(column, row[column.name] ?? null)])));
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
       providers: { type: 'string', default: 'aws,azure,oci,gcp' },
       periods: { type: 'string', default: '202409,202410' },
       nulls: { type: 'string', default: 'mixed' },
-      'row-group': { type: 'string', default: '50000' },
+      'row-group': { type: 'string', default: '10000' },
       out: { type: 'string' },
       sums: { type: 'string' },
     },

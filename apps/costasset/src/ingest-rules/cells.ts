@@ -13,13 +13,17 @@ export class CellError extends Error {}
 export function isNullCell(cell: Cell): boolean {
   if (cell === undefined || cell === null) return true;
   if (typeof cell !== 'string') return false;
+  const length = cell.length;
+  if (length === 0) return true;
+  // the common case, a value without surrounding blanks that is not NULL, is decided without copying
+  if (length > 4 && cell.charCodeAt(0) > 32 && cell.charCodeAt(length - 1) > 32) return false;
   const trimmed = cell.trim();
   return trimmed === '' || trimmed.toUpperCase() === 'NULL';
 }
 
 export function readText(cell: Cell): string | undefined {
   if (isNullCell(cell)) return undefined;
-  if (typeof cell === 'string') return cell.trim();
+  if (typeof cell === 'string') return cell.charCodeAt(0) > 32 && cell.charCodeAt(cell.length - 1) > 32 ? cell : cell.trim();
   if (cell instanceof Date) return cell.toISOString();
   if (typeof cell === 'object') return JSON.stringify(cell, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
   return String(cell);

@@ -155,6 +155,7 @@ export function readCostRow(row: CellRow, plan: HeaderPlan, line: number, ctx: C
   const source = sourceOfRow(row, plan, ctx.sourceFile, line);
   const problems: RowProblem[] = [];
   const values: Record<string, unknown> = {};
+  let unreadable: Set<string> | undefined;
   for (const { header, column } of plan.columns) {
     const cell = row[header];
     try {
@@ -171,15 +172,14 @@ export function readCostRow(row: CellRow, plan: HeaderPlan, line: number, ctx: C
       if (!(error instanceof CellError)) throw error;
       problems.push(problem(ruleOfKind(column.kind), error.message, column.kind === 'json' ? 'warning' : 'error'));
       if (column.kind === 'json') values[column.field as string] = readText(cell);
+      else (unreadable ??= new Set()).add(column.name);
     }
   }
   const providerName = ctx.folder?.providerName ?? ctx.providerName ?? providerOfRow(row, plan);
   const id = plan.idHeader ? readText(row[plan.idHeader]) : undefined;
   for (const name of ctx.required) {
-    const field = name === 'ProviderName' ? undefined : focusColumnOf(name)?.field;
-    const missing = name === 'ProviderName' ? !providerName : field !== undefined && values[field] === undefined;
-    const unreadable = problems.some((found) => found.severity === 'error' && found.message.startsWith(`${name} `));
-    if (missing && !unreadable) problems.push(problem(RULES.valueMissing, `${name} is empty`));
+    const missing = name === 'ProviderName' ? !providerName : values[requiredField(name)] === undefined;
+    if (missing && !unreadable?.has(name)) problems.push(problem(RULES.valueMissing, `${name} is empty`));
   }
   const start = values.chargePeriodStart as Date | undefined;
   const end = values.chargePeriodEnd as Date | undefined;
@@ -191,41 +191,53 @@ export function readCostRow(row: CellRow, plan: HeaderPlan, line: number, ctx: C
   if (billingCurrency && rate === undefined) {
     problems.push(problem(RULES.noRate, `no exchange rate from ${billingCurrency} to ${ctx.conversion.corporateCurrency}`));
   }
-  if (problems.some((found) => found.severity === 'error') || !providerName || !start) return { problems, providerName, id, source };
+  if (!providerName || !start || problems.some((found) => found.severity === 'error')) return { problems, providerName, id, source };
 
+  // `values` only holds defined values; the fields below are set only when defined (no undefined stored)
+  const doc = values as Record<string, unknown>;
   const metadata = ctx.metadataOf(providerName);
   const assetType = values.assetType as string | undefined;
   const serviceName = values.serviceName as string | undefined;
   const mapped =
-    (assetType && metadata.categoriesByAssetType.get(assetType)) ||
-    (serviceName && metadata.categoriesByAssetType.get(serviceName)) ||
-    undefined;
-  const period = periodOf(start);
+    (assetType && metadata.categoriesByAssetType.get(assetType)) || (serviceName && metadata.categoriesByAssetType.get(serviceName)) || undefined;
+  const period = ctx.folder?.period ?? periodOf(start);
   const billingPeriodStart = values.billingPeriodStart as Date | undefined;
-  const custom = plan.custom
-    .map((header) => ({ name: header.trim(), value: readText(row[header]) }))
-    .filter((entry): entry is { name: string; value: string } => entry.value !== undefined);
-  const doc = {
-    ...values,
-    uploadRefId: ctx.uploadRefId,
-    providerName,
-    billingAccountId: (values.billingAccountId as string | undefined) ?? ctx.folder?.billingAccountId,
-    billingAccountName: (values.billingAccountName as string | undefined) ?? '',
-    assetAccountId: (values.assetAccountId as string | undefined) ?? ctx.folder?.assetAccountId,
-    category: mapped || (values.serviceCategory as string | undefined) || UNCATEGORIZED,
-    ...locationFields(metadata, values.region as string | undefined),
-    period: ctx.folder?.period ?? period,
-    billingPeriod: billingPeriodStart ? periodOf(billingPeriodStart) : (ctx.folder?.period ?? period),
-    cost: (values.billedCost as number) * (rate as number),
-    currency: ctx.conversion.corporateCurrency,
-    tags: (values.tags as CostDoc['tags'] | undefined) ?? [],
-    ...(custom.length > 0 ? { customColumns: custom } : {}),
-    sourceFile: source.file,
-    sourceRow: source.line,
-    ...(id ? { sourceId: id } : {}),
-    ...(ctx.focusVersion ? { focusVersion: ctx.focusVersion } : {}),
-  } as CostDoc;
-  return { doc: withoutUndefined(doc), problems, providerName, id, source };
+  doc.uploadRefId = ctx.uploadRefId;
+  doc.providerName = providerName;
+  if (doc.billingAccountId === undefined && ctx.folder) doc.billingAccountId = ctx.folder.billingAccountId;
+  doc.billingAccountName ??= '';
+  if (doc.assetAccountId === undefined && ctx.folder?.assetAccountId !== undefined) doc.assetAccountId = ctx.folder.assetAccountId;
+  doc.category = mapped || (values.serviceCategory as string | undefined) || UNCATEGORIZED;
+  if (metadata.locationsByRegion.size > 0) Object.assign(doc, locationFields(metadata, values.region as string | undefined));
+  doc.period = period;
+  doc.billingPeriod = billingPeriodStart ? periodOf(billingPeriodStart) : period;
+  doc.cost = (values.billedCost as number) * (rate as number);
+  doc.currency = ctx.conversion.corporateCurrency;
+  doc.tags ??= [];
+  if (plan.custom.length > 0) {
+    const custom: { name: string; value: string }[] = [];
+    for (const header of plan.custom) {
+      const value = readText(row[header]);
+      if (value !== undefined) custom.push({ name: header.trim(), value });
+    }
+    if (custom.length > 0) doc.customColumns = custom;
+  }
+  doc.sourceFile = source.file;
+  doc.sourceRow = source.line;
+  if (id) doc.sourceId = id;
+  if (ctx.focusVersion) doc.focusVersion = ctx.focusVersion;
+  return { doc: doc as CostDoc, problems, providerName, id, source };
+}
+
+const requiredFields = new Map<string, string>();
+/** The field a required column is read into (memoized: it is asked for every row). */
+function requiredField(name: string): string {
+  let field = requiredFields.get(name);
+  if (field === undefined) {
+    field = focusColumnOf(name)?.field ?? name;
+    requiredFields.set(name, field);
+  }
+  return field;
 }
 
 function checkFolder(values: Record<string, unknown>, start: Date | undefined, folder: FolderConstraint, problems: RowProblem[]): void {
