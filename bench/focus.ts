@@ -53,29 +53,54 @@ async function baselineParse(file: string, format: FocusFileFormat): Promise<{ r
     for (const group of metadata.row_groups) {
       const end = start + Number(group.num_rows);
       for (let slice = start; slice < end; slice += 10_000) {
-        rows += (await parquetReadObjects({ file: buffer, metadata, rowStart: slice, rowEnd: Math.min(end, slice + 10_000), compressors, useOffsetIndex: true })).length;
+        rows += (
+          await parquetReadObjects({
+            file: buffer,
+            metadata,
+            rowStart: slice,
+            rowEnd: Math.min(end, slice + 10_000),
+            compressors,
+            useOffsetIndex: true,
+          })
+        ).length;
       }
       start = end;
     }
     await buffer.close();
   } else {
-    for await (const _record of createReadStream(file).pipe(createGunzip()).pipe(parse({ bom: true, from_line: 2 }))) rows++;
+    for await (const _record of createReadStream(file)
+      .pipe(createGunzip())
+      .pipe(parse({ bom: true, from_line: 2 })))
+      rows++;
   }
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
 async function ingest(file: string, name: string, heapMb: number): Promise<Measured> {
-  const services = await startServices('focus', { FOCUS_MAX_FILE_BYTES: String(4 * 1024 * 1024 * 1024), NODE_OPTIONS: `--max-old-space-size=${heapMb}` });
+  const services = await startServices('focus', {
+    FOCUS_MAX_FILE_BYTES: String(4 * 1024 * 1024 * 1024),
+    NODE_OPTIONS: `--max-old-space-size=${heapMb}`,
+  });
   try {
     const token = await services.token();
     const headers = { 'content-type': 'application/json', 'corelite-token': token };
     // Azure rows are billed in EUR: the tenant needs a rate into its USD corporate currency
-    for (const [key, value] of [['INSTANCE_CURRENCIES', ['USD', 'EUR']], ['CURRENCY_EXCHANGE_RATES', { EUR: 1.1 }], ['DEFAULT_CURRENCY', 'USD']] as const) {
-      const answer = await fetch(`${services.authzUrl}/core/configuration/v1/configvalues`, { method: 'PUT', headers, body: JSON.stringify({ configurationkey: key, configurationvalue: value }) });
+    for (const [key, value] of [
+      ['INSTANCE_CURRENCIES', ['USD', 'EUR']],
+      ['CURRENCY_EXCHANGE_RATES', { EUR: 1.1 }],
+      ['DEFAULT_CURRENCY', 'USD'],
+    ] as const) {
+      const answer = await fetch(`${services.authzUrl}/core/configuration/v1/configvalues`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ configurationkey: key, configurationvalue: value }),
+      });
       if (!answer.ok) throw new Error(`configuration ${key} answered ${answer.status}`);
     }
     const api = (path: string, init: RequestInit = {}) => fetch(`${services.costassetUrl}${path}`, { headers, ...init });
-    const created = (await (await api('/api/costasset/v1/focus/uploads', { method: 'POST', body: JSON.stringify({ files: [{ name }] }) })).json()) as {
+    const created = (await (
+      await api('/api/costasset/v1/focus/uploads', { method: 'POST', body: JSON.stringify({ files: [{ name }] }) })
+    ).json()) as {
       uploadId: string;
       importPath: string;
       files: { uploadUrl: string }[];
@@ -90,7 +115,11 @@ async function ingest(file: string, name: string, heapMb: number): Promise<Measu
     const started = performance.now();
     const { jobId } = (await (await api(created.importPath, { method: 'POST', body: '{}' })).json()) as { jobId: string };
     for (;;) {
-      const job = (await (await api(`/api/costasset/v1/jobs/${jobId}`)).json()) as { status: string; error?: string; result?: { rowsWritten: number; databaseMs: number } };
+      const job = (await (await api(`/api/costasset/v1/jobs/${jobId}`)).json()) as {
+        status: string;
+        error?: string;
+        result?: { rowsWritten: number; databaseMs: number };
+      };
       if (job.status === 'failed' || job.status === 'terminated') throw new Error(`the import job ${job.status}: ${job.error}`);
       if (job.status === 'succeeded' || job.status === 'completed_with_errors') {
         return {
@@ -125,15 +154,27 @@ async function main(): Promise<void> {
       const sizes = [Math.round(rows / 4), rows];
       const files = sizes.map((size) => join(dir, `focus-${size}.${format}`));
       for (const [at, size] of sizes.entries()) {
-        await generateFocus({ version: '1.2', format, compression: 'zstd', rows: size, providers: ['aws', 'azure', 'oci', 'gcp'], periods: ['202409', '202410', '202411'], out: files[at] });
+        await generateFocus({
+          version: '1.2',
+          format,
+          compression: 'zstd',
+          rows: size,
+          providers: ['aws', 'azure', 'oci', 'gcp'],
+          periods: ['202409', '202410', '202411'],
+          out: files[at],
+        });
       }
       const baseline = await baselineParse(files[1], format);
       const baselineRate = baseline.rows / baseline.seconds;
-      console.log(`${format} baseline: bare streaming parse of ${baseline.rows.toLocaleString()} rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB): ${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`);
+      console.log(
+        `${format} baseline: bare streaming parse of ${baseline.rows.toLocaleString()} rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB): ${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`,
+      );
       const small = await ingest(files[0], `focus.${format}`, heapMb);
       const large = await ingest(files[1], `focus.${format}`, heapMb);
       lines.push(row(`${format} quarter`, small, baselineRate), row(`${format} full`, large, baselineRate));
-      lines.push(`| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} (${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | |`);
+      lines.push(
+        `| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} (${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | |`,
+      );
     }
     console.log(`\nservices run with --max-old-space-size=${heapMb}`);
     console.log('\n| run | rows written | total s | rows/s | database s | rows/s without database | vs baseline | peak RSS MB |');

@@ -40,7 +40,9 @@ async function measure(uri: string, name: string, docs: (index: number) => Recor
     }
     const insertSeconds = (performance.now() - insertStarted) / 1000;
     const sumStarted = performance.now();
-    const [result] = await collection.aggregate<{ total: number | Decimal128 }>([{ $group: { _id: null, total: { $sum: '$billedCost' } } }]).toArray();
+    const [result] = await collection
+      .aggregate<{ total: number | Decimal128 }>([{ $group: { _id: null, total: { $sum: '$billedCost' } } }])
+      .toArray();
     const sumSeconds = (performance.now() - sumStarted) / 1000;
     await collection.drop();
     return { insertSeconds, sumSeconds, total: String(result.total) };
@@ -62,18 +64,30 @@ async function main(): Promise<void> {
   const doubles = texts.map(Number);
   const naive = doubles.reduce((sum, value) => sum + value, 0);
   console.log(`${rows.toLocaleString()} BilledCost values; exact sum ${unscaled(exact)}`);
-  console.log(`JavaScript, doubles: naive sum error ${errorOf(naive, exact).toExponential(2)}, compensated sum error ${errorOf(compensatedSum(doubles), exact).toExponential(2)}`);
+  console.log(
+    `JavaScript, doubles: naive sum error ${errorOf(naive, exact).toExponential(2)}, compensated sum error ${errorOf(compensatedSum(doubles), exact).toExponential(2)}`,
+  );
 
   const stack = await stackUp({ profile: process.env.STACK_PROFILE ?? 'dev', log: () => undefined });
   const url = new URL(process.env.MONGODB_URI ?? stack.MONGODB_URI);
   url.pathname = `/bench_money_${Date.now()}`;
   const uri = url.toString();
   const asDouble = await measure(uri, 'doubles', (index) => ({ billedCost: doubles[index], period: '202410' }), rows);
-  const asDecimal = await measure(uri, 'decimals', (index) => ({ billedCost: Decimal128.fromString(texts[index]), period: '202410' }), rows);
+  const asDecimal = await measure(
+    uri,
+    'decimals',
+    (index) => ({ billedCost: Decimal128.fromString(texts[index]), period: '202410' }),
+    rows,
+  );
   console.log('\n| representation | insert s | rows/s | $sum s | database sum | error vs exact |');
   console.log('|---|---|---|---|---|---|');
-  for (const [label, m] of [['double', asDouble], ['Decimal128', asDecimal]] as const) {
-    console.log(`| ${label} | ${m.insertSeconds.toFixed(1)} | ${Math.round(rows / m.insertSeconds).toLocaleString()} | ${m.sumSeconds.toFixed(2)} | ${m.total} | ${errorOf(m.total, exact).toExponential(2)} |`);
+  for (const [label, m] of [
+    ['double', asDouble],
+    ['Decimal128', asDecimal],
+  ] as const) {
+    console.log(
+      `| ${label} | ${m.insertSeconds.toFixed(1)} | ${Math.round(rows / m.insertSeconds).toLocaleString()} | ${m.sumSeconds.toFixed(2)} | ${m.total} | ${errorOf(m.total, exact).toExponential(2)} |`,
+    );
   }
 }
 

@@ -31,7 +31,11 @@ describe('costasset FOCUS import and export', () => {
     platform = await startPlatform({ GPD_BATCH_SIZE: '500', JOBS_RETRY_DELAY_MS: '100' });
     admin = await platform.token({ sub: 'admin' });
     const config = (key: string, value: unknown) =>
-      request(platform.authz.url).put('/core/configuration/v1/configvalues').set('corelite-token', admin).send({ configurationkey: key, configurationvalue: value }).expect(200);
+      request(platform.authz.url)
+        .put('/core/configuration/v1/configvalues')
+        .set('corelite-token', admin)
+        .send({ configurationkey: key, configurationvalue: value })
+        .expect(200);
     await config('INSTANCE_CURRENCIES', ['USD', 'EUR']);
     await config('CURRENCY_EXCHANGE_RATES', { EUR: EUR_RATE });
     await config('DEFAULT_CURRENCY', 'USD');
@@ -39,7 +43,13 @@ describe('costasset FOCUS import and export', () => {
   afterAll(() => platform.close());
 
   it('imports a FOCUS 1.0 CSV mixing AWS, Azure and OCI with no manifest: every row, exact totals, ids, dates, NULLs, tags and x_ columns as given', async () => {
-    const file = await focusFile({ version: '1.0', format: 'csv', rows: 400, providers: ['aws', 'azure', 'oci'], periods: ['202409', '202410'] });
+    const file = await focusFile({
+      version: '1.0',
+      format: 'csv',
+      rows: 400,
+      providers: ['aws', 'azure', 'oci'],
+      periods: ['202409', '202410'],
+    });
     const { uploadId, job } = await importFocus(platform, admin, [file]);
     expect(job).toMatchObject({ status: 'succeeded', result: { rowsRead: 400, rowsWritten: 400, rowsRejected: 0, rules: [] } });
     expect(job).toMatchObject({ progress: { unit: 'bytes', rows: 400, percent: 100 } });
@@ -48,7 +58,11 @@ describe('costasset FOCUS import and export', () => {
     expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'providerName' }), 'providerName', file.sums.byProvider);
     expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'category' }), 'category', file.sums.byServiceCategory);
     expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'billingPeriod' }), 'billingPeriod', file.sums.byBillingPeriod);
-    expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'billingAccountId' }), 'billingAccountId', file.sums.byBillingAccount);
+    expectTotals(
+      await costTotals(platform, admin, { ...scope, groupBy: 'billingAccountId' }),
+      'billingAccountId',
+      file.sums.byBillingAccount,
+    );
 
     // cost is billedCost for rows already in the corporate currency, converted unrounded otherwise
     const byProvider = await costTotals(platform, admin, { ...scope, groupBy: 'providerName' });
@@ -71,13 +85,29 @@ describe('costasset FOCUS import and export', () => {
 
     // a charge of 2024-08-31 22:00:00 (no offset) is UTC and billed in September, whatever the server's zone
     const late = items.find((line) => line.sourceRow === 4) as Record<string, unknown>;
-    expect(late).toMatchObject({ chargePeriodStart: '2024-08-31T22:00:00.000Z', period: '202408', billingPeriod: '202409', billingPeriodStart: '2024-09-01T00:00:00.000Z', sourceFile: file.name });
+    expect(late).toMatchObject({
+      chargePeriodStart: '2024-08-31T22:00:00.000Z',
+      period: '202408',
+      billingPeriod: '202409',
+      billingPeriodStart: '2024-09-01T00:00:00.000Z',
+      sourceFile: file.name,
+    });
 
     const azure = items.find((line) => line.providerName === 'Microsoft') as Record<string, unknown>;
-    expect(azure).toMatchObject({ billingAccountId: AZURE_ACCOUNT, billingCurrency: 'EUR', category: azure.serviceCategory, focusVersion: '1.0' });
+    expect(azure).toMatchObject({
+      billingAccountId: AZURE_ACCOUNT,
+      billingCurrency: 'EUR',
+      category: azure.serviceCategory,
+      focusVersion: '1.0',
+    });
     expect(String(azure.assetAccountId)).toMatch(/^\/subscriptions\//);
     const tagged = items.find((line) => (line.tags as { key: string }[]).some((tag) => tag.key === 'flagged')) as { tags: unknown[] };
-    expect(tagged.tags).toEqual(expect.arrayContaining([{ group: 'default', key: 'flagged', value: 'true', type: 'boolean' }, { group: 'user', key: 'team', value: expect.any(String), name: 'user:team' }]));
+    expect(tagged.tags).toEqual(
+      expect.arrayContaining([
+        { group: 'default', key: 'flagged', value: 'true', type: 'boolean' },
+        { group: 'user', key: 'team', value: expect.any(String), name: 'user:team' },
+      ]),
+    );
     expect(items.some((line) => (line.tags as { key: string }[]).some((tag) => tag.key === ' spaced key'))).toBe(true);
     expect(items.find((line) => line.sourceRow === 2)).toMatchObject({ customColumns: [{ name: 'x_Note', value: 'café ☕, "quoted"' }] });
 
@@ -93,10 +123,16 @@ describe('costasset FOCUS import and export', () => {
       rowsRead: 400,
       rowsWritten: 400,
       providers: ['AWS', 'Microsoft', 'Oracle'],
-      parts: [{ name: file.name, format: 'csv', focusVersion: '1.0', versionSource: 'columns', rowsRead: 400, rowsWritten: 400, rowsRejected: 0 }],
+      parts: [
+        { name: file.name, format: 'csv', focusVersion: '1.0', versionSource: 'columns', rowsRead: 400, rowsWritten: 400, rowsRejected: 0 },
+      ],
       conformance: { rules: [] },
     });
-    expect(record.scopes).toEqual(expect.arrayContaining([{ providerName: 'Microsoft', billingAccountId: AZURE_ACCOUNT, billingPeriod: '202409', rows: expect.any(Number) }]));
+    expect(record.scopes).toEqual(
+      expect.arrayContaining([
+        { providerName: 'Microsoft', billingAccountId: AZURE_ACCOUNT, billingPeriod: '202409', rows: expect.any(Number) },
+      ]),
+    );
 
     // the OpenAPI line-item schema lists every field the API returns
     const openapi = (await api().get('/docs-json').expect(200)).body;
@@ -112,20 +148,32 @@ describe('costasset FOCUS import and export', () => {
     ['1.2', 'parquet', 'snappy', '202304'],
     ['1.3', 'csv.gz', undefined, '202305'],
     ['1.3', 'parquet', 'zstd', '202306'],
-  ] as const)('imports FOCUS %s as %s (%s) with exact totals per provider and ServiceCategory', async (version, format, compression, period) => {
-    const file = await focusFile({ version, format, compression, rows: 300, periods: [period], nulls: 'NULL' });
-    const { uploadId, job } = await importFocus(platform, admin, [file]);
-    expect(job).toMatchObject({ status: 'succeeded', result: { rowsRead: 300, rowsWritten: 300, rowsRejected: 0 } });
-    expectTotals(await costTotals(platform, admin, { uploadRefId: uploadId, groupBy: 'providerName' }), 'providerName', file.sums.byProvider);
-    expectTotals(await costTotals(platform, admin, { uploadRefId: uploadId, groupBy: 'category' }), 'category', file.sums.byServiceCategory);
-    const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', admin).expect(200)).body;
-    expect(record.parts[0]).toMatchObject({ focusVersion: version, versionSource: format === 'parquet' ? 'metadata' : 'columns' });
-    expect(record.providers).toEqual(['AWS', 'Google Cloud', 'Microsoft', 'Oracle']);
-    const item = (await allLineItems(platform, admin, { uploadRefId: uploadId, providerName: 'AWS' }))[0];
-    expect(item).toMatchObject({ focusVersion: version, serviceSubcategory: expect.any(String), skuMeter: 'Compute Usage' });
-    if (version !== '1.1') expect(item).toMatchObject({ invoiceId: `INV-AWS-${period}`, pricingCurrency: 'USD', billingAccountType: 'Billing Account' });
-    if (version === '1.3') expect(item).toMatchObject({ serviceProviderName: 'AWS', hostProviderName: 'AWS', providerName: 'AWS' });
-  });
+  ] as const)(
+    'imports FOCUS %s as %s (%s) with exact totals per provider and ServiceCategory',
+    async (version, format, compression, period) => {
+      const file = await focusFile({ version, format, compression, rows: 300, periods: [period], nulls: 'NULL' });
+      const { uploadId, job } = await importFocus(platform, admin, [file]);
+      expect(job).toMatchObject({ status: 'succeeded', result: { rowsRead: 300, rowsWritten: 300, rowsRejected: 0 } });
+      expectTotals(
+        await costTotals(platform, admin, { uploadRefId: uploadId, groupBy: 'providerName' }),
+        'providerName',
+        file.sums.byProvider,
+      );
+      expectTotals(
+        await costTotals(platform, admin, { uploadRefId: uploadId, groupBy: 'category' }),
+        'category',
+        file.sums.byServiceCategory,
+      );
+      const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', admin).expect(200)).body;
+      expect(record.parts[0]).toMatchObject({ focusVersion: version, versionSource: format === 'parquet' ? 'metadata' : 'columns' });
+      expect(record.providers).toEqual(['AWS', 'Google Cloud', 'Microsoft', 'Oracle']);
+      const item = (await allLineItems(platform, admin, { uploadRefId: uploadId, providerName: 'AWS' }))[0];
+      expect(item).toMatchObject({ focusVersion: version, serviceSubcategory: expect.any(String), skuMeter: 'Compute Usage' });
+      if (version !== '1.1')
+        expect(item).toMatchObject({ invoiceId: `INV-AWS-${period}`, pricingCurrency: 'USD', billingAccountType: 'Billing Account' });
+      if (version === '1.3') expect(item).toMatchObject({ serviceProviderName: 'AWS', hostProviderName: 'AWS', providerName: 'AWS' });
+    },
+  );
 
   it('re-importing the same export replaces it, and a different file of the same provider does not re-read the first', async () => {
     const first = await focusFile({ version: '1.2', format: 'csv', rows: 120, periods: ['202401'] });
@@ -137,7 +185,9 @@ describe('costasset FOCUS import and export', () => {
     const twice = await importFocus(platform, admin, [first]);
     expect(twice.job).toMatchObject({ status: 'succeeded', result: { replaced: [{ uploadRefId: once.uploadId, rowsRemoved: 120 }] } });
     expect(await totals()).toEqual(before);
-    expect((await api().get(`/api/costasset/v1/focus/uploads/${once.uploadId}`).set('corelite-token', admin).expect(200)).body).toMatchObject({
+    expect(
+      (await api().get(`/api/costasset/v1/focus/uploads/${once.uploadId}`).set('corelite-token', admin).expect(200)).body,
+    ).toMatchObject({
       status: 'superseded',
       supersededBy: [twice.uploadId],
       scopes: [],
@@ -147,7 +197,11 @@ describe('costasset FOCUS import and export', () => {
     const next = await importFocus(platform, admin, [other]);
     expect(next.job).toMatchObject({ status: 'succeeded', result: { rowsRead: 60, replaced: [] } });
     expect(await totals()).toEqual(before);
-    expectTotals(await costTotals(platform, admin, { billingPeriod: '202402', groupBy: 'providerName' }), 'providerName', other.sums.byProvider);
+    expectTotals(
+      await costTotals(platform, admin, { billingPeriod: '202402', groupBy: 'providerName' }),
+      'providerName',
+      other.sums.byProvider,
+    );
   });
 
   it('exports line items as FOCUS 1.2 CSV and Parquet, streamed, that import back into the same line items', async () => {
@@ -173,18 +227,35 @@ describe('costasset FOCUS import and export', () => {
         })
         .expect(200);
       expect((exported.body as Buffer).length).toBeGreaterThan(1000);
-      expect(exported.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="focus-1\\.2-cost-line-items-\\d{8}T\\d{6}Z\\.${format}"$`));
+      expect(exported.headers['content-disposition']).toMatch(
+        new RegExp(`^attachment; filename="focus-1\\.2-cost-line-items-\\d{8}T\\d{6}Z\\.${format}"$`),
+      );
       const again = await importFocus(platform, admin, [{ name: `export.${format}`, body: exported.body as Buffer }]);
       expect(again.job).toMatchObject({ status: 'succeeded', result: { rowsRead: 250, rowsWritten: 250 } });
       expect(await comparable(again.uploadId)).toEqual(expected);
     }
     const bad = await api().get('/api/costasset/v1/costLineItems/export').query({ format: 'xlsx' }).set('corelite-token', admin);
     expectProblem(bad, 400, 'VALIDATION_FAILED');
-    expectProblem(await api().get('/api/costasset/v1/costLineItems/export').query({ expr: 'vendor == "x"' }).set('corelite-token', admin), 400, 'INVALID_EXPRESSION');
+    expectProblem(
+      await api().get('/api/costasset/v1/costLineItems/export').query({ expr: 'vendor == "x"' }).set('corelite-token', admin),
+      400,
+      'INVALID_EXPRESSION',
+    );
   });
 
   it('lists every problem of a rejected row, counts each rule in the conformance report, and never says plain succeeded', async () => {
-    const header = ['BilledCost', 'BillingAccountId', 'BillingCurrency', 'ChargeCategory', 'ChargePeriodStart', 'ChargePeriodEnd', 'ProviderName', 'ServiceCategory', 'ServiceName', 'Id'];
+    const header = [
+      'BilledCost',
+      'BillingAccountId',
+      'BillingCurrency',
+      'ChargeCategory',
+      'ChargePeriodStart',
+      'ChargePeriodEnd',
+      'ProviderName',
+      'ServiceCategory',
+      'ServiceName',
+      'Id',
+    ];
     const rows = [
       ['1.5', 'acc', 'USD', 'Usage', '2022-01-01', '2022-01-02', 'AWS', 'Compute', 'EC2', 'r1'],
       ['abc', 'acc', 'usd', 'Usage', '2022-01-01', '2022-01-02', 'AWS', 'Compute', 'EC2', 'r2'],
@@ -197,13 +268,38 @@ describe('costasset FOCUS import and export', () => {
     const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', admin).expect(200)).body;
     expect(record).toMatchObject({ status: 'enriched_with_errors', parts: [{ focusVersion: '1.2', versionSource: 'declared' }] });
     expect(record.errors).toEqual([
-      { file: 'hand made.csv', line: 3, id: 'r2', reason: 'BilledCost "abc" is not a decimal number; BillingCurrency "usd" is not an ISO 4217 code' },
-      { file: 'hand made.csv', line: 5, id: 'r4', reason: 'ChargePeriodStart "yesterday" is not an ISO 8601 date; BillingAccountId is empty; no exchange rate from JPY to USD' },
+      {
+        file: 'hand made.csv',
+        line: 3,
+        id: 'r2',
+        reason: 'BilledCost "abc" is not a decimal number; BillingCurrency "usd" is not an ISO 4217 code',
+      },
+      {
+        file: 'hand made.csv',
+        line: 5,
+        id: 'r4',
+        reason: 'ChargePeriodStart "yesterday" is not an ISO 8601 date; BillingAccountId is empty; no exchange rate from JPY to USD',
+      },
     ]);
-    const rules = Object.fromEntries((record.conformance.rules as { rule: string; count: number; severity: string }[]).map((rule) => [rule.rule, rule]));
-    expect(rules.DECIMAL_INVALID).toMatchObject({ count: 1, severity: 'error', examples: [{ file: 'hand made.csv', line: 3, id: 'r2', message: 'BilledCost "abc" is not a decimal number' }] });
-    expect(rules.VALUE_NOT_ALLOWED).toMatchObject({ count: 1, severity: 'warning', examples: [{ line: 4, message: expect.stringContaining('ChargeCategory "Refund"') }] });
-    expect(rules.MANDATORY_COLUMN_MISSING).toMatchObject({ severity: 'warning', examples: expect.arrayContaining([{ file: 'hand made.csv', line: 0, message: 'BillingPeriodStart is mandatory in FOCUS 1.2 and missing' }]) });
+    const rules = Object.fromEntries(
+      (record.conformance.rules as { rule: string; count: number; severity: string }[]).map((rule) => [rule.rule, rule]),
+    );
+    expect(rules.DECIMAL_INVALID).toMatchObject({
+      count: 1,
+      severity: 'error',
+      examples: [{ file: 'hand made.csv', line: 3, id: 'r2', message: 'BilledCost "abc" is not a decimal number' }],
+    });
+    expect(rules.VALUE_NOT_ALLOWED).toMatchObject({
+      count: 1,
+      severity: 'warning',
+      examples: [{ line: 4, message: expect.stringContaining('ChargeCategory "Refund"') }],
+    });
+    expect(rules.MANDATORY_COLUMN_MISSING).toMatchObject({
+      severity: 'warning',
+      examples: expect.arrayContaining([
+        { file: 'hand made.csv', line: 0, message: 'BillingPeriodStart is mandatory in FOCUS 1.2 and missing' },
+      ]),
+    });
     expect(rules.MANDATORY_COLUMN_MISSING.count).toBeGreaterThan(5);
     expect((job.result as { rules: unknown[] }).rules).toEqual(record.conformance.rules);
     expect(await allLineItems(platform, admin, { uploadRefId: uploadId })).toEqual([
@@ -213,8 +309,13 @@ describe('costasset FOCUS import and export', () => {
 
     const none = await importFocus(platform, admin, [{ name: 'bad.csv', body: Buffer.from(csvLine(header) + csvLine(rows[1])) }]);
     expect(none.job).toMatchObject({ status: 'failed', error: 'no row could be written: 1 read, 1 rejected' });
-    const missing = await importFocus(platform, admin, [{ name: 'no-cost.csv', body: Buffer.from('ChargePeriodStart,ProviderName\r\n2022-01-01,AWS\r\n') }]);
-    expect(missing.job).toMatchObject({ status: 'failed', error: expect.stringContaining('missing required column(s): BilledCost, BillingCurrency, BillingAccountId') });
+    const missing = await importFocus(platform, admin, [
+      { name: 'no-cost.csv', body: Buffer.from('ChargePeriodStart,ProviderName\r\n2022-01-01,AWS\r\n') },
+    ]);
+    expect(missing.job).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('missing required column(s): BilledCost, BillingCurrency, BillingAccountId'),
+    });
     const broken = await importFocus(platform, admin, [{ name: 'broken.parquet', body: Buffer.from('not parquet at all') }]);
     expect(broken.job).toMatchObject({ status: 'failed', error: expect.stringContaining('broken.parquet is not a readable Parquet file') });
   });
@@ -232,15 +333,26 @@ describe('costasset FOCUS import and export', () => {
       { field: 'files', messages: ['part 2 été.parquet is not uploaded'] },
     ]);
     expectProblem(
-      await api().post('/api/costasset/v1/focus/uploads').set('corelite-token', admin).send({ files: [{ name: 'export.xlsx' }] }),
+      await api()
+        .post('/api/costasset/v1/focus/uploads')
+        .set('corelite-token', admin)
+        .send({ files: [{ name: 'export.xlsx' }] }),
       400,
       'FOCUS_FILE_FORMAT_UNKNOWN',
     );
-    expectProblem(await api().post('/api/costasset/v1/focus/uploads').set('corelite-token', admin).send({ files: [] }), 400, 'VALIDATION_FAILED');
+    expectProblem(
+      await api().post('/api/costasset/v1/focus/uploads').set('corelite-token', admin).send({ files: [] }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectProblem(await api().get('/api/costasset/v1/focus/uploads/nope').set('corelite-token', admin), 404, 'FOCUS_UPLOAD_NOT_FOUND');
 
     const file = await focusFile({ version: '1.2', format: 'csv.gz', rows: 80, providers: ['azure'], periods: ['202201'] });
-    const submitted = await api().post('/api/costasset/v1/gpd').query({ providername: 'Microsoft', fileName: 'azure-focus.csv.gz' }).set('corelite-token', admin).expect(202);
+    const submitted = await api()
+      .post('/api/costasset/v1/gpd')
+      .query({ providername: 'Microsoft', fileName: 'azure-focus.csv.gz' })
+      .set('corelite-token', admin)
+      .expect(202);
     expect((await fetch(submitted.body.uploadUrl, { method: 'PUT', body: file.body })).status).toBe(200);
     const enrich = await api()
       .post('/api/costasset/v1/gpd/enrich')
@@ -249,8 +361,12 @@ describe('costasset FOCUS import and export', () => {
       .expect(200);
     const job = await waitForJob(platform, admin, enrich.body.jobs[0].jobId);
     expect(job).toMatchObject({ status: 'succeeded', result: { rowsWritten: 80 } });
-    const listed = (await api().get('/api/costasset/v1/gpd').query({ providername: 'microsoft' }).set('corelite-token', admin).expect(200)).body;
-    expect(listed.find((upload: { GPDUploadRefId: string }) => upload.GPDUploadRefId === submitted.body.GPDUploadRefId)).toMatchObject({ format: 'focus', status: 'enriched' });
+    const listed = (await api().get('/api/costasset/v1/gpd').query({ providername: 'microsoft' }).set('corelite-token', admin).expect(200))
+      .body;
+    expect(listed.find((upload: { GPDUploadRefId: string }) => upload.GPDUploadRefId === submitted.body.GPDUploadRefId)).toMatchObject({
+      format: 'focus',
+      status: 'enriched',
+    });
 
     const deletion = await api()
       .post('/api/costasset/v1/dataManagement')

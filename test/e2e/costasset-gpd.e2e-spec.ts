@@ -386,12 +386,25 @@ describe('costasset GPD uploads and enrichment', () => {
     const account = '/providers/Microsoft.Billing/billingAccounts/000001';
     const { GPDUploadRefId, uploadUrl } = await submit(admin, 'azure');
     await put(uploadUrl, zip);
-    const started = await api().post(`${GPD}/enrich`).set('corelite-token', admin).send({ GPDUploadRefId: [GPDUploadRefId], provider: ['azure'], retry: 'false' }).expect(200);
+    const started = await api()
+      .post(`${GPD}/enrich`)
+      .set('corelite-token', admin)
+      .send({ GPDUploadRefId: [GPDUploadRefId], provider: ['azure'], retry: 'false' })
+      .expect(200);
     expect(await finished(started.body.jobs[0].jobId)).toMatchObject({ status: 'succeeded', result: { rowsWritten: 140 } });
     const items = await lineItems({ billingAccountId: account });
     expect(items).toHaveLength(40);
-    expect(items[0]).toMatchObject({ billingAccountId: account, assetAccountId: `${account}-sub`, sourceFile: expect.stringContaining('%2Fproviders%2F'), sourceRow: 2 });
-    const assets = await api().get('/api/costasset/v1/assets').query({ billingAccountId: account }).set('corelite-token', admin).expect(200);
+    expect(items[0]).toMatchObject({
+      billingAccountId: account,
+      assetAccountId: `${account}-sub`,
+      sourceFile: expect.stringContaining('%2Fproviders%2F'),
+      sourceRow: 2,
+    });
+    const assets = await api()
+      .get('/api/costasset/v1/assets')
+      .query({ billingAccountId: account })
+      .set('corelite-token', admin)
+      .expect(200);
     expect(assets.body.items[0]).toMatchObject({ assetAccountId: `${account}-sub` });
   });
 

@@ -55,10 +55,22 @@ export async function importFocus(
   return { uploadId: created.body.uploadId, job: await waitForJob(platform, token, started.body.jobId, 60_000) };
 }
 
-export type Totals = { key: Record<string, string | null>; lineItems: number; cost: number; billedCost: number; effectiveCost: number; listCost: number; contractedCost: number };
+export type Totals = {
+  key: Record<string, string | null>;
+  lineItems: number;
+  cost: number;
+  billedCost: number;
+  effectiveCost: number;
+  listCost: number;
+  contractedCost: number;
+};
 
 export async function costTotals(platform: Platform, token: string, query: Record<string, string>): Promise<Totals[]> {
-  const res = await request(platform.costasset.url).get('/api/costasset/v1/costLineItems/totals').query(query).set('corelite-token', token).expect(200);
+  const res = await request(platform.costasset.url)
+    .get('/api/costasset/v1/costLineItems/totals')
+    .query(query)
+    .set('corelite-token', token)
+    .expect(200);
   return res.body.groups as Totals[];
 }
 

@@ -57,7 +57,12 @@ export const PROVIDERS: Record<string, ProviderProfile> = {
     services: [
       { name: 'Virtual Machines', category: 'Compute', subcategory: 'Virtual Machines', resourceType: 'Microsoft.Compute/virtualMachines' },
       { name: 'Storage', category: 'Storage', subcategory: 'Object Storage', resourceType: 'Microsoft.Storage/storageAccounts' },
-      { name: 'Virtual Network', category: 'Networking', subcategory: 'Network Infrastructure', resourceType: 'Microsoft.Network/virtualNetworks' },
+      {
+        name: 'Virtual Network',
+        category: 'Networking',
+        subcategory: 'Network Infrastructure',
+        resourceType: 'Microsoft.Network/virtualNetworks',
+      },
     ],
     resourceId: (sub, _region, index) => `${sub}/resourceGroups/rg prod/providers/Microsoft.Compute/virtualMachines/vm ${index % 31}`,
   },
@@ -249,8 +254,6 @@ export function focusRow(index: number, options: RowOptions): FocusRow {
   return row;
 }
 
-const SCALE = 10n ** 20n;
-
 /** A decimal string as an integer count of 1e-20: exact, independent of binary doubles. */
 export function scaled(text: string): bigint {
   const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
@@ -328,7 +331,8 @@ export class FocusSums {
       listCost: unscaled(sums[2]),
       contractedCost: unscaled(sums[3]),
     });
-    const group = (name: string) => Object.fromEntries([...(this.groups.get(name) ?? new Map()).entries()].map(([key, value]) => [key, totals(value)]));
+    const group = (name: string) =>
+      Object.fromEntries([...(this.groups.get(name) ?? new Map()).entries()].map(([key, value]) => [key, totals(value)]));
     return {
       rows: this.rows,
       total: group('total')[''] ?? totals({ rows: 0, sums: AMOUNTS.map(() => 0n) }),

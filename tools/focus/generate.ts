@@ -146,7 +146,10 @@ async function main(): Promise<void> {
     rows,
     periods,
     out,
-    providers: (values.providers as string).split(',').map((provider) => provider.trim()).filter(Boolean),
+    providers: (values.providers as string)
+      .split(',')
+      .map((provider) => provider.trim())
+      .filter(Boolean),
     compression: values.compression as 'snappy' | 'zstd',
     nulls: values.nulls as NullStyle,
     rowGroupSize: Number(values['row-group']),

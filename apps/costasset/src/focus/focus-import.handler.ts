@@ -69,7 +69,10 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     await this.uploads.updateOne(
       tenantId,
       { refId: upload.refId },
-      { $set: { status: 'enriching', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [], replacing: false }, $unset: { scopes: 1, replaced: 1 } },
+      {
+        $set: { status: 'enriching', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [], replacing: false },
+        $unset: { scopes: 1, replaced: 1 },
+      },
     );
     try {
       const conversion = await this.reference.conversion(tenantId);
@@ -78,7 +81,11 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       const { counts, parts, scopes, databaseMs } = loaded;
       if (outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) === 'failed') {
         const reason = `no row could be written: ${counts.rowsRead} read, ${counts.rowsRejected} rejected`;
-        throw new PermanentJobError(reason, { ...counts, parts, errors: counts.errors.length ? counts.errors : [{ file: '', line: 0, reason }] });
+        throw new PermanentJobError(reason, {
+          ...counts,
+          parts,
+          errors: counts.errors.length ? counts.errors : [{ file: '', line: 0, reason }],
+        });
       }
       await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { scopes: scopes.slice(0, MAX_STORED_SCOPES) } });
       const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes);
@@ -93,7 +100,16 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       });
       const periods = [...new Set(scopes.map((scope) => scope.billingPeriod))];
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
-      const result = { ...counts, parts, providers, scopes: kept.length, replaced, outdated, databaseMs: Math.round(databaseMs), currency: conversion.corporateCurrency };
+      const result = {
+        ...counts,
+        parts,
+        providers,
+        scopes: kept.length,
+        replaced,
+        outdated,
+        databaseMs: Math.round(databaseMs),
+        currency: conversion.corporateCurrency,
+      };
       return outcome === 'completed_with_errors' ? new CompletedWithErrors(result) : result;
     } catch (error) {
       if (error instanceof PermanentJobError) await this.failUpload(tenantId, upload.refId, error);
@@ -130,11 +146,17 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     const totalBytes = parts.reduce((sum, part) => sum + (part.sizeBytes ?? 0), 0);
     let bytesBefore = 0;
     let current: FocusFile | undefined;
-    const progress = () => context.progress(bytesBefore + (current?.bytesRead() ?? 0), totalBytes, { unit: 'bytes', rows: report.rowsRead });
-    const writer = new BatchWriter(tenantId, this.env.GPD_BATCH_SIZE, { cost: this.costs, asset: this.assets, utilization: this.utilization }, async (written) => {
-      report.rowsWritten += written;
-      await progress();
-    });
+    const progress = () =>
+      context.progress(bytesBefore + (current?.bytesRead() ?? 0), totalBytes, { unit: 'bytes', rows: report.rowsRead });
+    const writer = new BatchWriter(
+      tenantId,
+      this.env.GPD_BATCH_SIZE,
+      { cost: this.costs, asset: this.assets, utilization: this.utilization },
+      async (written) => {
+        report.rowsWritten += written;
+        await progress();
+      },
+    );
     const scopes = new Map<string, ImportScope>();
     const providers = new ProviderCache(tenantId, this.reference, this.settings);
     await progress();
@@ -149,10 +171,23 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
         const reason = `missing required column(s): ${missing.join(', ')}`;
         throw new PermanentJobError(`${part.name} ${reason}`, { errors: [{ file: part.name, line: 0, reason }], parts });
       }
-      for (const name of plan.missingMandatory) report.fileFinding(part.name, problem(RULES.mandatoryColumn, `${name} is mandatory in FOCUS ${version} and missing`, 'warning'));
-      if (plan.unknown.length) report.fileFinding(part.name, problem(RULES.unknownColumn, `not FOCUS ${version} columns (ignored): ${plan.unknown.join(', ')}`, 'warning'));
+      for (const name of plan.missingMandatory)
+        report.fileFinding(part.name, problem(RULES.mandatoryColumn, `${name} is mandatory in FOCUS ${version} and missing`, 'warning'));
+      if (plan.unknown.length)
+        report.fileFinding(
+          part.name,
+          problem(RULES.unknownColumn, `not FOCUS ${version} columns (ignored): ${plan.unknown.join(', ')}`, 'warning'),
+        );
       const before = { read: report.rowsRead, rejected: report.rowsRejected };
-      const ctx = { uploadRefId: upload.refId, conversion, metadataOf: providers.metadataOf, required: FOCUS_REQUIRED_VALUES, conformance: true, focusVersion: version, sourceFile: part.name };
+      const ctx = {
+        uploadRefId: upload.refId,
+        conversion,
+        metadataOf: providers.metadataOf,
+        required: FOCUS_REQUIRED_VALUES,
+        conformance: true,
+        focusVersion: version,
+        sourceFile: part.name,
+      };
       for await (const { row, line, problem: fieldProblem } of file.rows) {
         report.rowsRead++;
         if (report.rowsRead % PROGRESS_ROWS === 0) await progress();
@@ -188,7 +223,8 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
 
   private async stat(part: UploadPart): Promise<void> {
     const stat = await this.store.statObject(this.env.S3_BUCKET, part.objectKey).catch((error: { code?: string }) => {
-      if (error.code === 'NotFound' || error.code === 'NoSuchKey') throw new PermanentJobError(`${part.name} is no longer in the object store`);
+      if (error.code === 'NotFound' || error.code === 'NoSuchKey')
+        throw new PermanentJobError(`${part.name} is no longer in the object store`);
       throw error;
     });
     part.sizeBytes = stat.size;

@@ -13,7 +13,13 @@ import {
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '@lib/auth';
 import { UploadRecordDto } from '../gpd/dto/gpd.dto';
-import { CreateFocusUploadRequest, FocusImportStarted, FocusUploadCreated, ImportFocusRequest, ListFocusUploadsQuery } from './dto/focus-upload.dto';
+import {
+  CreateFocusUploadRequest,
+  FocusImportStarted,
+  FocusUploadCreated,
+  ImportFocusRequest,
+  ListFocusUploadsQuery,
+} from './dto/focus-upload.dto';
 import { FocusUploadsService } from './focus-uploads.service';
 
 export class FocusUploadPage {
@@ -53,7 +59,9 @@ export class FocusUploadsController {
   }
 
   @Get(':uploadId')
-  @ApiOperation({ summary: 'One FOCUS upload: files, versions found, rows read/written/rejected, rejected rows, conformance report, replaced uploads' })
+  @ApiOperation({
+    summary: 'One FOCUS upload: files, versions found, rows read/written/rejected, rejected rows, conformance report, replaced uploads',
+  })
   @ApiOkResponse({ type: UploadRecordDto })
   @ApiNotFoundResponse({ description: 'FOCUS_UPLOAD_NOT_FOUND' })
   get(@CurrentPrincipal() principal: Principal, @Param('uploadId') uploadId: string): Promise<UploadRecordDto> {
@@ -74,7 +82,11 @@ export class FocusUploadsController {
   @ApiNotFoundResponse({ description: 'FOCUS_UPLOAD_NOT_FOUND' })
   @ApiConflictResponse({ description: 'FOCUS_ALREADY_IMPORTED' })
   @ApiPayloadTooLargeResponse({ description: 'FOCUS_FILE_TOO_LARGE' })
-  import(@CurrentPrincipal() principal: Principal, @Param('uploadId') uploadId: string, @Body() body: ImportFocusRequest): Promise<FocusImportStarted> {
+  import(
+    @CurrentPrincipal() principal: Principal,
+    @Param('uploadId') uploadId: string,
+    @Body() body: ImportFocusRequest,
+  ): Promise<FocusImportStarted> {
     return this.focus.import(principal.tenantId, uploadId, body?.again === true);
   }
 

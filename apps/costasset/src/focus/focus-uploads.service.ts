@@ -40,7 +40,8 @@ export class FocusUploadsService {
     if (names.length > this.env.FOCUS_MAX_PARTS)
       throw Problems.badRequest('FOCUS_TOO_MANY_FILES', `An upload holds at most ${this.env.FOCUS_MAX_PARTS} files (FOCUS_MAX_PARTS)`);
     const duplicate = names.find((name, index) => names.indexOf(name) !== index);
-    if (duplicate !== undefined) throw Problems.badRequest('FOCUS_FILE_NAME_REPEATED', `The file name ${JSON.stringify(duplicate)} is given twice`);
+    if (duplicate !== undefined)
+      throw Problems.badRequest('FOCUS_FILE_NAME_REPEATED', `The file name ${JSON.stringify(duplicate)} is given twice`);
     const unknown = names.filter((name) => !formatOfName(name));
     if (unknown.length > 0)
       throw Problems.badRequest(
@@ -78,7 +79,7 @@ export class FocusUploadsService {
     await this.uploads.create(tenantId, {
       refId,
       format: 'focus',
-      ...(options.providerName ?? options.label ? { providerName: options.providerName ?? options.label } : {}),
+      ...((options.providerName ?? options.label) ? { providerName: options.providerName ?? options.label } : {}),
       fileName: options.label ?? parts[0].name,
       objectKey: gpdObjectKey(tenantId, refId, ''),
       status: 'awaiting_upload',
@@ -114,7 +115,11 @@ export class FocusUploadsService {
       throw Problems.conflict('FOCUS_ALREADY_IMPORTED', `Upload ${refId} is ${upload.status}; send {"again": true} to import it again`);
     const parts = await this.checkParts(upload);
     const job = await this.jobs.submit(tenantId, FOCUS_IMPORT_JOB, { refId });
-    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'enriching', jobId: job.jobId, parts, importRequestedAt: new Date() } });
+    await this.uploads.updateOne(
+      tenantId,
+      { refId },
+      { $set: { status: 'enriching', jobId: job.jobId, parts, importRequestedAt: new Date() } },
+    );
     return { uploadId: refId, jobId: job.jobId };
   }
 
@@ -142,7 +147,10 @@ export class FocusUploadsService {
         missing.slice(0, 100).map((name) => ({ field: 'files', messages: [`${name} is not uploaded`] })),
       );
     if (tooLarge.length > 0)
-      throw Problems.payloadTooLarge('FOCUS_FILE_TOO_LARGE', `Over FOCUS_MAX_FILE_BYTES (${this.env.FOCUS_MAX_FILE_BYTES}): ${tooLarge.slice(0, 10).join(', ')}`);
+      throw Problems.payloadTooLarge(
+        'FOCUS_FILE_TOO_LARGE',
+        `Over FOCUS_MAX_FILE_BYTES (${this.env.FOCUS_MAX_FILE_BYTES}): ${tooLarge.slice(0, 10).join(', ')}`,
+      );
     this.logger.log({ refId: upload.refId, files: parts.length, bytes: total }, 'FOCUS import requested');
     return parts;
   }

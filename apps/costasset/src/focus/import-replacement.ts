@@ -46,7 +46,8 @@ export class ImportReplacement {
     for (const other of others) {
       const overlap = (other.scopes ?? []).filter((scope) => mine.has(scopeKey(scope)));
       if (overlap.length === 0) continue;
-      const otherIsOlder = requestedAt(other) < requestedAt(upload) || (requestedAt(other) === requestedAt(upload) && other.refId < upload.refId);
+      const otherIsOlder =
+        requestedAt(other) < requestedAt(upload) || (requestedAt(other) === requestedAt(upload) && other.refId < upload.refId);
       if (otherIsOlder && LOADED_STATUSES.includes(other.status)) {
         replaced.push({ uploadRefId: other.refId, rowsRemoved: await this.removeScopes(tenantId, other.refId, overlap) });
         const left = (other.scopes ?? []).filter((scope) => !mine.has(scopeKey(scope)));

@@ -199,7 +199,9 @@ export function readCostRow(row: CellRow, plan: HeaderPlan, line: number, ctx: C
   const assetType = values.assetType as string | undefined;
   const serviceName = values.serviceName as string | undefined;
   const mapped =
-    (assetType && metadata.categoriesByAssetType.get(assetType)) || (serviceName && metadata.categoriesByAssetType.get(serviceName)) || undefined;
+    (assetType && metadata.categoriesByAssetType.get(assetType)) ||
+    (serviceName && metadata.categoriesByAssetType.get(serviceName)) ||
+    undefined;
   const period = ctx.folder?.period ?? periodOf(start);
   const billingPeriodStart = values.billingPeriodStart as Date | undefined;
   doc.uploadRefId = ctx.uploadRefId;

@@ -20,6 +20,7 @@ import {
 import { FOCUS_VERSIONS } from '../../ingest-rules/focus-columns';
 
 /** Any file name a provider gives its parts, without control characters or path separators. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what the name may not hold
 const PART_NAME = /^[^\u0000-\u001f\u007f/\\]+$/u;
 
 export class FocusPartRequest {
@@ -48,7 +49,11 @@ export class CreateFocusUploadRequest {
   @Type(() => FocusPartRequest)
   files: FocusPartRequest[];
 
-  @ApiPropertyOptional({ type: String, description: 'A name for the upload in listings (e.g. the export and month)', example: 'AWS CUR 2.0 FOCUS 2024-10' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'A name for the upload in listings (e.g. the export and month)',
+    example: 'AWS CUR 2.0 FOCUS 2024-10',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
@@ -67,19 +72,27 @@ export class CreateFocusUploadRequest {
 
 export class FocusPartUrl {
   @ApiProperty({ type: String }) name: string;
-  @ApiProperty({ type: String, description: 'Pre-signed PUT URL into the object store; PUT the file bytes to it, no token needed' }) uploadUrl: string;
+  @ApiProperty({ type: String, description: 'Pre-signed PUT URL into the object store; PUT the file bytes to it, no token needed' })
+  uploadUrl: string;
 }
 
 export class FocusUploadCreated {
   @ApiProperty({ type: String, format: 'uuid', description: 'Also its GPDUploadRefId in GET /v1/gpd listings' }) uploadId: string;
   @ApiProperty({ type: [FocusPartUrl] }) files: FocusPartUrl[];
   @ApiProperty({ type: String, format: 'date-time', description: 'When the URLs expire (GPD_UPLOAD_URL_TTL_SECONDS)' }) expiresAt: string;
-  @ApiProperty({ type: String, description: 'POST here once every file is PUT', example: '/api/costasset/v1/focus/uploads/{uploadId}/import' })
+  @ApiProperty({
+    type: String,
+    description: 'POST here once every file is PUT',
+    example: '/api/costasset/v1/focus/uploads/{uploadId}/import',
+  })
   importPath: string;
 }
 
 export class ImportFocusRequest {
-  @ApiPropertyOptional({ type: Boolean, description: '`true` imports again an upload already imported, failed or superseded (its rows are replaced)' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: '`true` imports again an upload already imported, failed or superseded (its rows are replaced)',
+  })
   @IsOptional()
   @IsBoolean()
   again?: boolean;

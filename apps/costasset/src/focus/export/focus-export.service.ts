@@ -44,7 +44,10 @@ export class FocusExportService {
     const layout = exportLayout(names.map((entry) => entry._id).filter((name) => typeof name === 'string'));
     const items = this.costs.stream(principal.tenantId, filter);
     const format = query.format ?? 'csv';
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     const stream = Readable.from(format === 'parquet' ? this.parquet(items, layout) : this.csv(items, layout), { objectMode: false });
     stream.once('error', (error) => this.logger.error({ err: error.message }, 'FOCUS export stopped'));
     return {

@@ -30,7 +30,14 @@ export interface FocusFile {
  * fly), Parquet through hyparquet over range reads, one row group (or slice of one) at a time.
  * Nothing is held whole in memory or written to disk.
  */
-export async function openFocusFile(store: Client, bucket: string, key: string, size: number, name: string, format: FocusFileFormat): Promise<FocusFile> {
+export async function openFocusFile(
+  store: Client,
+  bucket: string,
+  key: string,
+  size: number,
+  name: string,
+  format: FocusFileFormat,
+): Promise<FocusFile> {
   if (format === 'parquet') return openParquet(store, bucket, key, size, name);
   let bytes = 0;
   const counter = new Transform({
@@ -52,7 +59,8 @@ export async function openFocusFile(store: Client, bucket: string, key: string, 
   let header: string[] | undefined;
   const records = readCsvRows(source, name, { onHeader: (found) => (header = found) });
   const first = await records.next();
-  if (!header) throw new PermanentJobError(`${name} has no header row`, { errors: [{ file: name, line: 0, reason: 'the file has no header row' }] });
+  if (!header)
+    throw new PermanentJobError(`${name} has no header row`, { errors: [{ file: name, line: 0, reason: 'the file has no header row' }] });
   async function* rows(): AsyncGenerator<FocusFileRow> {
     if (!first.done) yield first.value;
     for await (const record of records) yield record;

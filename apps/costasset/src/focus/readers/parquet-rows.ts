@@ -25,7 +25,8 @@ function objectBuffer(store: Client, bucket: string, key: string, size: number, 
   };
 }
 
-const hasOffsetIndexes = (group: RowGroup) => group.columns.every((chunk) => chunk.offset_index_offset !== undefined && chunk.offset_index_length);
+const hasOffsetIndexes = (group: RowGroup) =>
+  group.columns.every((chunk) => chunk.offset_index_offset !== undefined && chunk.offset_index_length);
 
 const unreadable = (name: string, error: unknown) => {
   const reason = `${name} is not a readable Parquet file: ${(error as Error).message}`;
@@ -60,7 +61,14 @@ export async function openParquet(store: Client, bucket: string, key: string, si
         const end = Math.min(start + step, groupStart + groupRows);
         let slice: Record<string, unknown>[];
         try {
-          slice = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, compressors, useOffsetIndex: step !== groupRows });
+          slice = await parquetReadObjects({
+            file,
+            metadata,
+            rowStart: start,
+            rowEnd: end,
+            compressors,
+            useOffsetIndex: step !== groupRows,
+          });
         } catch (error) {
           throw unreadable(name, error);
         }

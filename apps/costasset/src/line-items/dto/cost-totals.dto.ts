@@ -36,7 +36,11 @@ export class CostTotalsQuery extends OmitType(ListCostLineItemsQuery, ['limit', 
 }
 
 export class CostTotalDto {
-  @ApiProperty({ type: Object, description: 'The value of each groupBy field (null when absent on the rows)', example: { providerName: 'AWS' } })
+  @ApiProperty({
+    type: Object,
+    description: 'The value of each groupBy field (null when absent on the rows)',
+    example: { providerName: 'AWS' },
+  })
   key: Record<string, string | null>;
   @ApiProperty({ type: Number }) lineItems: number;
   @ApiProperty({ type: Number, description: 'Sum of `cost` (corporate currency), unrounded' }) cost: number;
@@ -48,6 +52,7 @@ export class CostTotalDto {
 }
 
 export class CostTotalsDto {
-  @ApiProperty({ type: String, description: 'The corporate currency of `cost`; null when there are no rows', nullable: true }) currency: string | null;
+  @ApiProperty({ type: String, description: 'The corporate currency of `cost`; null when there are no rows', nullable: true }) currency:
+    string | null;
   @ApiProperty({ type: [CostTotalDto], description: 'One entry per distinct key, sorted by key' }) groups: CostTotalDto[];
 }

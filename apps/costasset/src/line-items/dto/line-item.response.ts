@@ -28,12 +28,17 @@ const focus = (column: string, extra = '') => ({ type: String, description: `FOC
 export class CostLineItemDto {
   @ApiProperty({ type: String }) id: string;
   @ApiProperty({ type: String, description: 'The GPD or FOCUS upload the row came from' }) uploadRefId: string;
-  @ApiPropertyOptional({ type: String, description: 'File inside the upload (GPD: path in the zip, or the raw file of an extension flow; FOCUS: part name)' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'File inside the upload (GPD: path in the zip, or the raw file of an extension flow; FOCUS: part name)',
+  })
   sourceFile?: string;
-  @ApiPropertyOptional({ type: Number, description: 'Line in that file (CSV, the header is line 1) or 1-based row (Parquet)' }) sourceRow?: number;
+  @ApiPropertyOptional({ type: Number, description: 'Line in that file (CSV, the header is line 1) or 1-based row (Parquet)' })
+  sourceRow?: number;
   @ApiPropertyOptional({ type: String, description: 'The row `Id` of the export, when it has one' }) sourceId?: string;
   @ApiPropertyOptional({ type: String, example: '1.2', description: 'FOCUS version of the file the row came from' }) focusVersion?: string;
-  @ApiProperty({ type: String, description: 'FOCUS ProviderName (ServiceProviderName from 1.3); the provider of a GPD file' }) providerName: string;
+  @ApiProperty({ type: String, description: 'FOCUS ProviderName (ServiceProviderName from 1.3); the provider of a GPD file' })
+  providerName: string;
   @ApiPropertyOptional(focus('PublisherName')) publisherName?: string;
   @ApiPropertyOptional(focus('ServiceProviderName', ' (1.3)')) serviceProviderName?: string;
   @ApiPropertyOptional(focus('HostProviderName', ' (1.3)')) hostProviderName?: string;
@@ -49,7 +54,8 @@ export class CostLineItemDto {
   @ApiPropertyOptional({ type: String, description: 'ResourceType as uploaded' }) assetType?: string;
   @ApiProperty({
     type: String,
-    description: 'Service category: the provider metadata mapping of the asset type (or service name), else FOCUS ServiceCategory, else `Uncategorized`',
+    description:
+      'Service category: the provider metadata mapping of the asset type (or service name), else FOCUS ServiceCategory, else `Uncategorized`',
   })
   category: string;
   @ApiPropertyOptional(focus('ServiceCategory', ' as uploaded')) serviceCategory?: string;
@@ -65,7 +71,11 @@ export class CostLineItemDto {
   @ApiPropertyOptional({ type: String, description: 'The region of the location mapping' }) locationRegion?: string;
   @ApiPropertyOptional({ type: String }) dataCenter?: string;
   @ApiProperty({ type: String, example: '202410', description: 'Month of ChargePeriodStart (UTC)' }) period: string;
-  @ApiProperty({ type: String, example: '202411', description: 'Month of BillingPeriodStart (UTC); the charge month when the file has none' })
+  @ApiProperty({
+    type: String,
+    example: '202411',
+    description: 'Month of BillingPeriodStart (UTC); the charge month when the file has none',
+  })
   billingPeriod: string;
   @ApiPropertyOptional({ type: String, format: 'date-time' }) billingPeriodStart?: string;
   @ApiPropertyOptional({ type: String, format: 'date-time' }) billingPeriodEnd?: string;
@@ -114,7 +124,8 @@ export class CostLineItemDto {
   @ApiPropertyOptional(focus('AllocatedTags', ' (1.3): JSON text')) allocatedTags?: string;
   @ApiPropertyOptional(focus('ContractApplied', ' (1.3): JSON text')) contractApplied?: string;
   @ApiProperty({ type: [TagDto] }) tags: TagDto[];
-  @ApiPropertyOptional({ type: [CustomColumnDto], description: 'The `x_` custom columns of the file, as given' }) customColumns?: CustomColumnDto[];
+  @ApiPropertyOptional({ type: [CustomColumnDto], description: 'The `x_` custom columns of the file, as given' })
+  customColumns?: CustomColumnDto[];
 }
 
 export class CostLineItemPage {
