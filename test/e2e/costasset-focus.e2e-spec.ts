@@ -234,6 +234,11 @@ describe('costasset FOCUS import and export', () => {
       expect(again.job).toMatchObject({ status: 'succeeded', result: { rowsRead: 250, rowsWritten: 250 } });
       expect(await comparable(again.uploadId)).toEqual(expected);
     }
+    // the caller's visibility applies: a member whose teams see no group exports a header and nothing else
+    const member = await platform.token({ sub: 'bob' });
+    const visible = await api().get('/api/costasset/v1/costLineItems/export').query({ billingPeriod: '202312' }).set('corelite-token', member).expect(200);
+    expect(visible.text.trim().split('\n')).toHaveLength(1);
+    expect(await costTotals(platform, member, { billingPeriod: '202312' })).toEqual([]);
     const bad = await api().get('/api/costasset/v1/costLineItems/export').query({ format: 'xlsx' }).set('corelite-token', admin);
     expectProblem(bad, 400, 'VALIDATION_FAILED');
     expectProblem(
