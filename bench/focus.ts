@@ -147,10 +147,12 @@ function row(label: string, m: Measured, baselineRate: number): string {
 async function main(): Promise<void> {
   const rows = numberArg('rows', 1_000_000);
   const heapMb = numberArg('heap-mb', 256);
+  const formatIndex = process.argv.indexOf('--formats');
+  const formats = (formatIndex >= 0 ? process.argv[formatIndex + 1] : 'csv.gz,parquet').split(',') as FocusFileFormat[];
   const dir = mkdtempSync(join(tmpdir(), 'bench-focus-'));
   try {
     const lines: string[] = [];
-    for (const format of ['csv.gz', 'parquet'] as const) {
+    for (const format of formats) {
       const sizes = [Math.round(rows / 4), rows];
       const files = sizes.map((size) => join(dir, `focus-${size}.${format}`));
       for (const [at, size] of sizes.entries()) {
@@ -170,7 +172,9 @@ async function main(): Promise<void> {
         `${format} baseline: bare streaming parse of ${baseline.rows.toLocaleString()} rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB): ${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`,
       );
       const small = await ingest(files[0], `focus.${format}`, heapMb);
+      console.log(row(`${format} quarter`, small, baselineRate));
       const large = await ingest(files[1], `focus.${format}`, heapMb);
+      console.log(row(`${format} full`, large, baselineRate));
       lines.push(row(`${format} quarter`, small, baselineRate), row(`${format} full`, large, baselineRate));
       lines.push(
         `| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} (${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | |`,

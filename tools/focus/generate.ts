@@ -70,7 +70,8 @@ function parquetValue(column: ParquetColumn, cell: string | null): unknown {
 export async function zstdCompressor(): Promise<(input: Uint8Array) => Uint8Array> {
   const zstd = (await import('@bokuweb/zstd-wasm')) as { init(): Promise<void>; compress(input: Uint8Array, level?: number): Uint8Array };
   await zstd.init();
-  return (input) => zstd.compress(input, 3);
+  // the result is a view of the WebAssembly memory, which the next call overwrites: copy it
+  return (input) => Uint8Array.from(zstd.compress(input, 3));
 }
 
 async function writeParquet(options: GenerateFocusOptions, rows: Iterable<[number, FocusRow]>): Promise<void> {
