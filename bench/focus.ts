@@ -37,7 +37,12 @@ async function fileBuffer(path: string): Promise<AsyncBuffer & { close(): Promis
     async slice(start: number, end?: number) {
       const length = (end ?? statSync(path).size) - start;
       const bytes = Buffer.alloc(length);
-      await handle.read(bytes, 0, length, start);
+      // a read may answer fewer bytes than asked: read until the range is complete
+      for (let done = 0; done < length; ) {
+        const { bytesRead } = await handle.read(bytes, done, length - done, start + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + length) as ArrayBuffer;
     },
   };
