@@ -1,4 +1,5 @@
 import { CostLineItemRepository } from '../../apps/costasset/src/line-items/line-items.repository';
+import { RollupsService } from '../../apps/costasset/src/rollups/rollups.service';
 import type { Platform } from './platform';
 
 export interface SeedItem {
@@ -12,11 +13,19 @@ export interface SeedItem {
   resourceId?: string;
   serviceName?: string;
   tags?: { group: string; key: string; value: string }[];
+  /** The upload the rows belong to (default `seed`). */
+  uploadRefId?: string;
 }
 
-/** Writes line items straight into costasset's collection (for tests of what reads them). */
+/**
+ * Writes line items straight into costasset's collection (for tests of what reads them), then
+ * refreshes the rollups of the uploads written to, as every write path does.
+ */
 export async function seedLineItems(platform: Platform, tenantId: string, items: SeedItem[]): Promise<void> {
   const repository = platform.costasset.app.get(CostLineItemRepository);
+  const rollups = platform.costasset.app.get(RollupsService);
+  const uploads = [...new Set(items.map((item) => item.uploadRefId ?? 'seed'))];
+  await rollups.begin(tenantId, uploads);
   await repository.insertBulk(
     tenantId,
     items.map((item, index) => ({
@@ -31,4 +40,5 @@ export async function seedLineItems(platform: Platform, tenantId: string, items:
       ...item,
     })) as never,
   );
+  await rollups.refresh(tenantId, uploads);
 }

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { CurrencyService } from '../currency/currency.service';
 import { combineFilters } from '../expressions';
-import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { groupFilter } from '../resource-groups/group-expression';
 import { VisibilityService } from '../resource-groups/visibility.service';
+import { RollupPlanner } from '../rollups/rollup-planner';
 import { BudgetaryUnit } from './dto/budget.dto';
 import { periodsBetween } from './budget-periods';
 import { Budget } from './schemas/budget.schema';
@@ -13,11 +13,11 @@ export type StoredBudget = Budget & { _id: Types.ObjectId };
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
-/** Budget amount against actual cost, per period, computed by one aggregation per budget. */
+/** Budget amount against actual cost, per period, computed by one aggregation per budget (over the rollups when they can answer). */
 @Injectable()
 export class BudgetEvaluator {
   constructor(
-    private readonly lineItems: CostLineItemRepository,
+    private readonly planner: RollupPlanner,
     private readonly visibility: VisibilityService,
     private readonly currency: CurrencyService,
   ) {}
@@ -37,7 +37,8 @@ export class BudgetEvaluator {
     const amount = round(budget.amount * rate);
     const periods = periodsBetween(budget.startPeriod, budget.endPeriod);
     const filter = combineFilters(await this.scopeFilter(tenantId, budget), { period: { $gte: budget.startPeriod, $lte: budget.endPeriod } }, visible);
-    const actuals = await this.lineItems.aggregate<{ _id: string; cost: number }>(tenantId, [
+    const source = await this.planner.choose(tenantId, filter, ['period', 'cost']);
+    const actuals = await this.planner.aggregate<{ _id: string; cost: number }>(tenantId, source, [
       { $match: filter },
       { $group: { _id: '$period', cost: { $sum: '$cost' } } },
     ]);

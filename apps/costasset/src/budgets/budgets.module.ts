@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
@@ -13,6 +14,7 @@ import { ThresholdCrossingRepository } from './threshold-crossing.repository';
 
 @Module({
   imports: [
+    RollupsModule,
     MongooseModule.forFeature([
       { name: Budget.name, schema: BudgetSchema },
       { name: ThresholdCrossing.name, schema: ThresholdCrossingSchema },

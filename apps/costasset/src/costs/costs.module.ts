@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
+import { RollupsModule } from '../rollups/rollups.module';
 import { CostsController } from './costs.controller';
 import { CostsService } from './costs.service';
 
 /** The cost explorer API (`GET /api/costasset/v1/costs`). */
 @Module({
-  imports: [LineItemsModule, ResourceGroupsModule],
+  imports: [LineItemsModule, ResourceGroupsModule, RollupsModule],
   controllers: [CostsController],
   providers: [CostsService],
   exports: [CostsService],

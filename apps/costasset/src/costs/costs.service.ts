@@ -4,9 +4,10 @@ import { CurrencyService } from '../currency/currency.service';
 import { combineFilters, compileExpression, ExpressionError, toProblem } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { VisibilityService } from '../resource-groups/visibility.service';
-import { assembleCosts, CostGroupRow, CostsAnswer, costsPipeline, CostsPlan, parseGroupings } from './costs-aggregation';
+import { lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
+import { assembleCosts, CostGroupRow, CostsAnswer, costsPipeline, CostsPlan, CostsSource, LINE_ITEMS_SOURCE, parseGroupings } from './costs-aggregation';
 import { CostsProblems } from './costs.problems';
-import { currentPeriod, rangeFilter, resolveRange } from './costs-range';
+import { bucketExpression, currentPeriod, rangeFilter, resolveRange } from './costs-range';
 import { CostsQuery, DEFAULT_TOP } from './dto/costs.query';
 
 function filterOf(text: string | undefined): Record<string, unknown> {
@@ -20,6 +21,9 @@ function filterOf(text: string | undefined): Record<string, unknown> {
   }
 }
 
+/** Rollup rows carry the line-item fields the pipeline reads, and their count in `lineItems`. */
+const ROLLUP_SOURCE: CostsSource = { name: 'rollup', count: lineItemCount('rollup'), bucket: bucketExpression };
+
 /** The cost explorer: sums of the caller's visible line items, grouped and bucketed (docs/cost-explorer.md). */
 @Injectable()
 export class CostsService {
@@ -27,6 +31,7 @@ export class CostsService {
     private readonly lineItems: CostLineItemRepository,
     private readonly visibility: VisibilityService,
     private readonly currency: CurrencyService,
+    private readonly planner: RollupPlanner,
   ) {}
 
   async costs(principal: Principal, query: CostsQuery): Promise<CostsAnswer> {
@@ -38,8 +43,10 @@ export class CostsService {
     const defaultEnd = query.from === undefined && query.to === undefined ? await this.latestPeriod(principal.tenantId, selection) : currentPeriod();
     const range = resolveRange(query, defaultEnd);
     const plan: CostsPlan = { range, groupBy, metric: query.metric ?? 'cost', top: query.top ?? DEFAULT_TOP, match: combineFilters(rangeFilter(range), selection) };
-    const rows = await this.lineItems.aggregate<CostGroupRow>(principal.tenantId, costsPipeline(plan));
-    return assembleCosts(rows, plan, currencies.defaultCurrency);
+    const read = [...groupBy.map((grouping) => ('field' in grouping ? grouping.field : 'tags')), plan.metric, 'billingCurrency', 'period', 'chargePeriodStart'];
+    const source = (await this.planner.choose(principal.tenantId, plan.match, read)) === 'rollup' ? ROLLUP_SOURCE : LINE_ITEMS_SOURCE;
+    const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, source.name, costsPipeline(plan, source));
+    return assembleCosts(rows, plan, currencies.defaultCurrency, source);
   }
 
   /** The latest period holding data the caller may see (on the tenant + period index), else the current month. */

@@ -6,6 +6,7 @@ import { CostassetEnvironment } from '../costasset.environment';
 import { JobContext, JobHandler } from '../jobs/job-handler';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import { RollupsService } from '../rollups/rollups.service';
 import { DeletionRequestRepository } from './deletion-request.repository';
 import { lineItemFilter } from './line-item-filter';
 import { RowsRemoved } from './schemas/deletion-request.schema';
@@ -36,6 +37,7 @@ export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnM
     private readonly requests: DeletionRequestRepository,
     private readonly bus: MessageBus,
     private readonly env: CostassetEnvironment,
+    private readonly rollups: RollupsService,
     lineItems: CostLineItemRepository,
     assets: AssetRepository,
     utilization: UtilizationRepository,
@@ -65,6 +67,9 @@ export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnM
     for (const [, repository] of this.collections) total += await repository.count(tenantId, filter);
     let done = request.rowsRemoved;
     await progress(done, total);
+    // uploads emptied by an earlier run that crashed stay marked stale until the repair (docs/rollups.md)
+    const uploads = await this.rollups.uploadsMatching(tenantId, filter);
+    await this.rollups.begin(tenantId, uploads);
     try {
       for (const [name, repository] of this.collections) {
         for (;;) {
@@ -77,6 +82,8 @@ export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnM
         }
       }
     } finally {
+      // also when cancelled part-way: the rollups follow what was removed
+      await this.rollups.refresh(tenantId, uploads);
       if (done > request.rowsRemoved) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'deletion' });
     }
     const finished = await this.requests.findOneAndUpdate(tenantId, { _id: id }, { $set: { finishedAt: new Date() } });

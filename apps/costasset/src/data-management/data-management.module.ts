@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
 import { JobsModule } from '../jobs/jobs.module';
 import { LineItemsModule } from '../line-items/line-items.module';
@@ -10,7 +11,7 @@ import { DELETION_REQUEST, DeletionRequestSchema } from './schemas/deletion-requ
 
 /** B.10 data management: deletion requests run as `data-deletion` jobs. */
 @Module({
-  imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule],
+  imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule, RollupsModule],
   controllers: [DataManagementController],
   providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler],
 })

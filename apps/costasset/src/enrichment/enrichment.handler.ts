@@ -12,6 +12,7 @@ import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { MessageBus } from '@lib/messaging';
+import { RollupsService } from '../rollups/rollups.service';
 import { DiscoveryGate } from './discovery-gate';
 import { EnrichmentReferenceData } from './enrichment-reference-data';
 import { GpdArchive, GpdPlan, readPlan } from './gpd-plan';
@@ -46,6 +47,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     private readonly gate: DiscoveryGate,
     private readonly bus: MessageBus,
     private readonly outcomes: UploadOutcomes,
+    private readonly rollups: RollupsService,
   ) {}
 
   onModuleInit(): void {
@@ -69,6 +71,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
         this.reference.conversion(tenantId),
         this.reference.metadata(tenantId, upload.providerName as string),
       ]);
+      await this.rollups.begin(tenantId, [upload.refId]);
       await this.removeRows(tenantId, upload.refId);
       const { counts, databaseMs } = await this.load(context, archive, plan, (file) => ({
         uploadRefId: upload.refId,
@@ -83,10 +86,14 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       const outcome = await this.outcomes.finish(tenantId, upload, counts);
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
       const replaced = upload.source ? await this.outcomes.supersedeSameSource(tenantId, upload) : [];
+      const rollupStart = performance.now();
+      await this.rollups.refresh(tenantId, [upload.refId]);
+      const rollupMs = performance.now() - rollupStart;
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
       const result = {
         ...counts,
         databaseMs: Math.round(databaseMs),
+        rollupMs: Math.round(rollupMs),
         currency: conversion.corporateCurrency,
         providerCode: plan.metadata.providerCode,
         ...(replaced.length ? { replaced } : {}),
@@ -116,7 +123,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
 
   /** Nothing half-written: a failed upload keeps no rows (its report is kept). */
   private async failUpload(tenantId: string, refId: string, errors: RejectedRow[], counts: Partial<IngestCounts> = {}): Promise<void> {
-    await this.removeRows(tenantId, refId);
+    await this.removeRowsForGood(tenantId, refId);
     await this.outcomes.fail(tenantId, refId, errors.slice(0, MAX_REPORTED_ROWS), counts);
   }
 
@@ -124,6 +131,13 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     await Promise.all(
       [this.costs, this.assets, this.utilization].map((repository) => repository.deleteMany(tenantId, { uploadRefId: refId })),
     );
+  }
+
+  /** Rows removed for good (the upload failed or was stopped): its rollups follow. */
+  private async removeRowsForGood(tenantId: string, refId: string): Promise<void> {
+    await this.rollups.begin(tenantId, [refId]);
+    await this.removeRows(tenantId, refId);
+    await this.rollups.refresh(tenantId, [refId]);
   }
 
   private async load(
@@ -141,6 +155,8 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       { cost: this.costs, asset: this.assets, utilization: this.utilization },
       async (written) => {
         report.rowsWritten += written;
+        // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
+        await this.rollups.begin(context.tenantId, [context.payload.refId]);
         await progress();
       },
     );

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RollupsModule } from '../rollups/rollups.module';
 import { GpdModule } from '../gpd/gpd.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { LineItemsModule } from '../line-items/line-items.module';
@@ -7,7 +8,7 @@ import { EnrichmentReferenceData } from './enrichment-reference-data';
 import { EnrichmentHandler } from './enrichment.handler';
 
 @Module({
-  imports: [GpdModule, JobsModule, LineItemsModule],
+  imports: [GpdModule, JobsModule, LineItemsModule, RollupsModule],
   providers: [EnrichmentReferenceData, EnrichmentHandler, DiscoveryGate],
   exports: [EnrichmentReferenceData],
 })

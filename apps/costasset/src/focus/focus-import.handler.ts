@@ -15,6 +15,7 @@ import { IngestCounts, IngestReport, MAX_REPORTED_ROWS, outcomeOf, problem } fro
 import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import { RollupsService } from '../rollups/rollups.service';
 import { ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
 import { CoreSettingsClient } from '../feature-flags/core-settings.client';
 import { ImportReplacement, scopeKey } from './import-replacement';
@@ -59,6 +60,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     private readonly outcomes: UploadOutcomes,
     private readonly replacement: ImportReplacement,
     private readonly bus: MessageBus,
+    private readonly rollups: RollupsService,
   ) {}
 
   onModuleInit(): void {
@@ -80,6 +82,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     try {
       const conversion = await this.reference.conversion(tenantId);
       await this.outcomes.removeRowsOf(tenantId, upload.refId);
+      await this.rollups.begin(tenantId, [upload.refId]);
       const loaded = await this.load(context, upload, conversion);
       const { counts, parts, scopes, databaseMs } = loaded;
       if (outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) === 'failed') {
@@ -92,6 +95,9 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       }
       await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { scopes: scopes.slice(0, MAX_STORED_SCOPES) } });
       const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes);
+      const rollupStart = performance.now();
+      await this.rollups.refresh(tenantId, [upload.refId]);
+      const rollupMs = performance.now() - rollupStart;
       const providers = [...new Set(scopes.map((scope) => scope.providerName))].sort();
       const outcome = await this.outcomes.finish(tenantId, upload, counts, {
         parts,
@@ -111,6 +117,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
         replaced,
         outdated,
         databaseMs: Math.round(databaseMs),
+        rollupMs: Math.round(rollupMs),
         currency: conversion.corporateCurrency,
       };
       return outcome === 'completed_with_errors' ? new CompletedWithErrors(result) : result;
@@ -157,6 +164,8 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       { cost: this.costs, asset: this.assets, utilization: this.utilization },
       async (written) => {
         report.rowsWritten += written;
+        // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
+        await this.rollups.begin(tenantId, [upload.refId]);
         await progress();
       },
     );

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RollupsModule } from '../rollups/rollups.module';
 import { EnrichmentModule } from '../enrichment/enrichment.module';
 import { GpdModule } from '../gpd/gpd.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -12,7 +13,7 @@ import { ImportReplacement } from './import-replacement';
 
 /** FOCUS 1.0–1.3 imports (no manifest) and FOCUS exports of line items. */
 @Module({
-  imports: [GpdModule, JobsModule, LineItemsModule, EnrichmentModule],
+  imports: [GpdModule, JobsModule, LineItemsModule, EnrichmentModule, RollupsModule],
   controllers: [FocusUploadsController, FocusExportController],
   providers: [FocusUploadsService, FocusImportHandler, ImportReplacement, FocusExportService],
 })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { GpdUpload, ImportScope, LOADED_STATUSES, Replacement } from '../gpd/schemas/gpd-upload.schema';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { RollupsService } from '../rollups/rollups.service';
 
 export const scopeKey = (scope: Pick<ImportScope, 'providerName' | 'billingAccountId' | 'billingPeriod'>) =>
   JSON.stringify([scope.providerName, scope.billingAccountId, scope.billingPeriod]);
@@ -28,6 +29,7 @@ export class ImportReplacement {
   constructor(
     private readonly uploads: GpdUploadRepository,
     private readonly costs: CostLineItemRepository,
+    private readonly rollups: RollupsService,
   ) {}
 
   async apply(tenantId: string, upload: GpdUpload, scopes: ImportScope[]): Promise<ReplacementResult> {
@@ -66,9 +68,11 @@ export class ImportReplacement {
 
   private async removeScopes(tenantId: string, refId: string, scopes: ImportScope[]): Promise<number> {
     let removed = 0;
+    await this.rollups.begin(tenantId, [refId]);
     for (const { providerName, billingAccountId, billingPeriod } of scopes) {
       removed += await this.costs.deleteMany(tenantId, { uploadRefId: refId, providerName, billingAccountId, billingPeriod });
     }
+    await this.rollups.refresh(tenantId, [refId]);
     return removed;
   }
 }

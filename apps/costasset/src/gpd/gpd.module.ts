@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
 import { JobsModule } from '../jobs/jobs.module';
 import { LineItemsModule } from '../line-items/line-items.module';
@@ -9,7 +10,7 @@ import { UploadOutcomes } from './upload-outcomes';
 import { GPD_UPLOAD, GpdUploadSchema } from './schemas/gpd-upload.schema';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: GPD_UPLOAD, schema: GpdUploadSchema }]), JobsModule, LineItemsModule],
+  imports: [MongooseModule.forFeature([{ name: GPD_UPLOAD, schema: GpdUploadSchema }]), JobsModule, LineItemsModule, RollupsModule],
   controllers: [GpdController],
   providers: [GpdUploadRepository, GpdService, UploadOutcomes],
   exports: [GpdUploadRepository, GpdService, UploadOutcomes],

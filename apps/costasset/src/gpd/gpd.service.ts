@@ -6,6 +6,7 @@ import { Problems } from '@lib/http';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import { RollupsService } from '../rollups/rollups.service';
 import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordDto, UploadSubmitted } from './dto/gpd.dto';
 import { toUploadRecord } from './gpd-upload.presenter';
 import { FOCUS_IMPORT_JOB, focusPartKey, formatOfName, GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
@@ -29,6 +30,7 @@ export class GpdService {
     private readonly assets: AssetRepository,
     private readonly utilization: UtilizationRepository,
     private readonly bus: MessageBus,
+    private readonly rollups: RollupsService,
   ) {}
 
   /**
@@ -153,11 +155,13 @@ export class GpdService {
       });
     }
     const filter = { uploadRefId: refId };
+    await this.rollups.begin(tenantId, [refId]);
     const [costLineItemsRemoved, assetsRemoved, utilizationRemoved] = await Promise.all([
       this.costs.deleteMany(tenantId, filter),
       this.assets.deleteMany(tenantId, filter),
       this.utilization.deleteMany(tenantId, filter),
     ]);
+    await this.rollups.refresh(tenantId, [refId]);
     await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' }, $unset: { scopes: 1 } });
     if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
     return { status: 'cleaned', GPDUploadRefId: refId, costLineItemsRemoved, assetsRemoved, utilizationRemoved };

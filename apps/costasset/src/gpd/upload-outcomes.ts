@@ -3,6 +3,7 @@ import { CostassetEnvironment } from '../costasset.environment';
 import { IngestCounts, outcomeOf, RejectedRow } from '../ingest-rules/ingest-report';
 import { PermanentJobError } from '../jobs/job-handler';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import { RollupsService } from '../rollups/rollups.service';
 import { GpdUploadRepository } from './gpd.repository';
 import { GpdUpload, LOADED_STATUSES, Replacement } from './schemas/gpd-upload.schema';
 
@@ -19,6 +20,7 @@ export class UploadOutcomes {
     private readonly costs: CostLineItemRepository,
     private readonly assets: AssetRepository,
     private readonly utilization: UtilizationRepository,
+    private readonly rollups: RollupsService,
   ) {}
 
   /** Records the counts; throws a PermanentJobError (the job fails) when no row was written. */
@@ -90,9 +92,11 @@ export class UploadOutcomes {
 
   async removeRowsOf(tenantId: string, refId: string, filter: Record<string, unknown> = {}): Promise<number> {
     const scoped = { uploadRefId: refId, ...filter };
+    await this.rollups.begin(tenantId, [refId]);
     const counts = await Promise.all(
       [this.costs, this.assets, this.utilization].map((repository) => repository.deleteMany(tenantId, scoped)),
     );
+    await this.rollups.refresh(tenantId, [refId]);
     return counts.reduce((sum, count) => sum + count, 0);
   }
 }

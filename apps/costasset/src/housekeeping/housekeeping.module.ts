@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
 import { GpdModule } from '../gpd/gpd.module';
 import { JOB, JobSchema } from '../jobs/schemas/job.schema';
@@ -10,6 +11,7 @@ import { HousekeepingService } from './housekeeping.service';
 
 @Module({
   imports: [
+    RollupsModule,
     MongooseModule.forFeature([
       { name: ReportOutput.name, schema: ReportOutputSchema },
       { name: JOB, schema: JobSchema },

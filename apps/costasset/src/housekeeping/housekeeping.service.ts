@@ -5,6 +5,7 @@ import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { FINAL_JOB_STATUSES } from '../jobs/schemas/job.schema';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { RowsRemovedDto } from '../line-items/dto/rows-removed.dto';
+import { RollupsService } from '../rollups/rollups.service';
 import { EnrichedCleanupResult, OutdatedCleanupResult, TemporaryCleanupResult } from './dto/housekeeping.dto';
 import { JobRecordStore, ReportOutputStore } from './housekeeping.repositories';
 import { daysBefore, periodMonthsBefore } from './retention';
@@ -24,6 +25,7 @@ export class HousekeepingService {
     private readonly uploads: GpdUploadRepository,
     private readonly reportOutputs: ReportOutputStore,
     private readonly jobRecords: JobRecordStore,
+    private readonly rollups: RollupsService,
   ) {}
 
   /** "Temporary" = saved report outputs past REPORT_OUTPUT_RETENTION_DAYS and finished job records past JOB_RETENTION_DAYS. */
@@ -65,11 +67,9 @@ export class HousekeepingService {
   }
 
   private async removeData(tenantId: string, filter: Record<string, unknown>): Promise<RowsRemovedDto> {
-    const [costLineItems, assets, utilization] = await Promise.all([
-      this.lineItems.deleteMany(tenantId, filter),
-      this.assets.deleteMany(tenantId, filter),
-      this.utilization.deleteMany(tenantId, filter),
-    ]);
+    const [costLineItems, assets, utilization] = await this.rollups.around(tenantId, filter, () =>
+      Promise.all([this.lineItems.deleteMany(tenantId, filter), this.assets.deleteMany(tenantId, filter), this.utilization.deleteMany(tenantId, filter)]),
+    );
     return { costLineItems, assets, utilization };
   }
 

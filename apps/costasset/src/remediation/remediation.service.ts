@@ -4,6 +4,7 @@ import { MessageBus } from '@lib/messaging';
 import { CurrencyConverter } from '../currency/currency-converter';
 import { UNCATEGORIZED } from '../ingest-rules/cost-row';
 import { ProviderMetadataLookup, ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
+import { RollupsService } from '../rollups/rollups.service';
 import { RemediateRequest, RemediateResponse, RemediationTask, TaskResult } from './dto/remediate.dto';
 import { costUpdate, locationUpdate } from './line-item-mapping';
 import { BulkUpdate, RemediationRepository } from './remediation.repository';
@@ -22,6 +23,7 @@ export class RemediationService {
     private readonly metadata: ProviderMetadataLookup,
     private readonly currency: CurrencyConverter,
     private readonly bus: MessageBus,
+    private readonly rollups: RollupsService,
   ) {}
 
   async remediate(tenantId: string, body: RemediateRequest): Promise<RemediateResponse> {
@@ -35,11 +37,13 @@ export class RemediationService {
       return snapshots.get(providerName) as Promise<ProviderMetadataSnapshot>;
     };
     const tasks: Partial<Record<RemediationTask, TaskResult>> = {};
-    for (const task of body.tasks) {
-      if (task === 'serviceCategory') tasks.serviceCategory = await this.categories(tenantId, scope, snapshot);
-      if (task === 'location') tasks.location = await this.locations(tenantId, scope, snapshot);
-      if (task === 'currency') tasks.currency = await this.costs(tenantId, scope);
-    }
+    await this.rollups.around(tenantId, scope, async () => {
+      for (const task of body.tasks) {
+        if (task === 'serviceCategory') tasks.serviceCategory = await this.categories(tenantId, scope, snapshot);
+        if (task === 'location') tasks.location = await this.locations(tenantId, scope, snapshot);
+        if (task === 'currency') tasks.currency = await this.costs(tenantId, scope);
+      }
+    });
     if (Object.values(tasks).some((result) => result.modified > 0)) {
       const periods = await this.lineItems.aggregate<{ _id: string }>(tenantId, [{ $match: scope }, { $group: { _id: '$period' } }]);
       await this.bus.publish('costasset.lineitems.changed', {

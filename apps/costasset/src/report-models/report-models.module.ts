@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
+import { RollupsModule } from '../rollups/rollups.module';
 import { ReportModelRepository } from './report-model.repository';
 import { ReportModelsController } from './report-models.controller';
 import { ReportModelsService } from './report-models.service';
@@ -17,6 +18,7 @@ import { ReportOutput, ReportOutputSchema } from './schemas/report-output.schema
     ]),
     LineItemsModule,
     ResourceGroupsModule,
+    RollupsModule,
   ],
   controllers: [ReportModelsController],
   providers: [ReportModelRepository, ReportOutputRepository, ReportModelsService],

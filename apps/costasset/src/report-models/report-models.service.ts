@@ -4,8 +4,8 @@ import { ProblemException } from '@lib/http';
 import { isDuplicateKey } from '@lib/persistence';
 import { CurrencyService } from '../currency/currency.service';
 import { combineFilters, compileExpression, ExpressionError, parameterNames, parse, toProblem } from '../expressions';
-import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { VisibilityService } from '../resource-groups/visibility.service';
+import { lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
 import { ExecutionQuery, ReportExecutionResponse, ReportRow, SavedReportOutputPage } from './dto/report-execution.dto';
 import {
   CreateReportModelQuery,
@@ -18,7 +18,7 @@ import {
 import { ReportModelProblems } from './report-model.problems';
 import { ReportModelRepository } from './report-model.repository';
 import { ReportOutputRepository } from './report-output.repository';
-import { reportPipeline, roundMoney } from './report-templates';
+import { reportPipeline, roundMoney, templateFields } from './report-templates';
 import { ReportModel } from './schemas/report-model.schema';
 import { parseTemplateParams } from './template-params';
 
@@ -55,9 +55,9 @@ export class ReportModelsService {
   constructor(
     private readonly models: ReportModelRepository,
     private readonly outputs: ReportOutputRepository,
-    private readonly lineItems: CostLineItemRepository,
     private readonly visibility: VisibilityService,
     private readonly currency: CurrencyService,
+    private readonly planner: RollupPlanner,
   ) {}
 
   async list(principal: Principal): Promise<ReportModelResponse[]> {
@@ -122,9 +122,11 @@ export class ReportModelsService {
       this.currency.currencies(principal.tenantId),
     ]);
     const filter = combineFilters(modelFilter as Record<string, unknown>, vtagFilter, callerFilter);
-    const groups = await this.lineItems.aggregate<{ _id: Record<string, string | null>; cost: number; lineItems: number }>(
+    const source = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId));
+    const groups = await this.planner.aggregate<{ _id: Record<string, string | null>; cost: number; lineItems: number }>(
       principal.tenantId,
-      reportPipeline(model.templateId, filter),
+      source,
+      reportPipeline(model.templateId, filter, lineItemCount(source)),
     );
     const rows: ReportRow[] = groups.map((group) => ({ key: group._id, cost: roundMoney(group.cost), lineItems: group.lineItems }));
     const result: ReportExecutionResponse = {
@@ -135,6 +137,7 @@ export class ReportModelsService {
       rows,
       total: roundMoney(rows.reduce((sum, row) => sum + row.cost, 0)),
       generatedAt: new Date().toISOString(),
+      source,
     };
     if (model.saveOutput) await this.save(principal, model, result);
     return result;

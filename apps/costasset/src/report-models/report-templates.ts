@@ -32,11 +32,20 @@ const TEMPLATES: Record<ReportTemplateId, ReportTemplate> = {
 
 export const MAX_REPORT_ROWS = 10_000;
 
-export function reportPipeline(templateId: ReportTemplateId, filter: Record<string, unknown>): PipelineStage[] {
+/** The line-item fields a template groups by and sums (what decides whether rollups can answer it). */
+export function templateFields(templateId: ReportTemplateId): string[] {
+  return [...Object.keys(TEMPLATES[templateId].groupBy), 'cost'];
+}
+
+/**
+ * `lineItemCount` is the `$sum` argument that counts line items: `1` over line items, the count
+ * field over pre-summed rollup rows holding the same fields.
+ */
+export function reportPipeline(templateId: ReportTemplateId, filter: Record<string, unknown>, lineItemCount: 1 | string = 1): PipelineStage[] {
   const template = TEMPLATES[templateId];
   return [
     { $match: filter },
-    { $group: { _id: template.groupBy, cost: { $sum: '$cost' }, lineItems: { $sum: 1 } } },
+    { $group: { _id: template.groupBy, cost: { $sum: '$cost' }, lineItems: { $sum: lineItemCount } } },
     { $sort: template.sort },
     { $limit: Math.min(template.limit ?? MAX_REPORT_ROWS, MAX_REPORT_ROWS) },
   ] as PipelineStage[];

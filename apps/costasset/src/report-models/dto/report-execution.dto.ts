@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsOptional, Matches, ValidateBy } from 'class-validator';
 import { REPORT_MODEL_ID } from './report-model.dto';
 
@@ -63,10 +63,16 @@ export class ReportExecutionResponse {
 
   @ApiProperty()
   generatedAt: string;
+
+  @ApiProperty({
+    enum: ['rollup', 'line-items'],
+    description: 'Where the sums came from: the rollups (pre-summed by day and dimension) or the raw line items; the rows are the same either way',
+  })
+  source: 'rollup' | 'line-items';
 }
 
 /** A saved execution of a model with `saveOutput`. */
-export class SavedReportOutput extends ReportExecutionResponse {
+export class SavedReportOutput extends OmitType(ReportExecutionResponse, ['source'] as const) {
   @ApiProperty()
   id: string;
 

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { TenantRepository } from '@lib/persistence';
+import { COST_ROLLUP, CostRollup, ROLLUP_KEY, RollupKey } from './schemas/cost-rollup.schema';
+
+@Injectable()
+export class CostRollupRepository extends TenantRepository<CostRollup> {
+  constructor(@InjectModel(COST_ROLLUP) model: Model<CostRollup>) {
+    super(model);
+  }
+}
+
+@Injectable()
+export class RollupKeyRepository extends TenantRepository<RollupKey> {
+  constructor(@InjectModel(ROLLUP_KEY) model: Model<RollupKey>) {
+    super(model);
+  }
+
+  /** Marks the uploads' rollups stale before their line items change (one upsert per upload). */
+  async markDirty(tenantId: string, uploadRefIds: string[], now = new Date()): Promise<void> {
+    if (uploadRefIds.length === 0) return;
+    await this.bulkWrite(
+      tenantId,
+      uploadRefIds.map((uploadRefId) => ({
+        updateOne: { filter: { uploadRefId }, update: { $inc: { generation: 1 }, $set: { dirtySince: now } }, upsert: true },
+      })),
+    );
+  }
+
+  /** Takes the upload's refresh lease when nobody holds it; the state at that moment, else null. */
+  lock(tenantId: string, uploadRefId: string, leaseMs: number, now = new Date()): Promise<RollupKey | null> {
+    return this.findOneAndUpdate(
+      tenantId,
+      { uploadRefId, $or: [{ lockedUntil: null }, { lockedUntil: { $lt: now } }] },
+      { $set: { lockedUntil: new Date(now.getTime() + leaseMs) } },
+    );
+  }
+
+  /** Clears the stale mark and the lease if no write came since `generation`; false otherwise (the lease is kept). */
+  async settle(tenantId: string, uploadRefId: string, generation: number): Promise<boolean> {
+    return (await this.updateOne(tenantId, { uploadRefId, generation }, { $set: { dirtySince: null, lockedUntil: null } })) > 0;
+  }
+
+  async unlock(tenantId: string, uploadRefId: string): Promise<void> {
+    await this.updateOne(tenantId, { uploadRefId }, { $set: { lockedUntil: null } });
+  }
+}

@@ -1,0 +1,124 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
+import { CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import { BACKFILL_MARKER } from './schemas/cost-rollup.schema';
+
+/** How long one refresh may hold an upload's lease before another may take it over. */
+const REFRESH_LEASE_MS = 15 * 60_000;
+/** A stale mark older than this, with nobody refreshing, is left over by a crash: the next query repairs it. */
+export const REPAIR_AFTER_MS = 30 * 60_000;
+const INSERT_BATCH = 5_000;
+
+/**
+ * Keeps the rollups equal to the line items (docs/rollups.md). Every write path calls `begin`
+ * with the uploads it is about to change and `refresh` once it has changed them; `refresh`
+ * recomputes each upload's rows from its line items (delete, then insert), so a redo after a
+ * crash recomputes instead of adding twice. Until an upload is refreshed, its mark keeps queries
+ * on the line items.
+ */
+@Injectable()
+export class RollupsService {
+  private readonly logger = new Logger(RollupsService.name);
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly lineItems: CostLineItemRepository,
+    private readonly rollups: CostRollupRepository,
+    private readonly keys: RollupKeyRepository,
+  ) {}
+
+  /** The uploads holding line items that match a filter (on the tenant + upload index for one upload). */
+  async uploadsMatching(tenantId: string, filter: Record<string, unknown>): Promise<string[]> {
+    const rows = await this.lineItems.aggregate<{ _id: string | null }>(tenantId, [{ $match: filter }, { $group: { _id: '$uploadRefId' } }]);
+    return rows.map((row) => row._id).filter((id): id is string => typeof id === 'string');
+  }
+
+  /** Before changing the line items of these uploads. */
+  begin(tenantId: string, uploadRefIds: string[]): Promise<void> {
+    return this.keys.markDirty(tenantId, [...new Set(uploadRefIds)]);
+  }
+
+  /** After changing them: recomputes each upload's rollup rows. */
+  async refresh(tenantId: string, uploadRefIds: string[]): Promise<void> {
+    const unique = [...new Set(uploadRefIds)];
+    // a write that happened after a concurrent refresh read the line items must make it run again
+    await this.keys.markDirty(tenantId, unique);
+    for (const uploadRefId of unique) await this.refreshOne(tenantId, uploadRefId);
+  }
+
+  /** `begin`, the work, then `refresh` of every upload whose line items match `filter` before the work. */
+  async around<T>(tenantId: string, filter: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+    const uploads = await this.uploadsMatching(tenantId, filter);
+    await this.begin(tenantId, uploads);
+    try {
+      return await work();
+    } finally {
+      await this.refresh(tenantId, uploads);
+    }
+  }
+
+  /**
+   * Whether the tenant's rollups may answer now: every upload rolled up (the backfill marker) and
+   * none stale. Starts the backfill, or the repair of marks a crash left behind, in the background.
+   */
+  async ready(tenantId: string, now = new Date()): Promise<boolean> {
+    const states = await this.keys.find(
+      tenantId,
+      { $or: [{ uploadRefId: BACKFILL_MARKER }, { dirtySince: { $ne: null } }] },
+      { sort: { dirtySince: 1 }, limit: 2 },
+    );
+    const marker = states.some((state) => state.uploadRefId === BACKFILL_MARKER);
+    const stale = states.filter((state) => state.dirtySince);
+    if (!marker) this.inBackground(tenantId, () => this.backfill(tenantId));
+    else if (stale.some((state) => (state.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS)) this.inBackground(tenantId, () => this.repair(tenantId, now));
+    return marker && stale.length === 0;
+  }
+
+  /** Rolls up the uploads that have no rollup state yet (data written before rollups existed), then marks the tenant. */
+  async backfill(tenantId: string): Promise<void> {
+    const known = new Set((await this.keys.find(tenantId, {}, {}, { uploadRefId: 1 })).map((state) => state.uploadRefId));
+    const missing = (await this.uploadsMatching(tenantId, {})).filter((id) => !known.has(id));
+    await this.refresh(tenantId, missing);
+    await this.keys.updateOne(tenantId, { uploadRefId: BACKFILL_MARKER }, { $set: { generation: 0, dirtySince: null, lockedUntil: null } }, { upsert: true });
+  }
+
+  /** Refreshes the uploads whose stale mark outlived REPAIR_AFTER_MS (a writer that crashed and was not redone). */
+  async repair(tenantId: string, now = new Date()): Promise<void> {
+    const stale = await this.keys.find(tenantId, { dirtySince: { $lt: new Date(now.getTime() - REPAIR_AFTER_MS) } }, {}, { uploadRefId: 1 });
+    await this.refresh(
+      tenantId,
+      stale.map((state) => state.uploadRefId),
+    );
+  }
+
+  private inBackground(tenantId: string, work: () => Promise<void>): void {
+    if (this.running.has(tenantId)) return;
+    const run = work()
+      .catch((error: unknown) => this.logger.error({ err: error, tenantId }, 'rollup maintenance failed'))
+      .finally(() => this.running.delete(tenantId));
+    this.running.set(tenantId, run);
+  }
+
+  private async refreshOne(tenantId: string, uploadRefId: string): Promise<void> {
+    for (;;) {
+      const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
+      // someone else refreshes: it will see the generation this call bumped and recompute
+      if (!state) return;
+      try {
+        const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId));
+        await this.rollups.deleteMany(tenantId, { uploadRefId });
+        for (let start = 0; start < groups.length; start += INSERT_BATCH) {
+          await this.rollups.insertBulk(
+            tenantId,
+            groups.slice(start, start + INSERT_BATCH).map((group) => rollupRow(uploadRefId, group)),
+          );
+        }
+      } catch (error) {
+        await this.keys.unlock(tenantId, uploadRefId);
+        throw error;
+      }
+      if (await this.keys.settle(tenantId, uploadRefId, state.generation)) return;
+    }
+  }
+}

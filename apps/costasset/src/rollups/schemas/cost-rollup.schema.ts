@@ -1,0 +1,76 @@
+import { Schema } from 'mongoose';
+import { tenantScopedPlugin } from '@lib/persistence';
+
+export const COST_ROLLUP = 'CostRollup';
+export const ROLLUP_KEY = 'RollupKey';
+
+/** The line-item fields a rollup row groups by (absent when the line items have none). */
+export const ROLLUP_DIMENSIONS = [
+  'providerName',
+  'billingAccountId',
+  'billingAccountName',
+  'assetAccountId',
+  'category',
+  'serviceCategory',
+  'serviceName',
+  'region',
+  'chargeCategory',
+  'billingCurrency',
+  'currency',
+  'period',
+  'billingPeriod',
+] as const;
+
+/** The cost columns a rollup row sums (doubles summed by the database, never rounded). */
+export const ROLLUP_AMOUNTS = ['cost', 'billedCost', 'effectiveCost', 'listCost', 'contractedCost'] as const;
+
+export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
+export type RollupAmount = (typeof ROLLUP_AMOUNTS)[number];
+
+/**
+ * The sums of one upload's line items for one UTC day of ChargePeriodStart and one combination of
+ * dimensions. `chargePeriodStart` is the day's midnight (UTC), so range filters and day buckets
+ * written for line items run unchanged over rollups; `lineItems` counts the rows summed.
+ */
+export type CostRollup = { tenantId: string; uploadRefId: string; chargePeriodStart: Date | null; lineItems: number } & Partial<Record<RollupDimension, string | null>> &
+  Record<RollupAmount, number>;
+
+const dimensions = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, String]));
+const amounts = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, Number]));
+
+export const CostRollupSchema = new Schema<CostRollup>(
+  { uploadRefId: { type: String, required: true }, chargePeriodStart: Date, lineItems: Number, ...dimensions, ...amounts },
+  { collection: 'cost_rollups', versionKey: false },
+);
+CostRollupSchema.plugin(tenantScopedPlugin);
+CostRollupSchema.index({ tenantId: 1, uploadRefId: 1 });
+CostRollupSchema.index({ tenantId: 1, period: 1 });
+
+/**
+ * The state of one upload's rollup rows. Every write to the upload's line items bumps
+ * `generation` and sets `dirtySince` before it writes; a refresh recomputes the rows under a
+ * lease (`lockedUntil`) and clears `dirtySince` only if no write bumped the generation meanwhile.
+ * The tenant's marker row (`uploadRefId` = BACKFILL_MARKER) says every upload has been rolled up.
+ */
+export interface RollupKey {
+  tenantId: string;
+  uploadRefId: string;
+  generation: number;
+  dirtySince: Date | null;
+  lockedUntil: Date | null;
+}
+
+export const BACKFILL_MARKER = '*backfilled*';
+
+export const RollupKeySchema = new Schema<RollupKey>(
+  {
+    uploadRefId: { type: String, required: true },
+    generation: { type: Number, default: 0 },
+    dirtySince: { type: Date, default: null },
+    lockedUntil: { type: Date, default: null },
+  },
+  { collection: 'cost_rollup_keys', versionKey: false },
+);
+RollupKeySchema.plugin(tenantScopedPlugin);
+RollupKeySchema.index({ tenantId: 1, uploadRefId: 1 }, { unique: true });
+RollupKeySchema.index({ tenantId: 1, dirtySince: 1 });
