@@ -69,7 +69,7 @@ describe('costasset cost explorer (GET /costs)', () => {
 
   it('answers one total series over the 12 months ending with the latest period by default', async () => {
     const res = await costs(admin).expect(200);
-    expect(res.body).toMatchObject({ source: 'line-items', metric: 'cost', currency: 'USD', granularity: 'month', from: '202304', to: '202403', groupBy: [] });
+    expect(res.body).toMatchObject({ source: 'rollup', metric: 'cost', currency: 'USD', granularity: 'month', from: '202304', to: '202403', groupBy: [] });
     expect(res.body.buckets).toHaveLength(12);
     expect(res.body.series).toHaveLength(1);
     expect(res.body.series[0].values.slice(-3)).toEqual([130.125, 65, -5 + 0.000001]);

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { isDuplicateKey } from '@lib/persistence';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
 import { CostRollupRepository, RollupKeyRepository } from './rollups.repository';
@@ -60,7 +61,8 @@ export class RollupsService {
 
   /**
    * Whether the tenant's rollups may answer now: every upload rolled up (the backfill marker) and
-   * none stale. Starts the backfill, or the repair of marks a crash left behind, in the background.
+   * none stale. Starts the backfill of uploads written before rollups existed, or the repair of
+   * marks a crash left behind, in the background.
    */
   async ready(tenantId: string, now = new Date()): Promise<boolean> {
     const states = await this.keys.find(
@@ -68,19 +70,37 @@ export class RollupsService {
       { $or: [{ uploadRefId: BACKFILL_MARKER }, { dirtySince: { $ne: null } }] },
       { sort: { dirtySince: 1 }, limit: 2 },
     );
-    const marker = states.some((state) => state.uploadRefId === BACKFILL_MARKER);
     const stale = states.filter((state) => state.dirtySince);
-    if (!marker) this.inBackground(tenantId, () => this.backfill(tenantId));
-    else if (stale.some((state) => (state.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS)) this.inBackground(tenantId, () => this.repair(tenantId, now));
-    return marker && stale.length === 0;
+    if (!states.some((state) => state.uploadRefId === BACKFILL_MARKER) && !(await this.backfill(tenantId))) return false;
+    if (stale.some((state) => (state.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS)) this.inBackground(tenantId, () => this.repair(tenantId, now));
+    return stale.length === 0;
   }
 
-  /** Rolls up the uploads that have no rollup state yet (data written before rollups existed), then marks the tenant. */
-  async backfill(tenantId: string): Promise<void> {
+  /**
+   * Marks the tenant backfilled at once when every upload holding line items has rollup state
+   * (true); otherwise rolls up the others in the background, then marks it (false). One scan
+   * of the tenant's line items, once per tenant.
+   */
+  private async backfill(tenantId: string): Promise<boolean> {
     const known = new Set((await this.keys.find(tenantId, {}, {}, { uploadRefId: 1 })).map((state) => state.uploadRefId));
     const missing = (await this.uploadsMatching(tenantId, {})).filter((id) => !known.has(id));
-    await this.refresh(tenantId, missing);
-    await this.keys.updateOne(tenantId, { uploadRefId: BACKFILL_MARKER }, { $set: { generation: 0, dirtySince: null, lockedUntil: null } }, { upsert: true });
+    const mark = () =>
+      this.keys
+        .updateOne(tenantId, { uploadRefId: BACKFILL_MARKER }, { $set: { generation: 0, dirtySince: null, lockedUntil: null } }, { upsert: true })
+        // two first queries at once: the other one marked it
+        .catch((error: unknown) => {
+          if (!isDuplicateKey(error)) throw error;
+          return 1;
+        });
+    if (missing.length === 0) {
+      await mark();
+      return true;
+    }
+    this.inBackground(tenantId, async () => {
+      await this.refresh(tenantId, missing);
+      await mark();
+    });
+    return false;
   }
 
   /** Refreshes the uploads whose stale mark outlived REPAIR_AFTER_MS (a writer that crashed and was not redone). */
