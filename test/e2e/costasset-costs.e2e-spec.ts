@@ -97,6 +97,7 @@ describe('costasset cost explorer (GET /costs)', () => {
 
   it('groups by a tag, filters with an expression, and buckets by day', async () => {
     const byTag = await costs(admin, { from: '202401', to: '202403', groupBy: 'tag:team:owner' }).expect(200);
+    expect(byTag.body.source).toBe('line-items');
     expect(byTag.body.series.map((s: Series) => [s.key['tag:team:owner'], s.total])).toEqual([
       ['alpha', 100.125],
       ['beta', 50],
@@ -172,6 +173,9 @@ describe('costasset cost explorer (GET /costs)', () => {
     await eventually(async () => {
       const res = await costs(alice, { from: '202401', to: '202403', groupBy: 'providerName' }).expect(200);
       expect(keys(res)).toEqual([{ providerName: 'aws' }]);
+      // the visibility group only reads providerName: the rollups answer, visibility applied
+      expect(res.body.source).toBe('rollup');
+      expect(res.body.total).toBeCloseTo(150.125001, 9);
     });
     const widened = await costs(alice, { from: '202401', to: '202403', groupBy: 'providerName', filter: 'providerName == "azure" || providerName == "aws"' }).expect(200);
     expect(keys(widened)).toEqual([{ providerName: 'aws' }]);
@@ -182,6 +186,29 @@ describe('costasset cost explorer (GET /costs)', () => {
     expect(none.body.total).toBe(0);
     expect(none.body.buckets).toHaveLength(12);
     expect(none.body.totals.every((value: number) => value === 0)).toBe(true);
+  });
+
+  it('answers the same from the rollups and from the line items', async () => {
+    // always true, but reads tags: the planner has to sum the raw line items
+    const raw = `(tag('z', 'z' == 'z') || tag('z', 'z' != 'z'))`;
+    const queries: Record<string, string>[] = [
+      { from: '202401', to: '202403', groupBy: 'providerName,region,chargeCategory' },
+      { from: '2024-01-01', to: '2024-03-31', granularity: 'day', groupBy: 'serviceName', metric: 'billedCost' },
+      { from: '202212', to: '202403', groupBy: 'billingAccountName', filter: 'category != "Storage"', top: '2' },
+      { from: '202401', to: '202403', format: 'csv', groupBy: 'category,billingCurrency', metric: 'listCost' },
+    ];
+    for (const token of [admin, alice]) {
+      for (const query of queries) {
+        const fromRollups = await costs(token, query).expect(200);
+        const fromLineItems = await costs(token, { ...query, filter: query.filter ? `(${query.filter}) && ${raw}` : raw }).expect(200);
+        if (query.format === 'csv') {
+          expect(fromRollups.text).toBe(fromLineItems.text);
+          continue;
+        }
+        expect([fromRollups.body.source, fromLineItems.body.source]).toEqual(['rollup', 'line-items']);
+        expect({ ...fromRollups.body, source: undefined }).toEqual({ ...fromLineItems.body, source: undefined });
+      }
+    }
   });
 
   it('never sums another tenant', async () => {
