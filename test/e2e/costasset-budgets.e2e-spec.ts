@@ -90,8 +90,8 @@ describe('costasset budgets', () => {
     await seedLineItems(platform, 'default', [{ providerName: 'azure', billingAccountId: 'prod', category: 'Compute', region: 'x', period: '202410', cost: 1000 }]);
     const res = await units().expect(200);
     expect(res.body).toEqual([
-      { budgetId: expect.any(String), name: 'AWS prod', period: '202410', amount: 200, actual: 211, remaining: -11, percentUsed: 105.5, thresholdsCrossed: [50, 80, 100], currency: 'USD' },
-      { budgetId: expect.any(String), name: 'AWS prod', period: '202411', amount: 200, actual: 30, remaining: 170, percentUsed: 15, thresholdsCrossed: [], currency: 'USD' },
+      { budgetId: expect.any(String), name: 'AWS prod', period: '202410', amount: 200, actual: 211, remaining: -11, percentUsed: 105.5, thresholdsCrossed: [50, 80, 100], currency: 'USD', source: 'rollup' },
+      { budgetId: expect.any(String), name: 'AWS prod', period: '202411', amount: 200, actual: 30, remaining: 170, percentUsed: 15, thresholdsCrossed: [], currency: 'USD', source: 'rollup' },
     ]);
   });
 

@@ -95,7 +95,7 @@ describe('costasset report models', () => {
     for (const [templateId, rows] of Object.entries(expectations)) {
       await as(admin).create(templateId, `templateId=${templateId}`, { append: false, type: 'v1', vtags: [], expr: 'period == ${period}' }).expect(200);
       const run = await as(admin).run(templateId, params({ period: '202410' })).expect(200);
-      expect(run.body).toMatchObject({ reportModelId: templateId, templateId, params: { period: '202410' }, currency: 'USD', rows });
+      expect(run.body).toMatchObject({ reportModelId: templateId, templateId, params: { period: '202410' }, currency: 'USD', rows, source: 'rollup' });
       expect(run.body.total).toBeCloseTo(145.25, 2);
     }
     await as(admin).create('trend', 'templateId=cost-trend', { append: false, type: 'v1', vtags: [], expr: 'providerName == "aws"' }).expect(200);
@@ -104,6 +104,9 @@ describe('costasset report models', () => {
     await as(admin).create('top', 'templateId=top-resources', { append: false, type: 'v1', vtags: [], expr: "tag('env', 'stage' == 'dev')" }).expect(200);
     const top = await as(admin).run('top', params({})).expect(200);
     expect(top.body.rows).toEqual([{ key: { resourceId: 'r-2', providerName: 'aws' }, cost: 20, lineItems: 1 }]);
+    // resource ids and tags are not rolled up: the raw line items answer
+    expect(top.body.source).toBe('line-items');
+    expect(trend.body.source).toBe('rollup');
   });
 
   it('takes placeholders and string values literally: injection never widens the query', async () => {

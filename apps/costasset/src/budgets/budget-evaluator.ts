@@ -56,6 +56,7 @@ export class BudgetEvaluator {
         percentUsed,
         thresholdsCrossed: budget.thresholds.filter((threshold) => percentUsed >= threshold),
         currency: conversion.corporateCurrency,
+        source,
       };
     });
   }

@@ -97,4 +97,10 @@ export class BudgetaryUnit {
 
   @ApiProperty({ description: 'The corporate currency' })
   currency: string;
+
+  @ApiProperty({
+    enum: ['rollup', 'line-items'],
+    description: 'Where the actual cost was summed: the rollups or the raw line items (the same amount either way)',
+  })
+  source: 'rollup' | 'line-items';
 }
