@@ -22,6 +22,8 @@ export function metadataYml(providerName = 'aws', currency = 'USD'): string {
 
 export interface CostRowSpec {
   start?: string;
+  /** ChargePeriodEnd (default the end of the period's first day). */
+  end?: string;
   account?: string;
   resourceType?: string;
   region?: string;
@@ -40,7 +42,7 @@ export function costCsv(period: string, account: string, rows: CostRowSpec[]): s
       .map((row, index) =>
         csvLine([
           row.start ?? `${day}T00:00:00Z`,
-          `${day}T23:59:59Z`,
+          row.end ?? `${day}T23:59:59Z`,
           row.account ?? account,
           `Account ${account}`,
           `${account}-sub`,
