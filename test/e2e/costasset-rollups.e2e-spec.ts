@@ -138,8 +138,12 @@ describe('costasset rollups (property: rollup answers equal the line items after
   });
   afterAll(() => platform.close());
 
-  async function enrich(refId: string) {
-    const started = await api().post('/api/costasset/v1/gpd/enrich').set('corelite-token', admin).send({ GPDUploadRefId: [refId], provider: ['aws'], retry: 'false' }).expect(200);
+  async function enrich(refId: string, again = false) {
+    const started = await api()
+      .post('/api/costasset/v1/gpd/enrich')
+      .set('corelite-token', admin)
+      .send({ GPDUploadRefId: [refId], provider: ['aws'], retry: String(again) })
+      .expect(200);
     const job = await waitForJob(platform, admin, started.body.jobs[0].jobId);
     expect({ status: job.status, error: job.error }).toEqual({ status: 'succeeded', error: undefined });
     return job;
@@ -169,7 +173,7 @@ describe('costasset rollups (property: rollup answers equal the line items after
         uploads.splice(uploads.indexOf(refId), 1);
         return;
       }
-      await enrich(refId);
+      await enrich(refId, true);
       return;
     }
     if (op.kind === 'delete') {
