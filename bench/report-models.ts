@@ -1,10 +1,12 @@
 /**
  * `npm run bench:report -- --rows 1000000 [--runs 5]`
- * Loads N cost line items into a fresh database of the local stack, creates one report model per
- * template, runs each through the HTTP API of the real costasset process, and prints per-template
- * latency next to a baseline measured in the same run: the same aggregation pipeline sent
- * straight to the database with the driver (so the ratio is what the API, auth, visibility and
- * expression compilation add on top of the database work).
+ * Loads N cost line items into a fresh database of the local stack (driver bulk insert, as data
+ * written before rollups existed), lets costasset roll them up (the backfill its first query
+ * starts, timed), then runs each report template and three cost-explorer queries through the HTTP
+ * API of the real costasset process twice in the same run: through the rollups, and through the
+ * raw line items (the same query ANDed with an always-true tag condition, which the planner never
+ * answers from rollups). Next to them, the raw aggregation sent straight to the database with the
+ * driver (what the raw path costs without the API).
  */
 import { MongoClient } from 'mongodb';
 import { reportPipeline, REPORT_TEMPLATE_IDS } from '../apps/costasset/src/report-models/report-templates';
@@ -14,6 +16,13 @@ import { lineItem, PERIODS } from './support/line-items';
 import { numberArg, summarize } from './support/stats';
 
 const BATCH = 10_000;
+const ALWAYS_TRUE_ON_TAGS = `(tag('z', 'z' == 'z') || tag('z', 'z' != 'z'))`;
+
+interface Timed {
+  ms: number[];
+  source?: string;
+  rowsOut: number;
+}
 
 async function main(): Promise<void> {
   const rows = numberArg('rows', 1_000_000);
@@ -31,39 +40,94 @@ async function main(): Promise<void> {
     console.log(`loaded ${rows.toLocaleString()} line items in ${loadSeconds.toFixed(1)} s (${Math.round(rows / loadSeconds).toLocaleString()} rows/s, driver bulk insert)`);
 
     const token = await services.token();
+    const get = async (path: string): Promise<{ ms: number; body: Record<string, unknown> }> => {
+      const t0 = performance.now();
+      const res = await fetch(`${services.costassetUrl}${path}`, { headers: { 'corelite-token': token } });
+      const body = (await res.json()) as Record<string, unknown>;
+      const ms = performance.now() - t0;
+      if (!res.ok) throw new Error(`GET ${path} failed: ${res.status} ${JSON.stringify(body)}`);
+      return { ms, body };
+    };
+    const explorer = (query: Record<string, string>) => `/api/costasset/v1/costs?${new URLSearchParams(query).toString()}`;
+
+    // the first query starts the backfill; the rollups answer once it is done
+    const backfillStart = performance.now();
+    await get(explorer({ from: '202401', to: '202412' }));
+    for (;;) {
+      const { body } = await get(explorer({ from: '202401', to: '202412' }));
+      if (body.source === 'rollup') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const backfillSeconds = (performance.now() - backfillStart) / 1000;
+    const rollupRows = await client.db().collection('cost_rollups').countDocuments({ tenantId: 'default' });
+    console.log(
+      `rolled up in ${backfillSeconds.toFixed(1)} s (${((backfillSeconds / loadSeconds) * 100).toFixed(0)}% of the bulk load): ${rollupRows.toLocaleString()} rollup rows (${((rollupRows / rows) * 100).toFixed(2)}% of the line items)`,
+    );
+
+    const time = async (path: string): Promise<Timed> => {
+      const timed: Timed = { ms: [], rowsOut: 0 };
+      for (let run = 0; run < runs; run += 1) {
+        const { ms, body } = await get(path);
+        timed.ms.push(ms);
+        timed.source = String(body.source);
+        timed.rowsOut = ((body.rows ?? body.series) as unknown[] | undefined)?.length ?? 0;
+      }
+      return timed;
+    };
+    const table: string[] = [
+      '| query | rows out | rollup p50 ms | rollup p95 ms | line items p50 ms | line items p95 ms | line items / rollup | DB raw p50 ms |',
+      '|---|---|---|---|---|---|---|---|',
+    ];
+    const line = (name: string, rollup: Timed, raw: Timed, db?: number[]) => {
+      const r = summarize(rollup.ms);
+      const l = summarize(raw.ms);
+      const dbp50 = db ? summarize(db).p50.toFixed(0) : '–';
+      const label = rollup.source === 'rollup' ? name : `${name} (answered from ${rollup.source})`;
+      table.push(`| ${label} | ${rollup.rowsOut} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${l.p50.toFixed(0)} | ${l.p95.toFixed(0)} | ${(l.p50 / r.p50).toFixed(1)}x | ${dbp50} |`);
+    };
+
     const params = { period: '202406' };
     const expr = 'period == ${period}';
-    const table: string[] = ['| template | rows out | API p50 ms | API p95 ms | DB baseline p50 ms | API / DB |', '|---|---|---|---|---|---|'];
+    const filter = { ...compileExpression(expr, params), tenantId: 'default' };
     for (const templateId of REPORT_TEMPLATE_IDS) {
-      const created = await fetch(`${services.costassetUrl}/api/costasset/v1/reportModels/bench-${templateId}?templateId=${templateId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'corelite-token': token },
-        body: JSON.stringify({ append: false, type: 'v1', vtags: [], expr }),
-      });
-      if (!created.ok) throw new Error(`creating the ${templateId} model failed: ${created.status} ${await created.text()}`);
-      const api: number[] = [];
-      const db: number[] = [];
-      let rowsOut = 0;
-      // the filter exactly as the API builds it for a System Admin: the expression, tenant last
-      const filter = { ...compileExpression(expr, params), tenantId: 'default' };
-      for (let run = 0; run < runs; run += 1) {
-        const t0 = performance.now();
-        const res = await fetch(`${services.costassetUrl}/api/costasset/v1/reportModels/bench-${templateId}/execution?templateParams=${encodeURIComponent(JSON.stringify(params))}`, {
-          headers: { 'corelite-token': token },
+      const ids: string[] = [];
+      for (const [suffix, text] of [
+        ['', expr],
+        ['-raw', `${expr} && ${ALWAYS_TRUE_ON_TAGS}`],
+      ]) {
+        const id = `bench-${templateId}${suffix}`;
+        const created = await fetch(`${services.costassetUrl}/api/costasset/v1/reportModels/${id}?templateId=${templateId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'corelite-token': token },
+          body: JSON.stringify({ append: false, type: 'v1', vtags: [], expr: text }),
         });
-        const body = (await res.json()) as { rows?: unknown[] };
-        api.push(performance.now() - t0);
-        if (!res.ok) throw new Error(`executing ${templateId} failed: ${res.status} ${JSON.stringify(body)}`);
-        rowsOut = body.rows?.length ?? 0;
+        if (!created.ok) throw new Error(`creating the ${id} model failed: ${created.status} ${await created.text()}`);
+        ids.push(id);
+      }
+      const execution = (id: string) => `/api/costasset/v1/reportModels/${id}/execution?templateParams=${encodeURIComponent(JSON.stringify(params))}`;
+      const rollup = await time(execution(ids[0]));
+      const raw = await time(execution(ids[1]));
+      const db: number[] = [];
+      for (let run = 0; run < runs; run += 1) {
         const t1 = performance.now();
         await collection.aggregate(reportPipeline(templateId, filter) as object[]).toArray();
         db.push(performance.now() - t1);
       }
-      const a = summarize(api);
-      const d = summarize(db);
-      table.push(`| ${templateId} | ${rowsOut} | ${a.p50.toFixed(0)} | ${a.p95.toFixed(0)} | ${d.p50.toFixed(0)} | ${(a.p50 / d.p50).toFixed(2)}x |`);
+      line(templateId, rollup, raw, db);
     }
-    console.log(`\n${rows.toLocaleString()} line items, filter period == 202406 (${Math.round(rows / PERIODS.length).toLocaleString()} matching), ${runs} runs each:\n`);
+
+    const queries: [string, Record<string, string>][] = [
+      ['costs: 12 months by provider', { from: '202401', to: '202412', groupBy: 'providerName' }],
+      ['costs: June by day, service and region, top 10', { from: '202406', to: '202406', granularity: 'day', groupBy: 'serviceName,region' }],
+      ['costs: billed cost by account, filtered, 2 quarters', { from: '202401', to: '202406', groupBy: 'billingAccountId', metric: 'billedCost', filter: 'providerName != "ibm" && category != "Category 3"' }],
+    ];
+    for (const [name, query] of queries) {
+      const rollup = await time(explorer(query));
+      const raw = await time(explorer({ ...query, filter: query.filter ? `(${query.filter}) && ${ALWAYS_TRUE_ON_TAGS}` : ALWAYS_TRUE_ON_TAGS }));
+      line(name, rollup, raw);
+    }
+
+    console.log(`\n${rows.toLocaleString()} line items (${rollupRows.toLocaleString()} rollup rows), report filter period == 202406 (${Math.round(rows / PERIODS.length).toLocaleString()} matching), ${runs} runs each, ${new Date().toISOString().slice(0, 10)}:\n`);
     console.log(table.join('\n'));
     await client.db().dropDatabase();
   } finally {

@@ -2,6 +2,9 @@ import { useLocation } from 'preact-iso';
 import { useMemo, useState } from 'preact/hooks';
 import { costasset, unwrap } from '../api/client';
 import type { ReportExecution, ReportModel } from '../api/types';
+
+/** A fresh execution or a saved output (saved outputs do not record where the sums came from). */
+type ShownOutput = Omit<ReportExecution, 'source'>;
 import { Chart, PALETTE } from '../components/chart';
 import { ExpressionInput } from '../components/expression-input';
 import { bucketLabel, dateTime, money, number, periodOf } from '../components/format';
@@ -21,7 +24,7 @@ type TemplateId = (typeof TEMPLATES)[number][0];
 
 const rowLabel = (key: Record<string, string | null>) => Object.values(key).map((value) => (value === null ? '(none)' : /^\d{6}$/.test(value) ? bucketLabel(value) : value)).join(' · ');
 
-function outputOption(result: ReportExecution) {
+function outputOption(result: ShownOutput) {
   const trend = result.templateId === 'cost-trend';
   return {
     tooltip: { trigger: 'axis', valueFormatter: (value: number) => money(value, result.currency) },
@@ -36,7 +39,7 @@ function outputOption(result: ReportExecution) {
   };
 }
 
-function Output({ result }: { result: ReportExecution }) {
+function Output({ result }: { result: ShownOutput }) {
   const option = useMemo(() => outputOption(result), [result]);
   if (result.rows.length === 0) return <Empty title="The report selects no costs you can see." />;
   return (
@@ -75,7 +78,7 @@ function Output({ result }: { result: ReportExecution }) {
 
 function Runner({ model }: { model: ReportModel }) {
   const [params, setParams] = useState<Record<string, string>>(() => Object.fromEntries(model.parameters.map((name) => [name, name === 'period' ? periodOf(new Date(), 1) : ''])));
-  const [result, setResult] = useState<ReportExecution>();
+  const [result, setResult] = useState<ShownOutput>();
   const run = useAction(() =>
     unwrap(costasset.GET('/api/costasset/v1/reportModels/{reportModelID}/execution', { params: { path: { reportModelID: model.reportModelId }, query: { templateParams: JSON.stringify(params) } } })),
   );
