@@ -15,7 +15,7 @@ export class BatchWriter {
     private readonly tenantId: string,
     private readonly batchSize: number,
     private readonly repositories: Repositories,
-    private readonly afterFlush: (written: number) => Promise<void>,
+    private readonly afterFlush: (written: number, kind: GpdFileKind, docs: readonly object[]) => Promise<void>,
   ) {}
 
   async add(kind: GpdFileKind, doc: object): Promise<void> {
@@ -35,6 +35,6 @@ export class BatchWriter {
     const started = performance.now();
     const written = await this.repositories[kind].insertBulk(this.tenantId, docs as never[]);
     this.databaseMs += performance.now() - started;
-    await this.afterFlush(written);
+    await this.afterFlush(written, kind, docs);
   }
 }

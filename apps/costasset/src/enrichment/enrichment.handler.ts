@@ -12,7 +12,7 @@ import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { MessageBus } from '@lib/messaging';
-import { RollupsService } from '../rollups/rollups.service';
+import { LoadTracker, RollupsService } from '../rollups/rollups.service';
 import { DiscoveryGate } from './discovery-gate';
 import { EnrichmentReferenceData } from './enrichment-reference-data';
 import { GpdArchive, GpdPlan, readPlan } from './gpd-plan';
@@ -71,9 +71,10 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
         this.reference.conversion(tenantId),
         this.reference.metadata(tenantId, upload.providerName as string),
       ]);
-      await this.rollups.begin(tenantId, [upload.refId]);
+      const rollups = this.rollups.track(tenantId, upload.refId);
+      await rollups.touch();
       await this.removeRows(tenantId, upload.refId);
-      const { counts, databaseMs } = await this.load(context, archive, plan, (file) => ({
+      const { counts, databaseMs } = await this.load(rollups, context, archive, plan, (file) => ({
         uploadRefId: upload.refId,
         providerName: upload.providerName as string,
         period: file.period,
@@ -87,7 +88,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
       const replaced = upload.source ? await this.outcomes.supersedeSameSource(tenantId, upload) : [];
       const rollupStart = performance.now();
-      await this.rollups.refresh(tenantId, [upload.refId]);
+      await rollups.finish();
       const rollupMs = performance.now() - rollupStart;
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
       const result = {
@@ -141,6 +142,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
   }
 
   private async load(
+    rollups: LoadTracker,
     context: JobContext<EnrichPayload>,
     archive: GpdArchive,
     plan: GpdPlan,
@@ -153,10 +155,11 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       context.tenantId,
       this.env.GPD_BATCH_SIZE,
       { cost: this.costs, asset: this.assets, utilization: this.utilization },
-      async (written) => {
+      async (written, kind, docs) => {
         report.rowsWritten += written;
+        if (kind === 'cost') rollups.written(docs, written);
         // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
-        await this.rollups.begin(context.tenantId, [context.payload.refId]);
+        await rollups.touch();
         await progress();
       },
     );

@@ -15,7 +15,7 @@ import { IngestCounts, IngestReport, MAX_REPORTED_ROWS, outcomeOf, problem } fro
 import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
-import { RollupsService } from '../rollups/rollups.service';
+import { LoadTracker, RollupsService } from '../rollups/rollups.service';
 import { ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
 import { CoreSettingsClient } from '../feature-flags/core-settings.client';
 import { ImportReplacement, scopeKey } from './import-replacement';
@@ -82,8 +82,9 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     try {
       const conversion = await this.reference.conversion(tenantId);
       await this.outcomes.removeRowsOf(tenantId, upload.refId);
-      await this.rollups.begin(tenantId, [upload.refId]);
-      const loaded = await this.load(context, upload, conversion);
+      const rollups = this.rollups.track(tenantId, upload.refId);
+      await rollups.touch();
+      const loaded = await this.load(rollups, context, upload, conversion);
       const { counts, parts, scopes, databaseMs } = loaded;
       if (outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) === 'failed') {
         const reason = `no row could be written: ${counts.rowsRead} read, ${counts.rowsRejected} rejected`;
@@ -96,7 +97,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { scopes: scopes.slice(0, MAX_STORED_SCOPES) } });
       const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes);
       const rollupStart = performance.now();
-      await this.rollups.refresh(tenantId, [upload.refId]);
+      await rollups.finish();
       const rollupMs = performance.now() - rollupStart;
       const providers = [...new Set(scopes.map((scope) => scope.providerName))].sort();
       const outcome = await this.outcomes.finish(tenantId, upload, counts, {
@@ -145,6 +146,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
   }
 
   private async load(
+    rollups: LoadTracker,
     context: JobContext<ImportPayload>,
     upload: GpdUpload,
     conversion: CurrencyConversion,
@@ -162,10 +164,11 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       tenantId,
       this.env.GPD_BATCH_SIZE,
       { cost: this.costs, asset: this.assets, utilization: this.utilization },
-      async (written) => {
+      async (written, kind, docs) => {
         report.rowsWritten += written;
+        if (kind === 'cost') rollups.written(docs, written);
         // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
-        await this.rollups.begin(tenantId, [upload.refId]);
+        await rollups.touch();
         await progress();
       },
     );

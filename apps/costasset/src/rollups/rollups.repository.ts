@@ -28,6 +28,12 @@ export class RollupKeyRepository extends TenantRepository<RollupKey> {
     );
   }
 
+  /** `markDirty` of one upload, answering its new generation. */
+  async bump(tenantId: string, uploadRefId: string, now = new Date()): Promise<number> {
+    const state = await this.findOneAndUpdate(tenantId, { uploadRefId }, { $inc: { generation: 1 }, $set: { dirtySince: now } }, { upsert: true });
+    return state?.generation ?? 0;
+  }
+
   /** Takes the upload's refresh lease when nobody holds it; the state at that moment, else null. */
   lock(tenantId: string, uploadRefId: string, leaseMs: number, now = new Date()): Promise<RollupKey | null> {
     return this.findOneAndUpdate(

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isDuplicateKey } from '@lib/persistence';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { RollupAccumulator } from './rollup-accumulator';
 import { RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
 import { CostRollupRepository, RollupKeyRepository } from './rollups.repository';
 import { BACKFILL_MARKER } from './schemas/cost-rollup.schema';
@@ -46,6 +47,11 @@ export class RollupsService {
     // a write that happened after a concurrent refresh read the line items must make it run again
     await this.keys.markDirty(tenantId, unique);
     for (const uploadRefId of unique) await this.refreshOne(tenantId, uploadRefId);
+  }
+
+  /** Follows a load of one upload's line items (enrichment, FOCUS import): see LoadTracker. */
+  track(tenantId: string, uploadRefId: string): LoadTracker {
+    return new LoadTracker(tenantId, uploadRefId, this.keys, (groups, generation) => this.replace(tenantId, uploadRefId, groups, generation));
   }
 
   /** `begin`, the work, then `refresh` of every upload whose line items match `filter` before the work. */
@@ -120,25 +126,78 @@ export class RollupsService {
     this.running.set(tenantId, run);
   }
 
+  /**
+   * Stores rows summed while loading when nothing but the load changed the upload since its last
+   * bump (`generation`); otherwise recomputes them from the line items.
+   */
+  private async replace(tenantId: string, uploadRefId: string, groups: RollupGroup[], generation: number): Promise<void> {
+    const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
+    if (state && state.generation === generation) {
+      if (await this.store(tenantId, uploadRefId, state.generation, () => Promise.resolve(groups))) return;
+    } else if (state) {
+      await this.keys.unlock(tenantId, uploadRefId);
+    }
+    await this.refresh(tenantId, [uploadRefId]);
+  }
+
   private async refreshOne(tenantId: string, uploadRefId: string): Promise<void> {
     for (;;) {
       const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
       // someone else refreshes: it will see the generation this call bumped and recompute
       if (!state) return;
-      try {
-        const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId));
-        await this.rollups.deleteMany(tenantId, { uploadRefId });
-        for (let start = 0; start < groups.length; start += INSERT_BATCH) {
-          await this.rollups.insertBulk(
-            tenantId,
-            groups.slice(start, start + INSERT_BATCH).map((group) => rollupRow(uploadRefId, group)),
-          );
-        }
-      } catch (error) {
-        await this.keys.unlock(tenantId, uploadRefId);
-        throw error;
-      }
-      if (await this.keys.settle(tenantId, uploadRefId, state.generation)) return;
+      if (await this.store(tenantId, uploadRefId, state.generation, () => this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId)))) return;
     }
+  }
+
+  /** Under the lease: replaces the upload's rows, then settles (false when a write came meanwhile; the lease is kept). */
+  private async store(tenantId: string, uploadRefId: string, generation: number, compute: () => Promise<RollupGroup[]>): Promise<boolean> {
+    try {
+      const groups = await compute();
+      await this.rollups.deleteMany(tenantId, { uploadRefId });
+      for (let start = 0; start < groups.length; start += INSERT_BATCH) {
+        await this.rollups.insertBulk(
+          tenantId,
+          groups.slice(start, start + INSERT_BATCH).map((group) => rollupRow(uploadRefId, group)),
+        );
+      }
+    } catch (error) {
+      await this.keys.unlock(tenantId, uploadRefId);
+      throw error;
+    }
+    return this.keys.settle(tenantId, uploadRefId, generation);
+  }
+}
+
+/**
+ * A load's side of the rollups: `touch` before removing the upload's rows and after every batch
+ * (the stale mark stays fresh, and a bump by anyone else shows as a gap in the generations),
+ * `written` with each batch of cost documents stored, `finish` at the end. The rows summed in
+ * memory are stored only if the load was the upload's only writer; otherwise they are recomputed.
+ */
+export class LoadTracker {
+  private readonly sums = new RollupAccumulator();
+  private generation: number | undefined;
+  private alone = true;
+
+  constructor(
+    private readonly tenantId: string,
+    private readonly uploadRefId: string,
+    private readonly keys: RollupKeyRepository,
+    private readonly replace: (groups: RollupGroup[], generation: number) => Promise<void>,
+  ) {}
+
+  async touch(): Promise<void> {
+    const generation = await this.keys.bump(this.tenantId, this.uploadRefId);
+    if (this.generation !== undefined && generation !== this.generation + 1) this.alone = false;
+    this.generation = generation;
+  }
+
+  written(docs: readonly object[], stored: number): void {
+    if (stored === docs.length) this.sums.add(docs);
+    else this.alone = false;
+  }
+
+  async finish(): Promise<void> {
+    await this.replace(this.sums.rows(), this.alone && this.generation !== undefined ? this.generation : Number.NaN);
   }
 }
