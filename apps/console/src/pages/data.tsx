@@ -55,8 +55,10 @@ function useProviders(extra: string[]) {
 
 function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  const enrich = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [upload.GPDUploadRefId], provider: [upload.providerName], retry: 'true' } })));
-  const cleanup = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/cleanup', { params: { query: { providername: upload.providerName } }, body: { GPDUploadRefId: upload.GPDUploadRefId } })));
+  // GPD uploads always name their provider (only FOCUS uploads may not)
+  const providerName = upload.providerName ?? '';
+  const enrich = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [upload.GPDUploadRefId], provider: [providerName], retry: 'true' } })));
+  const cleanup = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/cleanup', { params: { query: { providername: providerName } }, body: { GPDUploadRefId: upload.GPDUploadRefId } })));
   return (
     <>
       <tr data-testid={`upload-${upload.GPDUploadRefId}`} data-status={upload.status}>
