@@ -109,7 +109,7 @@ describe('docs: the commands and examples of docs/ work as written', () => {
     });
     expect(byResource['i-0abc'].tags).toEqual(
       expect.arrayContaining([
-        { group: 'team', key: 'owner', value: 'platform' },
+        { group: 'team', key: 'owner', value: 'platform', name: 'team:owner' },
         { group: 'default', key: 'env', value: 'dev' },
       ]),
     );
