@@ -245,7 +245,8 @@ export function FocusImport({ onChanged }: { onChanged: () => void }) {
       onChanged();
       const job = await followJob(started.jobId, (job) => update({ job }), () => !alive.current);
       const upload = await unwrap(costasset.GET('/api/costasset/v1/focus/uploads/{uploadId}', { params: { path: { uploadId: created.uploadId } } }));
-      update({ step: job.status === 'failed' || job.status === 'terminated' ? 'failed' : 'done', job, upload, error: job.error ? new ApiError(0, job.status.toUpperCase(), job.error) : undefined });
+      const failed = job.status === 'failed' || job.status === 'terminated';
+      update({ step: failed ? 'failed' : 'done', job, upload, error: failed ? new ApiError(0, `JOB_${job.status.toUpperCase()}`, job.error ?? `The import ${job.status}.`) : undefined });
       setFiles([]);
       onChanged();
     } catch (error) {
