@@ -310,6 +310,17 @@ describe('web console in a browser', () => {
     expect(totals.groups[0].lineItems).toBeGreaterThan(0);
     expect(records).toHaveLength(totals.groups[0].lineItems);
     expect(new Set(records.map((record) => record.ChargePeriodStart.slice(0, 7)))).toEqual(new Set(['2019-11']));
+
+    // a restated part imported again replaces the rows the first import holds for its providers, accounts and months
+    await page.goto(`${gateway}/data`);
+    await page.getByRole('tab', { name: 'FOCUS export' }).click();
+    await page.fill('#focus-label', 'Console FOCUS 2019-11 restated');
+    await page.setInputFiles('#focus-file', [{ name: parts[0].name, mimeType: 'text/csv', buffer: parts[0].body }]);
+    await page.getByRole('button', { name: 'Upload the file and import' }).click();
+    await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
+    const restated = ((await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body.items as { providerName: string; replaced: { uploadRefId: string; rowsRemoved: number }[] }[]).find((item) => item.providerName === 'Console FOCUS 2019-11 restated')!;
+    expect(restated.replaced).toEqual([{ uploadRefId: upload.GPDUploadRefId, rowsRemoved: parts[0].sums.rows }]);
+    expect(await page.textContent('[data-testid="focus-stage"] [data-testid="focus-replaced"] li')).toBe(`${upload.GPDUploadRefId}: ${count(parts[0].sums.rows)} rows`);
     await page.context().close();
   });
 

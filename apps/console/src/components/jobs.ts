@@ -30,7 +30,8 @@ export function bytes(value: number): string {
 /** A job's progress in its own unit: `1.2 MB of 3.4 MB read, 12,345 rows`. */
 export function describeProgress(progress: Job['progress']): string {
   const amount = (value: number) => (progress.unit === 'bytes' ? bytes(value) : `${number(value)} ${progress.unit}`);
-  const parts = [progress.total ? `${amount(progress.done)} of ${amount(progress.total)}` : progress.done ? amount(progress.done) : ''];
+  // a reader may count a few bytes twice (a Parquet footer read again): never more than all of it
+  const parts = [progress.total ? `${amount(Math.min(progress.done, progress.total))} of ${amount(progress.total)}` : progress.done ? amount(progress.done) : ''];
   if (progress.rows !== undefined && progress.unit !== 'rows') parts.push(`${number(progress.rows)} rows read`);
   return parts.filter(Boolean).join(', ');
 }

@@ -22,6 +22,9 @@ const VERSIONS = [
   ['1.3', 'FOCUS 1.3'],
 ] as const;
 
+/** Statuses of an upload an import has run on: importing it once more replaces its rows (`again`). */
+const IMPORTED = new Set<Upload['status']>(['enriched', 'enriched_with_errors', 'failed', 'superseded']);
+
 const asApiError = (error: unknown) => (error instanceof ApiError ? error : new ApiError(0, 'CLIENT_ERROR', (error as Error).message));
 
 interface PartState {
@@ -56,7 +59,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T, index: 
 export function FocusReport({ upload }: { upload: Upload }) {
   const versions = [...new Set((upload.parts ?? []).map((part) => part.focusVersion).filter(Boolean))];
   const rules = upload.conformance?.rules ?? [];
-  const imported = ['enriched', 'enriched_with_errors', 'failed', 'superseded'].includes(upload.status);
+  const imported = IMPORTED.has(upload.status);
   return (
     <div class="grid focus-report" data-testid="focus-report" data-status={upload.status}>
       <dl class="kv">
@@ -319,7 +322,7 @@ export function FocusImport({ onChanged }: { onChanged: () => void }) {
 
 function FocusUploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  const again = useAction(() => unwrap(costasset.POST('/api/costasset/v1/focus/uploads/{uploadId}/import', { params: { path: { uploadId: upload.GPDUploadRefId } }, body: { again: upload.status !== 'awaiting_upload' } })));
+  const again = useAction(() => unwrap(costasset.POST('/api/costasset/v1/focus/uploads/{uploadId}/import', { params: { path: { uploadId: upload.GPDUploadRefId } }, body: { again: IMPORTED.has(upload.status) } })));
   const cleanup = useAction(() => unwrap(costasset.DELETE('/api/costasset/v1/focus/uploads/{uploadId}', { params: { path: { uploadId: upload.GPDUploadRefId } } })));
   const label = upload.providerName ?? upload.fileName;
   const error = again.error ?? cleanup.error;
@@ -344,7 +347,7 @@ function FocusUploadRow({ upload, onChanged }: { upload: Upload; onChanged: () =
         <td class="actions">
           {upload.status !== 'enriching' && upload.status !== 'cleaned' && (
             <button type="button" class="button ghost small" disabled={again.busy} onClick={async () => (await again.run(), onChanged())}>
-              {upload.status === 'awaiting_upload' || upload.status === 'uploaded' ? 'Import' : 'Import again'}
+              {IMPORTED.has(upload.status) ? 'Import again' : 'Import'}
             </button>
           )}
           {upload.status !== 'cleaned' && upload.status !== 'enriching' && (

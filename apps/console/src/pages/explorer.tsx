@@ -83,9 +83,12 @@ function apiQuery(view: View): CostsQuery {
   };
 }
 
+/** The month (YYYYMM) of a bound of the explorer's range (YYYYMM or YYYY-MM-DD). */
+const monthOf = (bound: string) => bound.replace(/-/g, '').slice(0, 6);
+
 /** The months from `from` to `to` (YYYYMM or YYYY-MM-DD), at most `limit` of them. */
 function monthsBetween(from: string, to: string, limit = 120): string[] {
-  const month = (bound: string) => Number(bound.slice(0, 4)) * 12 + Number(bound.replace(/-/g, '').slice(4, 6)) - 1;
+  const month = (bound: string) => Number(bound.slice(0, 4)) * 12 + Number(monthOf(bound).slice(4, 6)) - 1;
   const months: string[] = [];
   for (let at = month(from); at <= month(to) && months.length < limit; at++) months.push(`${Math.floor(at / 12)}${String((at % 12) + 1).padStart(2, '0')}`);
   return months;
@@ -259,7 +262,7 @@ export default function Explorer() {
       {csv.error && <ErrorBox error={csv.error} />}
       {costs.data && costs.data.series.length > 0 && (
         <div class="explorer-export" data-testid="explorer-focus-export">
-          <FocusExportButtons query={exportQuery(view.filter, costs.data)} label={`Line items of ${bucketLabel(costs.data.from.slice(0, 6))} – ${bucketLabel(costs.data.to.slice(0, 6))}${view.filter.trim() ? ' matching the filter' : ''}, as`} />
+          <FocusExportButtons query={exportQuery(view.filter, costs.data)} label={`FOCUS export: the line items of ${bucketLabel(monthOf(costs.data.from))} – ${bucketLabel(monthOf(costs.data.to))}${view.filter.trim() ? ' matching the filter' : ''}, as`} />
         </div>
       )}
       <Card class="controls">
