@@ -5,6 +5,7 @@ import type { FocusUploadRequest, Job, Upload } from '../api/types';
 import { FocusExportButtons } from '../components/focus-export';
 import { dateTime, number } from '../components/format';
 import { ConfirmButton, SelectField, TextField } from '../components/forms';
+import { RejectedRows } from '../components/rejections';
 import { bytes, describeProgress, followJob } from '../components/jobs';
 import { Empty, ErrorBox, Loading, StatusBadge } from '../components/states';
 import { DropZone, Progress, putWithProgress } from '../components/upload';
@@ -169,25 +170,7 @@ export function FocusReport({ upload }: { upload: Upload }) {
           </div>
         ))}
 
-      {upload.errors.length > 0 && (
-        <div>
-          <div class="muted small">
-            Rejected rows and problems{upload.errors.length >= 100 ? ' (the first 100)' : ''}:
-          </div>
-          <ul class="rejections" data-testid="focus-rejections">
-            {upload.errors.map((error, index) => (
-              <li key={index}>
-                <code>
-                  {error.file || 'upload'}
-                  {error.line ? `:${error.line}` : ''}
-                  {error.id ? ` (${error.id})` : ''}
-                </code>{' '}
-                {error.reason}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {upload.errors.length > 0 && <RejectedRows errors={upload.errors} testId="focus-rejections" />}
 
       {upload.replaced && upload.replaced.length > 0 && (
         <div data-testid="focus-replaced">

@@ -5,6 +5,7 @@ import type { ExtensionValidation, Job, Upload } from '../api/types';
 import { useMe } from '../auth/me';
 import { dateTime, number } from '../components/format';
 import { ConfirmButton, TextField } from '../components/forms';
+import { RejectedRows } from '../components/rejections';
 import { Card, Empty, ErrorBox, Loading, PageHeader, StatusBadge } from '../components/states';
 import { describeProgress, followJob } from '../components/jobs';
 import { DropZone, Progress, putWithProgress } from '../components/upload';
@@ -73,7 +74,7 @@ function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => voi
         </td>
         <td>{dateTime(upload.updatedAt)}</td>
         <td class="actions">
-          {['failed', 'uploaded', 'enriched'].includes(upload.status) && (
+          {['failed', 'uploaded', 'enriched', 'enriched_with_errors'].includes(upload.status) && (
             <button type="button" class="button ghost small" disabled={enrich.busy} onClick={async () => (await enrich.run(), onChanged())}>
               {upload.status === 'uploaded' ? 'Enrich' : 'Enrich again'}
             </button>
@@ -91,18 +92,7 @@ function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => voi
       {open && (
         <tr>
           <td colSpan={8}>
-            <div class="muted small">Rejected rows and problems (the first 100):</div>
-            <ul class="rejections" data-testid="rejections">
-              {upload.errors.map((error, index) => (
-                <li key={index}>
-                  <code>
-                    {error.file}
-                    {error.line ? `:${error.line}` : ''}
-                  </code>{' '}
-                  {error.reason}
-                </li>
-              ))}
-            </ul>
+            <RejectedRows errors={upload.errors} testId="rejections" />
           </td>
         </tr>
       )}
@@ -135,8 +125,9 @@ function GpdUpload({ providers, onUploaded }: { providers: string[]; onUploaded:
       const job = await followJob(started.jobs[0].jobId, (job) =>
         setStage({ step: 'enriching', label: `Enriching ${file.name}: ${job.status}${job.progress.total ? ` (${describeProgress(job.progress)})` : ''}`, fraction: job.progress.percent / 100, job }),
       );
-      const ok = job.status === 'succeeded';
-      setStage({ step: ok ? 'done' : 'failed', label: ok ? `${file.name} enriched` : `${file.name}: enrichment ${job.status}`, fraction: 1, job, error: ok ? undefined : (job.error ?? 'see the upload list for the reasons') });
+      // completed_with_errors: the valid rows are written, the rejected ones listed in the upload list
+      const ok = job.status === 'succeeded' || job.status === 'completed_with_errors';
+      setStage({ step: ok ? 'done' : 'failed', label: ok ? `${file.name} enriched${job.status === 'succeeded' ? '' : ' with errors'}` : `${file.name}: enrichment ${job.status}`, fraction: 1, job, error: ok ? undefined : (job.error ?? 'see the upload list for the reasons') });
       onUploaded(chosen);
     } catch (error) {
       setStage({ step: 'failed', label: file.name, fraction: 0, error: error instanceof ApiError ? error.message : (error as Error).message });
