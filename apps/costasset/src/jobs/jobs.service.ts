@@ -253,7 +253,8 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   ): Promise<void> {
     delivery.heartbeat();
     const percent = total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0;
-    const set: Record<string, number> = { 'progress.done': done, 'progress.total': total, 'progress.percent': percent };
+    // a reader may count a few bytes twice (a Parquet footer): done never passes total
+    const set: Record<string, number> = { 'progress.done': total > 0 ? Math.min(done, total) : done, 'progress.total': total, 'progress.percent': percent };
     if (detail.rows !== undefined) set['progress.rows'] = detail.rows;
     const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: set });
     if (job?.terminateRequested) throw new JobTerminatedError();
