@@ -2,7 +2,8 @@
  * `npm run bench:store -- --rows 1000000 [--runs 20]`
  * The embedded store (tools/mongo-test-server) as the stack runs it: its own process, a data
  * directory (journal + checkpoints), the driver as client. Prints, in one run:
- * - insert throughput into a collection with the line items' indexes next to one with only `_id`;
+ * - insert throughput into a collection with the line items' indexes next to one with only `_id`
+ *   (each load in a store process of its own, started empty);
  * - a keyset page, a filtered count and a one-period aggregation over N line items, each next to
  *   the same operation forced to scan (`hint: {$natural: 1}`);
  * - short point reads (`_id` lookups) timed while heavy aggregations and scans run on other
@@ -72,6 +73,20 @@ async function load(collection: Collection, rows: number): Promise<number> {
   return rows / ((performance.now() - started) / 1000);
 }
 
+/** Rows per second of a load into a collection with only `_id`, in a fresh store of its own. */
+async function baselineLoad(port: number, rows: number): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-baseline-'));
+  const store = await startStore(dataDir, port);
+  const client = await MongoClient.connect(store.uri);
+  try {
+    return await load(client.db('bench_store').collection('only_id'), rows);
+  } finally {
+    await client.close();
+    await stopStore(store);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function time(runs: number, operation: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
   // Warm-up (plan cache, JIT) is not measured, as it would not be in a running service.
   for (let run = 0; run < 3; run++) await operation();
@@ -123,6 +138,10 @@ async function main(): Promise<void> {
   const port = numberArg('port', 27999);
   const heavyClients = numberArg('heavy', 4);
   const concurrencySeconds = numberArg('concurrency-seconds', 15);
+  const baselineRows = Math.min(rows, 200_000);
+  // The baseline runs in a store of its own, started empty like the one measured with indexes, so
+  // neither load pays for the other's documents (heap, garbage collection, checkpoints).
+  const idRate = await baselineLoad(port, baselineRows);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   let store = await startStore(dataDir, port);
   let client = await MongoClient.connect(store.uri);
@@ -136,11 +155,7 @@ async function main(): Promise<void> {
       return { key: key as Document, ...rest };
     });
     await indexed.createIndexes(specs as never);
-    const onlyId = db.collection('only_id');
-    const baselineRows = Math.min(rows, 200_000);
-    const idRate = await load(onlyId, baselineRows);
     const indexedRateSample = await load(indexed, baselineRows);
-    await onlyId.drop();
     const rest = rows - baselineRows;
     const restStarted = performance.now();
     for (let offset = baselineRows; offset < rows; offset += BATCH) {
