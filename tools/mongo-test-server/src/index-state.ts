@@ -6,6 +6,7 @@ import { foldFor, type FoldLevel, type ResolvedCollation } from './collation';
 import { indexValues } from './document-paths';
 import { commandError, DuplicateKeyError } from './errors';
 import { complement, encodeValue, KeyWriter } from './key-encoding';
+import { PendingEntries } from './pending-entries';
 import type { Matcher } from './query-engine';
 
 /** An index as listIndexes reports it. */
@@ -63,7 +64,7 @@ export class IndexState {
    * consecutive entries go to the same leaf. Every read of the tree merges them first, so no
    * reader ever sees the index without them.
    */
-  private pending: Array<[string, string]> = [];
+  private pending = new PendingEntries();
   /** Changes with every modification of the tree: a cursor saved before a change re-seeks. */
   version = 0;
   /** Set when the index is dropped (queries using it stop with QueryPlanKilled). */
@@ -92,23 +93,14 @@ export class IndexState {
 
   /** The B+ tree of entries, with every pending entry merged in. */
   get tree(): BTree<string, string> {
-    if (this.pending.length > 0) this.mergePending();
+    if (this.pending.size > 0) this.mergePending();
     return this.entries;
   }
 
   private mergePending(): void {
-    const pending = this.pending;
-    this.pending = [];
-    // Keys are unique (each ends with its document's `_id` key).
-    pending.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const keys: string[] = new Array(pending.length);
-    const ids: string[] = new Array(pending.length);
-    for (let i = 0; i < pending.length; i++) {
-      keys[i] = pending[i][0];
-      ids[i] = pending[i][1];
-    }
+    const { keys, ids } = this.pending.drain();
     // The union walks both trees, keeping whole subtrees of the index that no new key falls into.
-    this.entries = union(this.entries, bulkLoad(keys, ids, NODE_SIZE, compareStrings), (_key, _old, added) => added);
+    this.entries = union<BTree<string, string>, string, string>(this.entries, bulkLoad(keys, ids, NODE_SIZE, compareStrings), (_key, _old, added) => added);
   }
 
   get size(): number {
@@ -222,8 +214,8 @@ export class IndexState {
       for (const key of keys) this.entries.set(key, idKey);
       return;
     }
-    for (const key of keys) this.pending.push([key, idKey]);
-    if (this.pending.length >= MAX_PENDING) this.mergePending();
+    for (const key of keys) this.pending.add(key, idKey);
+    if (this.pending.size >= MAX_PENDING) this.mergePending();
   }
 
   remove(keys: string[]): void {
@@ -235,7 +227,7 @@ export class IndexState {
   load(entries: Array<[string, string]>): void {
     entries.sort((a, b) => compareStrings(a[0], b[0]));
     this.version++;
-    this.pending = [];
+    this.pending = new PendingEntries();
     this.entries = bulkLoad(
       entries.map((entry) => entry[0]),
       entries.map((entry) => entry[1]),
