@@ -9,6 +9,7 @@ import { JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { MessageBus } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import { DiscoveryGate } from './discovery-gate';
 import { EnrichmentReferenceData } from './enrichment-reference-data';
 import { GpdArchive, GpdPlan, readPlan } from './gpd-plan';
@@ -51,6 +52,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     private readonly reference: EnrichmentReferenceData,
     private readonly gate: DiscoveryGate,
     private readonly bus: MessageBus,
+    private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
@@ -86,6 +88,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       }));
       // a cleanup during the run wins: the upload stays `cleaned`
       const { databaseMs, ...uploadCounts } = counts;
+      this.metrics.ingestionRows('gpd', { read: counts.rowsRead, written: counts.rowsWritten, rejected: counts.rowsRejected });
       await this.uploads.updateOne(tenantId, { refId: upload.refId, status: 'enriching' }, { $set: { status: 'enriched', ...uploadCounts } });
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
