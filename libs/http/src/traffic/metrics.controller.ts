@@ -24,8 +24,10 @@ export class MetricsController {
   })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format 0.0.4', schema: { type: 'string' } })
-  async render(@Res({ passthrough: true }) response: Response): Promise<string> {
-    response.setHeader('Content-Type', this.metrics.contentType);
-    return this.metrics.render();
+  async render(@Res() response: Response): Promise<void> {
+    const text = await this.metrics.render();
+    // written as is: Express's send() would reorder the content type's parameters
+    response.status(200).setHeader('Content-Type', this.metrics.contentType);
+    response.end(text);
   }
 }
