@@ -1,8 +1,10 @@
 import { startMongoTestServer } from './src';
+import { parseParameterSetting, ServerParameters, type ParameterName } from './src/parameters';
 
 const USAGE =
-  'usage: cli.ts [--host 127.0.0.1] [--port 27017] [--data-dir <dir>] [--notablescan | --setParameter notablescan=true]\n' +
-  '              [--journal-commit-interval-ms 100] [--checkpoint-min-mb 64]';
+  'usage: cli.ts [--host 127.0.0.1] [--port 27017] [--data-dir <dir>] [--notablescan] [--setParameter name=value ...]\n' +
+  '              [--journal-commit-interval-ms 100] [--checkpoint-min-mb 64]\n' +
+  '  parameters: notablescan=true|false, internalQueryExecYieldPeriodMS=<ms>, cursorTimeoutMillis=<ms>';
 
 function argument(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
@@ -19,14 +21,21 @@ function integer(name: string, fallback: number, min: number, max: number): numb
   return value;
 }
 
-/** mongod's `--setParameter name=value` (only notablescan is known here). */
-function notablescanSetting(): boolean {
-  if (process.argv.includes('--notablescan')) return true;
-  const setting = argument('setParameter');
-  if (setting === undefined) return false;
-  const match = /^notablescan=(true|false|1|0)$/.exec(setting);
-  if (!match) throw new Error(`unknown or invalid --setParameter ${setting} (known: notablescan=true|false)\n${USAGE}`);
-  return match[1] === 'true' || match[1] === '1';
+/** mongod's `--setParameter name=value`, as many as given (and `--notablescan`). */
+function parameterSettings(): Partial<Record<ParameterName, boolean | number>> {
+  const settings: Partial<Record<ParameterName, boolean | number>> = {};
+  process.argv.forEach((word, i) => {
+    if (word !== '--setParameter') return;
+    const raw = process.argv[i + 1];
+    if (raw === undefined || raw.startsWith('--')) throw new Error(`--setParameter needs a value\n${USAGE}`);
+    const { name, value } = parseParameterSetting(raw);
+    if (!ServerParameters.isKnown(name)) throw new Error(`unknown --setParameter ${raw}\n${USAGE}`);
+    // Checked now, so that a bad value stops the start with a message.
+    new ServerParameters().set(name, value);
+    settings[name] = value;
+  });
+  if (process.argv.includes('--notablescan')) settings.notablescan = true;
+  return settings;
 }
 
 async function main(): Promise<void> {
@@ -36,7 +45,7 @@ async function main(): Promise<void> {
     host,
     port,
     dataDir: argument('data-dir'),
-    notablescan: notablescanSetting(),
+    parameters: parameterSettings(),
     commitIntervalMs: integer('journal-commit-interval-ms', 100, 1, 500),
     checkpointMinBytes: integer('checkpoint-min-mb', 64, 1, 1_048_576) * 1024 * 1024,
   });

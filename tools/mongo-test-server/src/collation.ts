@@ -1,7 +1,7 @@
 import { Context } from 'mingo';
 import { canonicalKey, isPlainObject, type Document, type StringFold } from './bson-values';
 import { commandError } from './errors';
-import { addNumbers, averageNumbers } from './decimal-math';
+import { addNumbers, averageNumbers } from './summation';
 import { valuesForMatch } from './document-paths';
 
 /**

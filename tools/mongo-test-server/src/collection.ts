@@ -24,6 +24,8 @@ export class Collection {
   readonly indexes: IndexState[] = [];
   readonly uuid = new UUID();
   readonly planCache = new PlanCache();
+  /** Set when the collection (or its database) is dropped: queries still running on it stop. */
+  dropped = false;
   private readonly idFold: StringFold;
 
   constructor(
@@ -147,7 +149,8 @@ export class Collection {
   dropIndex(name: string): void {
     const position = this.indexes.findIndex((index) => index.spec.name === name);
     if (position < 0) return;
-    this.indexes.splice(position, 1);
+    const [index] = this.indexes.splice(position, 1);
+    index.dropped = true;
     this.planCache.clear();
     this.log?.dropIndex(this, name);
   }

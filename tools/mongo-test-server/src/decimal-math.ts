@@ -1,7 +1,7 @@
 import { Decimal128, Long } from 'bson';
 
 /** An exact decimal: coefficient × 10^exponent. */
-interface ExactDecimal {
+export interface ExactDecimal {
   coefficient: bigint;
   exponent: number;
 }
@@ -40,47 +40,27 @@ function formatDecimal({ coefficient, exponent }: ExactDecimal): Decimal128 {
   return Decimal128.fromString(`${negative ? '-' : ''}${text}`);
 }
 
-const isDecimalLike = (value: unknown): value is Decimal128 | Long => value instanceof Decimal128 || value instanceof Long;
-
-export function hasWideNumber(values: unknown[]): boolean {
-  return values.some(isDecimalLike);
+/** The exact value of a number, Long or Decimal128 (a double by its shortest decimal form). */
+export function exactOf(value: number | Long | Decimal128): ExactDecimal | undefined {
+  return toExact(value);
 }
 
-/**
- * Adds numbers the way mongod widens types: any Decimal128 makes the result Decimal128
- * (exact), otherwise any Long with only integers makes it a Long. Non-numbers are skipped.
- */
-export function addNumbers(values: unknown[]): number | Long | Decimal128 {
-  const numeric = values.filter((value): value is number | Long | Decimal128 => typeof value === 'number' || isDecimalLike(value));
-  if (numeric.some((value) => value instanceof Decimal128)) {
-    let total: ExactDecimal = { coefficient: 0n, exponent: 0 };
-    for (const value of numeric) {
-      const exact = toExact(value);
-      if (!exact) return Decimal128.fromString('NaN');
-      const [a, b, exponent] = align(total, exact);
-      total = { coefficient: a + b, exponent };
-    }
-    return formatDecimal(total);
-  }
-  if (numeric.some((value) => value instanceof Long) && numeric.every((value) => value instanceof Long || Number.isInteger(value))) {
-    return Long.fromBigInt(
-      numeric.reduce<bigint>((sum, value) => sum + (value instanceof Long ? value.toBigInt() : BigInt(value as number)), 0n),
-    );
-  }
-  return numeric.reduce<number>((sum, value) => sum + (value instanceof Long ? value.toNumber() : Number(value)), 0);
+export const ZERO: ExactDecimal = { coefficient: 0n, exponent: 0 };
+
+export function addExact(a: ExactDecimal, b: ExactDecimal): ExactDecimal {
+  const [x, y, exponent] = align(a, b);
+  return { coefficient: x + y, exponent };
 }
 
-/** Average with the same widening; a Decimal128 average keeps 34 significant digits. */
-export function averageNumbers(values: unknown[]): number | Decimal128 | null {
-  const numeric = values.filter((value) => typeof value === 'number' || isDecimalLike(value));
-  if (numeric.length === 0) return null;
-  const total = addNumbers(numeric);
-  if (!(total instanceof Decimal128)) return Number(total instanceof Long ? total.toNumber() : total) / numeric.length;
-  const exact = toExact(total);
-  if (!exact) return total;
+export function toDecimal128(value: ExactDecimal): Decimal128 {
+  return formatDecimal(value);
+}
+
+/** `total / count` as a Decimal128 keeping 34 significant digits. */
+export function divideExact(total: ExactDecimal, count: number): Decimal128 {
   const scale = 34n;
-  const quotient = (exact.coefficient * 10n ** scale) / BigInt(numeric.length);
-  let result: ExactDecimal = { coefficient: quotient, exponent: exact.exponent - Number(scale) };
+  const quotient = (total.coefficient * 10n ** scale) / BigInt(count);
+  let result: ExactDecimal = { coefficient: quotient, exponent: total.exponent - Number(scale) };
   while (result.coefficient !== 0n && result.coefficient % 10n === 0n && result.exponent < 0) {
     result = { coefficient: result.coefficient / 10n, exponent: result.exponent + 1 };
   }

@@ -1,5 +1,5 @@
 import type { Document } from './bson-values';
-import type { CommandContext, CommandHandler } from './command-context';
+import type { CommandContext, CommandHandler, Reply } from './command-context';
 import { aggregateCommands } from './commands/aggregate';
 import { explainCommands } from './commands/explain';
 import { collectionCommands } from './commands/collections';
@@ -9,6 +9,8 @@ import { indexCommands } from './commands/indexes';
 import { readCommands } from './commands/reads';
 import { writeCommands } from './commands/writes';
 import { commandError, notSupported, toCommandError } from './errors';
+import { parseMaxTimeMS, type Operation } from './operation';
+import { operationCommands } from './commands/operations';
 import { parameterCommands } from './parameters';
 import { validateDatabaseName } from './storage';
 
@@ -22,6 +24,7 @@ const handlers: Record<string, CommandHandler> = {
   ...aggregateCommands,
   ...explainCommands,
   ...parameterCommands,
+  ...operationCommands,
 };
 
 /** Real mongod commands this server refuses (anything else unknown is CommandNotFound). */
@@ -39,8 +42,6 @@ const REFUSED_COMMANDS = new Set([
   'logout',
   'shutdown',
   'fsync',
-  'currentOp',
-  'killOp',
   'serverStatus',
   'createView',
   'createSearchIndexes',
@@ -72,10 +73,17 @@ function refuseTransactions(name: string, command: Document): void {
   }
 }
 
-export type ServerState = Omit<CommandContext, 'db'>;
+export type ServerState = Omit<CommandContext, 'db' | 'op'>;
 
-/** Runs one command document and always returns a reply (errors in mongod's shape). */
-export function runCommand(command: Document, state: ServerState): Document {
+/** Commands whose `maxTimeMS` is not a limit of their own (getMore continues its cursor's). */
+const OWN_TIME_LIMIT = new Set(['getMore']);
+
+/**
+ * Runs one command document and always resolves to a reply (errors in mongod's shape). The
+ * command runs as an operation (currentOp, killOp) limited by its `maxTimeMS`.
+ */
+export async function runCommand(command: Document, state: ServerState): Promise<Reply> {
+  let op: Operation | undefined;
   try {
     const name = Object.keys(command)[0];
     if (name === undefined || name === '$db') throw commandError('FailedToParse', 'Empty command');
@@ -88,8 +96,12 @@ export function runCommand(command: Document, state: ServerState): Document {
       if (REFUSED_COMMANDS.has(name)) throw notSupported(`the ${name} command`);
       throw commandError('CommandNotFound', `no such command: '${name}'`);
     }
-    return handler(command, { ...state, db });
+    op = state.operations.start(state.connectionId, state.client, command, state.parameters.internalQueryExecYieldPeriodMS);
+    if (!OWN_TIME_LIMIT.has(name)) op.limitTo(parseMaxTimeMS(command));
+    return await handler(command, { ...state, db, op });
   } catch (error) {
     return toCommandError(error).toReply();
+  } finally {
+    if (op) state.operations.finish(op);
   }
 }

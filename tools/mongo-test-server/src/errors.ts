@@ -2,6 +2,7 @@
 export const ErrorCode = {
   InternalError: 1,
   BadValue: 2,
+  NoSuchKey: 4,
   FailedToParse: 9,
   Unauthorized: 13,
   TypeMismatch: 14,
@@ -11,6 +12,7 @@ export const ErrorCode = {
   IndexNotFound: 27,
   ConflictingUpdateOperators: 40,
   CursorNotFound: 43,
+  MaxTimeMSExpired: 50,
   NamespaceExists: 48,
   InvalidIdField: 53,
   CommandNotFound: 59,
@@ -21,12 +23,17 @@ export const ErrorCode = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   CommandNotSupported: 115,
+  CursorInUse: 143,
   CannotIndexParallelArrays: 171,
+  QueryPlanKilled: 175,
   InvalidIndexSpecificationOption: 197,
+  CursorKilled: 237,
   NotImplemented: 238,
+  ClientDisconnect: 279,
   NoQueryExecutionPlans: 291,
   UnsupportedOpQueryCommand: 352,
   DuplicateKey: 11000,
+  Interrupted: 11601,
   InvalidPipelineOperator: 168,
   UnrecognizedPipelineStage: 40324,
 } as const;
@@ -101,4 +108,16 @@ export function toCommandError(error: unknown): CommandError {
   const expression = /^(?:accumulator|expression|operator) '?(\$[^'\s]+)'? is not registered/.exec(message);
   if (expression) return commandError('InvalidPipelineOperator', `Unrecognized expression '${expression[1]}'`);
   return commandError('BadValue', message);
+}
+
+/** mongod's interruption codes: they fail a whole write batch instead of becoming a write error. */
+const INTERRUPTION_CODES = new Set<number>([
+  ErrorCode.Interrupted,
+  ErrorCode.MaxTimeMSExpired,
+  ErrorCode.ClientDisconnect,
+  ErrorCode.CursorKilled,
+]);
+
+export function isInterruption(error: unknown): boolean {
+  return error instanceof CommandError && INTERRUPTION_CODES.has(error.code);
 }

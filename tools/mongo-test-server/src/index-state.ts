@@ -54,6 +54,10 @@ export class IndexState {
   /** Per field: whether some document gave an array for it (mongod's multiKeyPaths). */
   readonly multikeyFields: boolean[];
   tree = new BTree<string, string>(undefined, compareStrings, NODE_SIZE);
+  /** Changes with every modification of the tree: a cursor saved before a change re-seeks. */
+  version = 0;
+  /** Set when the index is dropped (queries using it stop with QueryPlanKilled). */
+  dropped = false;
   private readonly paths: string[][];
 
   constructor(
@@ -181,16 +185,19 @@ export class IndexState {
   }
 
   add(keys: string[], idKey: string): void {
+    this.version++;
     for (const key of keys) this.tree.set(key, idKey);
   }
 
   remove(keys: string[]): void {
+    this.version++;
     for (const key of keys) this.tree.delete(key);
   }
 
   /** Replaces the whole content by sorted entries (index builds and recovery). */
   load(entries: Array<[string, string]>): void {
     entries.sort((a, b) => compareStrings(a[0], b[0]));
+    this.version++;
     this.tree = bulkLoad(
       entries.map((entry) => entry[0]),
       entries.map((entry) => entry[1]),
@@ -199,26 +206,76 @@ export class IndexState {
     );
   }
 
-  /** `_id` keys of the entries inside the ranges, in index order (or reverse), counting keys seen. */
-  *scan(ranges: KeyRange[], direction: 1 | -1, stats: { keysExamined: number; seeks: number }): Generator<string> {
-    const ordered = direction === 1 ? ranges : [...ranges].reverse();
-    const reused: Array<string> = [];
-    for (const range of ordered) {
-      stats.seeks++;
-      if (direction === 1) {
-        for (const [key, idKey] of this.tree.entries(range.start, reused as never)) {
-          if (key >= range.end) break;
-          stats.keysExamined++;
-          yield idKey;
-        }
-      } else {
-        for (const [key, idKey] of this.tree.entriesReversed(range.end, reused as never, true)) {
-          if (key < range.start) break;
-          stats.keysExamined++;
-          yield idKey;
-        }
-      }
+  /** A cursor over the entries inside the ranges, in index order (or reverse), counting keys seen. */
+  cursor(ranges: KeyRange[], direction: 1 | -1, stats: { keysExamined: number; seeks: number }): IndexCursor {
+    return new IndexCursor(this, ranges, direction, stats);
+  }
+}
+
+/**
+ * Walks an index's entries over a list of ranges. Between two calls the tree may change (other
+ * operations run while a query yields): the cursor then re-seeks just past the last key it
+ * returned, as mongod's index cursors do when they restore their position after a yield.
+ */
+export class IndexCursor {
+  private readonly ranges: KeyRange[];
+  private rangeIndex = 0;
+  private entries: Iterator<[string, string]> | null = null;
+  private lastKey: string | null = null;
+  private version: number;
+  private tree: BTree<string, string>;
+  private readonly reused: Array<string> = [];
+
+  constructor(
+    private readonly index: IndexState,
+    ranges: KeyRange[],
+    private readonly direction: 1 | -1,
+    private readonly stats: { keysExamined: number; seeks: number },
+  ) {
+    this.ranges = direction === 1 ? ranges : [...ranges].reverse();
+    this.version = index.version;
+    this.tree = index.tree;
+  }
+
+  /** The `_id` key of the next entry, or undefined at the end. */
+  next(): string | undefined {
+    if (this.index.version !== this.version || this.index.tree !== this.tree) {
+      // The tree changed since the last call: continue from the last key in the new tree.
+      this.version = this.index.version;
+      this.tree = this.index.tree;
+      if (this.entries) this.entries = this.seek(this.lastKey);
     }
+    for (;;) {
+      const range = this.ranges[this.rangeIndex];
+      if (!range) return undefined;
+      if (!this.entries) {
+        this.stats.seeks++;
+        this.entries = this.seek(null);
+      }
+      const step = this.entries.next();
+      const key = step.done ? undefined : step.value[0];
+      const inside = key !== undefined && (this.direction === 1 ? key < range.end : key >= range.start);
+      if (!inside || key === undefined) {
+        this.rangeIndex++;
+        this.entries = null;
+        continue;
+      }
+      if (key === this.lastKey) continue;
+      this.lastKey = key;
+      this.stats.keysExamined++;
+      return step.value[1];
+    }
+  }
+
+  /** Entries of the current range from its start, or strictly after `after`. */
+  private seek(after: string | null): Iterator<[string, string]> {
+    const range = this.ranges[this.rangeIndex];
+    if (this.direction === 1) {
+      const from = after !== null && after > range.start ? after : range.start;
+      return this.tree.entries(from, this.reused as never);
+    }
+    const from = after !== null && after < range.end ? after : range.end;
+    return this.tree.entriesReversed(from, this.reused as never, true);
   }
 }
 

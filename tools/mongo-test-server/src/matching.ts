@@ -1,6 +1,7 @@
 import type { Document } from './bson-values';
 import { resolveCollation, type ResolvedCollation } from './collation';
 import type { Collection } from './collection';
+import type { Operation } from './operation';
 import type { ServerParameters } from './parameters';
 import { compileFilter, sortDocuments, type Matcher, type QueryOptions } from './query-engine';
 import { countPlan, executePlan, selectPlan, type Execution, type PlanSelection, type ScanStats } from './query-execution';
@@ -65,23 +66,24 @@ function queryRequest(ns: string, query: PreparedQuery, shape: QueryShape): Quer
  * Plans and runs a query: chooses an index (or a collection scan) like mongod, fetches the
  * matching documents, sorts them unless the index yields the order, then applies skip/limit.
  */
-export function runQuery(
+export async function runQuery(
+  op: Operation,
   parameters: ServerParameters,
   ns: string,
   collection: Collection | undefined,
   query: PreparedQuery,
   shape: QueryShape = {},
-): QueryOutcome {
+): Promise<QueryOutcome> {
   const started = performance.now();
   const request = queryRequest(ns, query, shape);
   const sorted = shape.sort !== undefined;
-  const selection = selectPlan(collection, request, query.matcher, parameters.notablescan, sorted);
+  const selection = await selectPlan(op, collection, request, query.matcher, parameters.notablescan, sorted);
   const winner = selection.winner;
   const providesSort = winner.kind === 'idhack' || winner.kind === 'eof' || (winner.kind === 'ixscan' && winner.providesSort);
   const sortStage = sorted && !providesSort;
   const skip = shape.skip ?? 0;
   const window = shape.limit ? skip + shape.limit : undefined;
-  const execution = executePlan(winner, collection, query.matcher, sortStage ? undefined : window);
+  const execution = await executePlan(op, winner, collection, query.matcher, sortStage ? undefined : window);
   if (selection.cachedAs) collection?.planCache.checkCost(selection.cachedAs, execution.stats.works);
   let docs = sortStage ? sortDocuments(execution.docs, shape.sort as Record<string, 1 | -1>, query.options) : execution.docs;
   if (skip > 0 || shape.limit) docs = docs.slice(skip, window);
@@ -98,17 +100,18 @@ export interface CountOutcome {
 }
 
 /** Counts matches; a filter the index bounds express completely is counted on index keys only. */
-export function countQuery(
+export async function countQuery(
+  op: Operation,
   parameters: ServerParameters,
   ns: string,
   collection: Collection | undefined,
   query: PreparedQuery,
   hint?: unknown,
-): CountOutcome {
+): Promise<CountOutcome> {
   const started = performance.now();
   const request = queryRequest(ns, query, { hint });
-  const selection = selectPlan(collection, request, query.matcher, parameters.notablescan, false);
-  const { n, stats, countScan } = countPlan(selection.winner, collection, query.matcher);
+  const selection = await selectPlan(op, collection, request, query.matcher, parameters.notablescan, false);
+  const { n, stats, countScan } = await countPlan(op, selection.winner, collection, query.matcher);
   if (selection.cachedAs) collection?.planCache.checkCost(selection.cachedAs, stats.works);
   return { n, request, selection, stats, countScan, millis: performance.now() - started };
 }

@@ -2,22 +2,90 @@ import { isPlainObject, isTruthyFlag, toNumber, type Document } from './bson-val
 import type { CommandHandler } from './command-context';
 import { commandError } from './errors';
 
-/** Server parameters (mongod's setParameter / getParameter); only `notablescan` is settable. */
-export class ServerParameters {
-  /** Refuse queries that need a collection scan (mongod's `notablescan`). */
-  notablescan = false;
+/** mongod's limit for integer parameters such as cursorTimeoutMillis. */
+const MAX_INT32 = 2_147_483_647;
 
-  constructor(initial: Partial<Pick<ServerParameters, 'notablescan'>> = {}) {
-    Object.assign(this, initial);
+interface ParameterDefinition {
+  parse(value: unknown): boolean | number | undefined;
+}
+
+const booleanParameter: ParameterDefinition = {
+  parse: (value) => (typeof value === 'boolean' || toNumber(value) !== undefined ? isTruthyFlag(value) : undefined),
+};
+
+function integerParameter(min: number, max: number): ParameterDefinition {
+  return {
+    parse: (value) => {
+      const n = toNumber(value);
+      return n !== undefined && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+    },
+  };
+}
+
+/** The parameters this server knows (mongod's names); everything else is refused as unrecognized. */
+const DEFINITIONS = {
+  /** Refuse queries that need a collection scan. */
+  notablescan: booleanParameter,
+  /**
+   * Longest stretch of work (ms) an operation runs before it yields to the other connections.
+   * mongod's default is 10 ms (it yields its locks; other operations run on other threads); this
+   * single-threaded server serves everyone between slices, so its default is shorter.
+   */
+  internalQueryExecYieldPeriodMS: integerParameter(0, MAX_INT32),
+  /** Idle cursors are closed after this many milliseconds (mongod's default: 10 minutes). */
+  cursorTimeoutMillis: integerParameter(0, Number.MAX_SAFE_INTEGER),
+} as const;
+
+export type ParameterName = keyof typeof DEFINITIONS;
+
+export const DEFAULT_YIELD_PERIOD_MS = 2;
+export const DEFAULT_CURSOR_TIMEOUT_MS = 600_000;
+
+/** Server parameters (mongod's setParameter / getParameter and `--setParameter name=value`). */
+export class ServerParameters {
+  notablescan = false;
+  internalQueryExecYieldPeriodMS = DEFAULT_YIELD_PERIOD_MS;
+  cursorTimeoutMillis = DEFAULT_CURSOR_TIMEOUT_MS;
+
+  constructor(initial: Partial<Record<ParameterName, boolean | number>> = {}) {
+    for (const [name, value] of Object.entries(initial)) if (value !== undefined) this.set(name, value);
+  }
+
+  static isKnown(name: string): name is ParameterName {
+    return Object.prototype.hasOwnProperty.call(DEFINITIONS, name);
+  }
+
+  /** Sets a parameter from a command or command-line value; throws mongod's errors for bad ones. */
+  set(name: string, value: unknown): void {
+    if (!ServerParameters.isKnown(name)) {
+      throw commandError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+    }
+    const parsed = DEFINITIONS[name].parse(value);
+    if (parsed === undefined) throw commandError('BadValue', `Invalid value for parameter ${name}: ${String(value)}`);
+    (this as Record<ParameterName, boolean | number>)[name] = parsed;
   }
 
   values(): Document {
-    return { notablescan: this.notablescan };
+    return {
+      notablescan: this.notablescan,
+      internalQueryExecYieldPeriodMS: this.internalQueryExecYieldPeriodMS,
+      cursorTimeoutMillis: this.cursorTimeoutMillis,
+    };
   }
 }
 
+/** Parses `name=value` as given to `--setParameter` (booleans and integers). */
+export function parseParameterSetting(setting: string): { name: string; value: boolean | number } {
+  const match = /^([A-Za-z]\w*)=(.+)$/.exec(setting);
+  if (!match) throw new Error(`invalid --setParameter ${setting} (expected name=value)`);
+  const [, name, raw] = match;
+  const value = raw === 'true' ? true : raw === 'false' ? false : Number(raw);
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`invalid value in --setParameter ${setting}`);
+  return { name, value };
+}
+
 /** Fields every command may carry that are not parameter names. */
-const GENERIC_ARGUMENTS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
+const GENERIC_ARGUMENTS = new Set(['$db', 'lsid', '$clusterTime', '$readPreference', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'maxTimeMS']);
 
 function requireAdmin(db: string, command: string): void {
   if (db !== 'admin') throw commandError('Unauthorized', `${command} may only be run against the admin database.`);
@@ -27,17 +95,11 @@ const setParameter: CommandHandler = (command, { db, parameters }) => {
   requireAdmin(db, 'setParameter');
   const names = Object.keys(command).filter((name) => name !== 'setParameter' && !GENERIC_ARGUMENTS.has(name));
   if (names.length === 0) throw commandError('InvalidOptions', 'no option found to set, use help:true to see options ');
-  for (const name of names) {
-    if (name !== 'notablescan') {
-      throw commandError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
-    }
-    const value = command[name];
-    if (typeof value !== 'boolean' && toNumber(value) === undefined) {
-      throw commandError('BadValue', `Invalid value for notablescan: ${String(value)}`);
-    }
-  }
-  const was = parameters.notablescan;
-  parameters.notablescan = isTruthyFlag(command.notablescan);
+  // Every value is checked before any is applied.
+  const scratch = new ServerParameters();
+  for (const name of names) scratch.set(name, command[name]);
+  const was = parameters.values()[names[0]];
+  for (const name of names) parameters.set(name, command[name]);
   return { was, ok: 1 };
 };
 

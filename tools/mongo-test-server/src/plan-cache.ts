@@ -39,23 +39,11 @@ export function planCacheKey(request: QueryRequest): string {
   ].join('|');
 }
 
-let enabled = true;
-
-/** Runs `explain` work with fresh plans (mongod's explain plans anew and shows every candidate). */
-export function withoutPlanCache<T>(run: () => T): T {
-  enabled = false;
-  try {
-    return run();
-  } finally {
-    enabled = true;
-  }
-}
-
 export class PlanCache {
   private readonly entries = new Map<string, CachedPlan>();
 
   get(key: string): CachedPlan | undefined {
-    return enabled ? this.entries.get(key) : undefined;
+    return this.entries.get(key);
   }
 
   set(key: string, plan: CachedPlan): void {

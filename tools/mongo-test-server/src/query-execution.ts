@@ -1,5 +1,8 @@
 import type { Document } from './bson-values';
 import type { Collection } from './collection';
+import { commandError } from './errors';
+import type { IndexCursor } from './index-state';
+import type { Operation } from './operation';
 import type { Matcher } from './query-engine';
 import { planCacheKey } from './plan-cache';
 import { candidatePlans, type AccessPlan, type QueryRequest } from './query-planner';
@@ -32,7 +35,7 @@ const EOF = Symbol('eof');
 /** Runs one access plan a unit of work at a time (an index key or a document per call). */
 export class PlanRunner {
   readonly stats = newStats();
-  private readonly source: Iterator<string> | Iterator<Document> | null;
+  private readonly source: IndexCursor | Iterator<Document> | null;
   private readonly seen: Set<string> | null;
 
   constructor(
@@ -45,7 +48,19 @@ export class PlanRunner {
     else if (plan.kind === 'collscan') {
       const docs = plan.direction === 1 ? collection.docs.values() : [...collection.docs.values()].reverse().values();
       this.source = docs;
-    } else this.source = plan.index.scan(plan.bounds.ranges, plan.direction, this.stats);
+    } else this.source = plan.index.cursor(plan.bounds.ranges, plan.direction, this.stats);
+  }
+
+  /**
+   * Called after a yield: the plan goes on unless its collection or index was dropped meanwhile
+   * (mongod's QueryPlanKilled). A collection scan's Map iterator and an index cursor both follow
+   * the changes made in between.
+   */
+  restore(): void {
+    if (this.collection?.dropped) throw commandError('QueryPlanKilled', 'collection dropped during query');
+    if (this.plan.kind === 'ixscan' && this.plan.index.dropped) {
+      throw commandError('QueryPlanKilled', `query plan killed :: caused by :: index '${this.plan.index.spec.name}' dropped`);
+    }
   }
 
   /** The next matching document, null when this unit of work produced none, EOF at the end. */
@@ -65,14 +80,13 @@ export class PlanRunner {
       stats.isEOF = true;
       return EOF;
     }
-    const next = this.source.next();
-    if (next.done) {
-      stats.isEOF = true;
-      return EOF;
-    }
     let doc: Document | undefined;
     if (plan.kind === 'ixscan') {
-      const idKey = next.value as string;
+      const idKey = (this.source as IndexCursor).next();
+      if (idKey === undefined) {
+        stats.isEOF = true;
+        return EOF;
+      }
       if (this.seen) {
         stats.dupsTested++;
         if (this.seen.has(idKey)) {
@@ -86,7 +100,12 @@ export class PlanRunner {
       stats.docsExamined++;
       if (!plan.covered && !this.matcher.test(doc)) return null;
     } else {
-      doc = next.value as Document;
+      const next = (this.source as Iterator<Document>).next();
+      if (next.done) {
+        stats.isEOF = true;
+        return EOF;
+      }
+      doc = next.value;
       stats.docsExamined++;
       if (!this.matcher.test(doc)) return null;
     }
@@ -128,17 +147,18 @@ function tieBreak(a: PlanRunner, b: PlanRunner): number {
  * work at a time, until one reaches the end or produces enough results; otherwise the most
  * productive wins. Plans needing a SORT produce nothing until their end. Deterministic.
  */
-export function selectPlan(
+export async function selectPlan(
+  op: Operation,
   collection: Collection | undefined,
   request: QueryRequest,
   matcher: Matcher,
   notablescan: boolean,
   sorted: boolean,
-): PlanSelection {
+): Promise<PlanSelection> {
   const { candidates, decided } = candidatePlans(collection, request, notablescan);
   if (decided) return { winner: decided, rejected: candidates.filter((plan) => plan !== decided) };
   const cacheKey = planCacheKey(request);
-  const cached = collection?.planCache.get(cacheKey);
+  const cached = op.usesPlanCache ? collection?.planCache.get(cacheKey) : undefined;
   const hit = cached && candidates.find((plan) => plan.kind === 'ixscan' && plan.index.spec.name === cached.indexName && plan.direction === cached.direction);
   if (hit) return { winner: hit, rejected: candidates.filter((plan) => plan !== hit), cachedAs: cacheKey };
   const runners = candidates.map((plan) => new PlanRunner(plan, collection, matcher));
@@ -157,6 +177,10 @@ export function selectPlan(
         winner = runner;
         break;
       }
+    }
+    if (!winner && op.tick()) {
+      await op.yieldTurn();
+      for (const runner of runners) runner.restore();
     }
   }
   if (!winner) {
@@ -177,12 +201,13 @@ export interface Execution {
 }
 
 /** Runs a chosen plan; stops after `stopAfter` results when the plan already yields the sort order. */
-export function executePlan(
+export async function executePlan(
+  op: Operation,
   plan: AccessPlan,
   collection: Collection | undefined,
   matcher: Matcher,
   stopAfter: number | undefined,
-): Execution {
+): Promise<Execution> {
   const runner = new PlanRunner(plan, collection, matcher);
   const docs: Document[] = [];
   const limit = stopAfter ?? Number.POSITIVE_INFINITY;
@@ -190,21 +215,37 @@ export function executePlan(
     const result = runner.work();
     if (result === EOF) break;
     if (result) docs.push(result);
+    if (op.tick()) {
+      await op.yieldTurn();
+      runner.restore();
+    }
   }
   return { docs, stats: runner.stats, runner };
 }
 
 /** Counts matching documents; a covered, non-multikey index scan counts keys without fetching. */
-export function countPlan(plan: AccessPlan, collection: Collection | undefined, matcher: Matcher): { n: number; stats: ScanStats; countScan: boolean } {
+export async function countPlan(
+  op: Operation,
+  plan: AccessPlan,
+  collection: Collection | undefined,
+  matcher: Matcher,
+): Promise<{ n: number; stats: ScanStats; countScan: boolean }> {
   if (plan.kind === 'ixscan' && plan.covered) {
     const stats = newStats();
+    const keys = plan.index.cursor(plan.bounds.ranges, plan.direction, stats);
     let n = 0;
-    for (const _ of plan.index.scan(plan.bounds.ranges, plan.direction, stats)) n++;
+    while (keys.next() !== undefined) {
+      n++;
+      if (op.tick()) {
+        await op.yieldTurn();
+        if (collection?.dropped || plan.index.dropped) throw commandError('QueryPlanKilled', 'collection or index dropped during count');
+      }
+    }
     stats.works = n + 1;
     stats.advanced = n;
     stats.isEOF = true;
     return { n, stats, countScan: true };
   }
-  const { docs, stats } = executePlan(plan, collection, matcher, undefined);
+  const { docs, stats } = await executePlan(op, plan, collection, matcher, undefined);
   return { n: docs.length, stats, countScan: false };
 }

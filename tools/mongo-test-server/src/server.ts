@@ -3,10 +3,11 @@ import type { Document } from './bson-values';
 import { CursorRegistry } from './cursors';
 import { runCommand, type ServerState } from './dispatcher';
 import { codeNameFor, ErrorCode } from './errors';
-import { ServerParameters } from './parameters';
+import { OperationRegistry } from './operation';
+import { ServerParameters, type ParameterName } from './parameters';
 import { DataDirectory, type DataDirectoryOptions } from './persistence/data-directory';
 import { Storage } from './storage';
-import { buildLegacyReply, buildMsgReply, MessageReader, MSG_MORE_TO_COME, parseMessage, type IncomingMessage } from './wire-protocol';
+import { buildLegacyReply, buildMsgReply, EncodedReply, MessageReader, MSG_MORE_TO_COME, parseMessage, type IncomingMessage } from './wire-protocol';
 
 /** Commands mongod still accepts over legacy OP_QUERY (the connection handshake). */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
@@ -34,6 +35,8 @@ export interface MongoTestServerOptions extends DataDirectoryOptions {
   dataDir?: string;
   /** Start with mongod's `notablescan` parameter set. */
   notablescan?: boolean;
+  /** Other server parameters at start (mongod's `--setParameter name=value`). */
+  parameters?: Partial<Record<ParameterName, boolean | number>>;
 }
 
 /** Write concern asking for the journal on disk before the reply (`j: true`, or `w: "majority"` on a standalone). */
@@ -46,8 +49,9 @@ function wantsJournal(command: Document): boolean {
 
 export class MongoTestServer {
   private readonly storage = new Storage();
-  private readonly cursors = new CursorRegistry();
   private readonly parameters: ServerParameters;
+  private readonly cursors: CursorRegistry;
+  private readonly operations = new OperationRegistry();
   private readonly dataDirectory: DataDirectory | null;
   private readonly sockets = new Set<net.Socket>();
   private readonly server = net.createServer((socket) => this.accept(socket));
@@ -56,7 +60,8 @@ export class MongoTestServer {
   private nextRequestId = 1;
 
   constructor(options: MongoTestServerOptions = {}) {
-    this.parameters = new ServerParameters({ notablescan: options.notablescan ?? false });
+    this.parameters = new ServerParameters({ ...options.parameters, ...(options.notablescan !== undefined ? { notablescan: options.notablescan } : {}) });
+    this.cursors = new CursorRegistry(() => this.parameters.cursorTimeoutMillis);
     this.dataDirectory = options.dataDir ? new DataDirectory(options.dataDir, this.storage, options) : null;
   }
 
@@ -93,25 +98,38 @@ export class MongoTestServer {
       storage: this.storage,
       cursors: this.cursors,
       parameters: this.parameters,
+      operations: this.operations,
       address: this.address,
       connectionId: this.nextConnectionId++,
+      client: `${socket.remoteAddress ?? '127.0.0.1'}:${socket.remotePort ?? 0}`,
     };
     const reader = new MessageReader();
+    // Messages of one connection are handled one after the other, in order.
+    let queue: Promise<void> = Promise.resolve();
     socket.on('data', (chunk: Buffer) => {
       try {
-        for (const raw of reader.push(chunk)) this.handle(socket, parseMessage(raw), state);
+        for (const raw of reader.push(chunk)) {
+          const message = parseMessage(raw);
+          queue = queue.then(() => this.handle(socket, message, state));
+        }
       } catch {
         // Malformed framing: mongod drops the connection too.
         socket.destroy();
       }
     });
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      // The client is gone: its operations stop at their next check, its cursors are freed.
+      this.operations.killConnection(state.connectionId);
+      this.cursors.closeConnection(state.connectionId);
+    });
   }
 
-  private handle(socket: net.Socket, message: IncomingMessage, state: ServerState): void {
+  private async handle(socket: net.Socket, message: IncomingMessage, state: ServerState): Promise<void> {
     const requestId = this.nextRequestId++;
     const responseTo = message.header.requestId;
+    if (socket.destroyed) return;
     if (message.kind === 'unsupported') {
       // OP_COMPRESSED is never advertised; other legacy opcodes were removed from mongod.
       socket.destroy();
@@ -120,11 +138,11 @@ export class MongoTestServer {
     if (message.kind === 'query') {
       const name = Object.keys(message.query)[0] ?? '';
       const db = message.collection.endsWith('.$cmd') ? message.collection.slice(0, -'.$cmd'.length) : '';
-      const reply = OP_QUERY_COMMANDS.has(name) && db ? runCommand({ ...message.query, $db: db }, state) : legacyOpQueryRefusal(name);
-      socket.write(buildLegacyReply(requestId, responseTo, reply));
+      const reply = OP_QUERY_COMMANDS.has(name) && db ? await runCommand({ ...message.query, $db: db }, state) : legacyOpQueryRefusal(name);
+      socket.write(buildLegacyReply(requestId, responseTo, reply instanceof EncodedReply ? legacyOpQueryRefusal(name) : reply));
       return;
     }
-    const reply = runCommand(message.command, state);
+    const reply = await runCommand(message.command, state);
     // Every change the command made reaches the operating system before it is acknowledged.
     this.dataDirectory?.flush();
     if (message.flags & MSG_MORE_TO_COME) return; // unacknowledged write (w: 0): no reply expected
@@ -143,7 +161,7 @@ export class MongoTestServer {
         ),
       );
     };
-    if (this.dataDirectory && wantsJournal(message.command)) void this.dataDirectory.sync().then(send);
+    if (this.dataDirectory && wantsJournal(message.command)) await this.dataDirectory.sync().then(send);
     else send();
   }
 }

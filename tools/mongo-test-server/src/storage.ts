@@ -60,14 +60,21 @@ export class Storage {
 
   dropCollection(db: string, name: string): boolean {
     const collections = this.databases.get(db);
-    if (!collections?.delete(name)) return false;
+    const collection = collections?.get(name);
+    if (!collections || !collection) return false;
+    collection.dropped = true;
+    collections.delete(name);
     if (collections.size === 0) this.databases.delete(db);
     this.changeLog?.dropCollection(db, name);
     return true;
   }
 
   dropDatabase(db: string): void {
-    if (this.databases.delete(db)) this.changeLog?.dropDatabase(db);
+    const collections = this.databases.get(db);
+    if (!collections) return;
+    for (const collection of collections.values()) collection.dropped = true;
+    this.databases.delete(db);
+    this.changeLog?.dropDatabase(db);
   }
 
   /** Every collection of every database (checkpoints). */

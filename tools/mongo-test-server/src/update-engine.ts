@@ -1,7 +1,7 @@
 import { Aggregator, update as applyModifier } from 'mingo';
 import { Decimal128, Long, ObjectId } from 'bson';
 import { bsonTypeOf, canonicalKey, deepClone, formatValue, isPlainObject, type Document } from './bson-values';
-import { addNumbers } from './decimal-math';
+import { addNumbers } from './summation';
 import { getPath, setPath } from './document-paths';
 import { commandError, notSupported, toCommandError } from './errors';
 import { mingoOptions, type QueryOptions } from './query-engine';

@@ -43,6 +43,23 @@ export function rawSequence(command: Document, field: string): Buffer[] | undefi
   return (command as WithRawSequences)[RAW_SEQUENCES]?.get(field);
 }
 
+export function deserializeDocument(bytes: Uint8Array): Document {
+  return deserialize(bytes, DESERIALIZE_OPTIONS) as Document;
+}
+
+/**
+ * Document sequences arrive as raw bytes and are decoded only when a command needs them:
+ * `insert` decodes its documents one at a time while it inserts them (in slices, see
+ * operation.ts); every other command gets them as arrays on its body, here.
+ */
+export function materializeSequences(command: Document, except?: string): void {
+  const sequences = (command as WithRawSequences)[RAW_SEQUENCES];
+  if (!sequences) return;
+  for (const [field, raws] of sequences) {
+    if (field !== except && command[field] === undefined) command[field] = raws.map(deserializeDocument);
+  }
+}
+
 function readHeader(buffer: Buffer): MessageHeader {
   return {
     length: buffer.readInt32LE(0),
@@ -74,7 +91,7 @@ function parseMsg(header: MessageHeader, message: Buffer): IncomingMessage {
   const end = flags & MSG_CHECKSUM_PRESENT ? message.length - 4 : message.length;
   let offset = HEADER_SIZE + 4;
   let body: Document | undefined;
-  const sequences: Array<[string, Document[], Buffer[]]> = [];
+  const sequences: Array<[string, Buffer[]]> = [];
   while (offset < end) {
     const kind = message.readUInt8(offset);
     offset += 1;
@@ -85,28 +102,22 @@ function parseMsg(header: MessageHeader, message: Buffer): IncomingMessage {
     } else if (kind === 1) {
       const sectionEnd = offset + message.readInt32LE(offset);
       const { value: identifier, next } = readCString(message, offset + 4);
-      const docs: Document[] = [];
       const raws: Buffer[] = [];
       let cursor = next;
       while (cursor < sectionEnd) {
-        const read = readDocument(message, cursor);
-        docs.push(read.doc);
-        raws.push(message.subarray(cursor, read.next));
-        cursor = read.next;
+        const size = message.readInt32LE(cursor);
+        if (size < 5 || cursor + size > sectionEnd) throw new ProtocolError('invalid BSON document size');
+        raws.push(message.subarray(cursor, cursor + size));
+        cursor += size;
       }
-      sequences.push([identifier, docs, raws]);
+      sequences.push([identifier, raws]);
       offset = sectionEnd;
     } else {
       throw new ProtocolError(`unknown OP_MSG section kind ${kind}`);
     }
   }
   if (!body) throw new ProtocolError('OP_MSG without a body section');
-  const raw = new Map<string, Buffer[]>();
-  for (const [identifier, docs, raws] of sequences) {
-    body[identifier] = docs;
-    raw.set(identifier, raws);
-  }
-  if (raw.size > 0) (body as WithRawSequences)[RAW_SEQUENCES] = raw;
+  if (sequences.length > 0) (body as WithRawSequences)[RAW_SEQUENCES] = new Map(sequences);
   return { kind: 'msg', header, flags, command: body };
 }
 
@@ -134,8 +145,13 @@ function header(length: number, requestId: number, responseTo: number, opCode: n
   return buffer;
 }
 
-export function buildMsgReply(requestId: number, responseTo: number, reply: Document): Buffer {
-  const body = serialize(reply);
+/** A reply already encoded as BSON (cursor batches, encoded document by document in slices). */
+export class EncodedReply {
+  constructor(readonly bytes: Buffer) {}
+}
+
+export function buildMsgReply(requestId: number, responseTo: number, reply: Document | EncodedReply): Buffer {
+  const body = reply instanceof EncodedReply ? reply.bytes : serialize(reply);
   const prefix = Buffer.alloc(5);
   prefix.writeUInt32LE(0, 0);
   prefix.writeUInt8(0, 4);

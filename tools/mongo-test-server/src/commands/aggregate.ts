@@ -1,13 +1,11 @@
-import { Aggregator } from 'mingo';
 import { deepClone, isPlainObject, toNumber, type Document } from '../bson-values';
 import { EXACT_ACCUMULATORS, rewriteFilterForCollation, type FoldLevel } from '../collation';
 import type { Collection } from '../collection';
 import type { CommandContext, CommandHandler } from '../command-context';
-import { CommandError, commandError, notSupported, toCommandError } from '../errors';
+import { CommandError, commandError, notSupported } from '../errors';
 import { explainAggregate, type ExplainContext } from '../explain';
-import { fastGroup } from '../fast-group';
-import { withoutPlanCache } from '../plan-cache';
 import { countQuery, effectiveCollation, prepareQuery, runQuery, type QueryOutcome, type QueryShape } from '../matching';
+import { runStages } from '../pipeline';
 import { mingoOptions, refuseUnsupportedOperators, validateSort } from '../query-engine';
 import { validateCollectionName } from '../storage';
 
@@ -87,9 +85,6 @@ function collectionResolver(context: CommandContext): (name: string) => Document
   return (name) => [...(context.storage.getCollection(context.db, name)?.allDocuments() ?? [])].map(deepClone);
 }
 
-/** Stages that never modify the documents they receive, so stored documents need no copy. */
-const NON_MUTATING_STAGES = new Set(['$group', '$count', '$sortByCount', '$sort', '$limit', '$skip', '$project', '$match']);
-
 interface Pushdown {
   filter: Document;
   shape: QueryShape;
@@ -146,8 +141,8 @@ interface AggregateRun {
   remaining: Document[];
 }
 
-function runAggregate(command: Document, context: CommandContext): AggregateRun {
-  const { storage, db, parameters } = context;
+async function runAggregate(command: Document, context: CommandContext): Promise<AggregateRun> {
+  const { storage, db, parameters, op } = context;
   if (!Array.isArray(command.pipeline)) {
     throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
   }
@@ -165,53 +160,42 @@ function runAggregate(command: Document, context: CommandContext): AggregateRun 
   if (databaseLevel && !(firstStage && '$documents' in firstStage)) {
     throw notSupported('database-level aggregate other than $documents');
   }
-  const runStages = (stages: Document[], input: Document[]): Document[] => {
-    try {
-      const options = { ...mingoOptions({ collation, variables }), collectionResolver: collectionResolver(context) };
-      return new Aggregator(stages, options).run<Document>(input);
-    } catch (error) {
-      throw toCommandError(error);
-    }
+  // $group is computed here (binary string comparison, as mingo's $group) unless a collation applies.
+  const pipelineOptions = {
+    mingo: { ...mingoOptions({ collation, variables }), collectionResolver: collectionResolver(context) },
+    groupHere: collation === null,
   };
-  if (databaseLevel) return { results: runStages(pipeline, []), outcome: null, remaining: pipeline };
+  if (databaseLevel) return { results: await runStages(op, pipeline, [], pipelineOptions, false), outcome: null, remaining: pipeline };
   const { filter, shape, remaining } = pushdown(command.pipeline, command.hint);
   const query = prepareQuery(filter, collation, variables);
   const ns = `${db}.${String(target)}`;
   const asCount = shape.sort === undefined && command.explain !== true ? countShape(remaining) : null;
-  if (asCount) return { results: asCount(countQuery(parameters, ns, collection, query, shape.hint).n), outcome: null, remaining };
-  const outcome = runQuery(parameters, ns, collection, query, shape);
-  let stages = pipeline.slice(pipeline.length - remaining.length);
+  if (asCount) return { results: asCount((await countQuery(op, parameters, ns, collection, query, shape.hint)).n), outcome: null, remaining };
+  const outcome = await runQuery(op, parameters, ns, collection, query, shape);
+  const stages = pipeline.slice(pipeline.length - remaining.length);
   if (stages.length === 0) return { results: outcome.docs, outcome, remaining };
-  // Grouping is computed here for the usual report shapes (binary string comparison, as mingo's $group).
-  const grouping = collation === null && remaining[0] ? fastGroup(remaining[0]) : null;
-  let input = outcome.docs;
-  if (grouping) {
-    input = grouping(input);
-    stages = stages.slice(1);
-    if (stages.length === 0) return { results: input, outcome, remaining };
-  }
-  const safe = grouping !== null || stages.every((stage) => NON_MUTATING_STAGES.has(Object.keys(stage)[0]));
-  return { results: runStages(stages, safe ? input : input.map(deepClone)), outcome, remaining };
+  return { results: await runStages(op, stages, outcome.docs, pipelineOptions, true), outcome, remaining };
 }
 
-const aggregate: CommandHandler = (command, context) => {
+const aggregate: CommandHandler = async (command, context) => {
   if (command.explain === true) {
     const { host, port } = context.address;
-    return withoutPlanCache(() => explainAggregateCommand(command, context, { verbosity: 'queryPlanner', command, host, port }));
+    context.op.usesPlanCache = false;
+    return explainAggregateCommand(command, context, { verbosity: 'queryPlanner', command, host, port });
   }
   if (!isPlainObject(command.cursor)) {
     if (!Array.isArray(command.pipeline)) throw commandError('TypeMismatch', "'pipeline' option must be specified as an array");
     throw commandError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   const batchSize = toNumber(command.cursor.batchSize);
-  const { results } = runAggregate(command, context);
+  const { results } = await runAggregate(command, context);
   const target = command.aggregate;
   const ns = toNumber(target) === 1 ? `${context.db}.$cmd.aggregate` : `${context.db}.${String(target)}`;
-  return { ...context.cursors.openCursor(ns, results, batchSize), ok: 1 };
+  return context.cursors.openCursor(context.op, ns, results, { batchSize });
 };
 
-export function explainAggregateCommand(command: Document, context: CommandContext, explain: ExplainContext): Document {
-  const { results, outcome, remaining } = runAggregate({ ...command, explain: true }, context);
+export async function explainAggregateCommand(command: Document, context: CommandContext, explain: ExplainContext): Promise<Document> {
+  const { results, outcome, remaining } = await runAggregate({ ...command, explain: true }, context);
   return explainAggregate(explain, outcome, remaining, results.length);
 }
 

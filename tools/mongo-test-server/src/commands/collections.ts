@@ -45,7 +45,7 @@ const drop: CommandHandler = (command, { storage, db }) => {
   return { nIndexesWas, ns: `${db}.${name}`, ok: 1 };
 };
 
-const listCollections: CommandHandler = (command, { storage, db, cursors }) => {
+const listCollections: CommandHandler = (command, { storage, db, cursors, op }) => {
   const filter = compileFilter(optionalDocument(command, 'filter', 'listCollections'), { collation: null });
   const nameOnly = command.nameOnly === true;
   const entries = storage
@@ -61,7 +61,7 @@ const listCollections: CommandHandler = (command, { storage, db, cursors }) => {
     .map((entry) => (nameOnly ? { name: entry.name, type: entry.type } : entry));
   const cursorOptions = optionalDocument(command, 'cursor', 'listCollections');
   const batchSize = cursorOptions?.batchSize === undefined ? undefined : Number(cursorOptions.batchSize);
-  return { ...cursors.openCursor(`${db}.$cmd.listCollections`, entries, batchSize ?? Number.MAX_SAFE_INTEGER), ok: 1 };
+  return cursors.openCursor(op, `${db}.$cmd.listCollections`, entries, { batchSize: batchSize ?? Number.MAX_SAFE_INTEGER });
 };
 
 function dataSize(docs: Iterable<Document>): { count: number; size: number } {

@@ -2,13 +2,13 @@ import { isPlainObject, type Document } from '../bson-values';
 import type { CommandContext, CommandHandler } from '../command-context';
 import { commandError } from '../errors';
 import { parseVerbosity, type ExplainContext } from '../explain';
-import { withoutPlanCache } from '../plan-cache';
+import { parseMaxTimeMS } from '../operation';
 import { explainAggregateCommand } from './aggregate';
 import { explainFindAndModify } from './find-and-modify';
 import { explainCountCommand, explainDistinct, explainFind } from './reads';
 import { explainWrite } from './writes';
 
-type Explainer = (command: Document, context: CommandContext, explain: ExplainContext) => Document;
+type Explainer = (command: Document, context: CommandContext, explain: ExplainContext) => Promise<Document>;
 
 const explainers: Record<string, Explainer> = {
   find: explainFind,
@@ -29,9 +29,12 @@ const explain: CommandHandler = (command, context) => {
   const explainer = name === undefined ? undefined : explainers[name];
   if (!explainer) throw commandError('CommandNotFound', `Explain failed due to unknown command: ${String(name)}`);
   const verbosity = parseVerbosity(command.verbosity);
+  // The explained command's own maxTimeMS limits the explain too (as well as the explain's).
+  context.op.limitTo(parseMaxTimeMS(inner));
   const { host, port } = context.address;
   const explained: Document = { ...inner, $db: context.db };
-  return withoutPlanCache(() => explainer(inner, context, { verbosity, command: explained, host, port }));
+  context.op.usesPlanCache = false;
+  return explainer(inner, context, { verbosity, command: explained, host, port });
 };
 
 export const explainCommands: Record<string, CommandHandler> = { explain };

@@ -12,7 +12,7 @@ import { upsertInsert, writeRoot } from './writes';
  * findAndModify: errors (including duplicate keys, code 11000 with keyPattern/keyValue) are
  * reported at the top level, not as writeErrors.
  */
-function prepareFindAndModify(command: Document, { storage, db, parameters }: CommandContext) {
+async function prepareFindAndModify(command: Document, { storage, db, parameters, op }: CommandContext) {
   const name = collectionArgument(command, command.findAndModify !== undefined ? 'findAndModify' : 'findandmodify', db);
   const remove = command.remove === true;
   const hasUpdate = command.update !== undefined && command.update !== null;
@@ -29,15 +29,27 @@ function prepareFindAndModify(command: Document, { storage, db, parameters }: Co
   const query = prepareQuery(command.query, effectiveCollation(command.collation, collection), variables);
   const sort = validateSort(command.sort);
   const projector = compileProjection(optionalDocument(command, 'fields', 'findAndModify'), query.options, query.matcher.filter);
-  const outcome = runQuery(parameters, `${db}.${name}`, collection, query, { sort, limit: 1, hint: command.hint });
+  const outcome = await runQuery(op, parameters, `${db}.${name}`, collection, query, { sort, limit: 1, hint: command.hint });
   return { name, remove, returnNew, upsert, collection, query, projector, outcome };
 }
 
-const findAndModify: CommandHandler = (command, context) => {
+/** Times the query runs again when its match changed while it yielded (as mongod retries on a write conflict). */
+const RETRIES = 5;
+
+const findAndModify: CommandHandler = async (command, context) => {
   const { storage, db } = context;
-  const { name, remove, returnNew, upsert, collection, query, projector, outcome } = prepareFindAndModify(command, context);
+  let prepared = await prepareFindAndModify(command, context);
+  let target: Document | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const [match] = prepared.outcome.docs;
+    const current = match && prepared.collection?.getById(match._id);
+    // The match is used if it is still the stored version, or its new version still matches.
+    target = current && (current === match || prepared.query.matcher.test(current)) ? current : undefined;
+    if (target || !match || attempt >= RETRIES) break;
+    prepared = await prepareFindAndModify(command, context);
+  }
+  const { name, remove, returnNew, upsert, collection, query, projector } = prepared;
   const present = (doc: Document | null): Document | null => (doc && projector ? projector(doc) : doc);
-  const [target] = outcome.docs;
 
   if (remove) {
     if (!target || !collection) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
@@ -66,8 +78,8 @@ const findAndModify: CommandHandler = (command, context) => {
 };
 
 /** explain of findAndModify: planned and run without changing anything. */
-export function explainFindAndModify(command: Document, context: CommandContext, explain: ExplainContext): Document {
-  const { remove, query, outcome } = prepareFindAndModify(command, context);
+export async function explainFindAndModify(command: Document, context: CommandContext, explain: ExplainContext): Promise<Document> {
+  const { remove, query, outcome } = await prepareFindAndModify(command, context);
   const [target] = outcome.docs;
   if (remove) return explainQuery(explain, outcome, { root: writeRoot('DELETE', { nWouldDelete: target ? 1 : 0 }), nReturned: 0 });
   const update = parseUpdate(command.update);

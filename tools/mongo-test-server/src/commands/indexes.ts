@@ -168,13 +168,13 @@ const createIndexes: CommandHandler = (command, { storage, db }) => {
   return reply;
 };
 
-const listIndexes: CommandHandler = (command, { storage, db, cursors }) => {
+const listIndexes: CommandHandler = (command, { storage, db, cursors, op }) => {
   const name = collectionArgument(command, 'listIndexes', db);
   const collection = storage.getCollection(db, name);
   if (!collection) throw commandError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
   const cursorOptions = isPlainObject(command.cursor) ? command.cursor : {};
   const batchSize = toNumber(cursorOptions.batchSize);
-  return { ...cursors.openCursor(`${db}.$cmd.listIndexes.${name}`, allSpecs(collection), batchSize ?? Number.MAX_SAFE_INTEGER), ok: 1 };
+  return cursors.openCursor(op, `${db}.$cmd.listIndexes.${name}`, allSpecs(collection), { batchSize: batchSize ?? Number.MAX_SAFE_INTEGER });
 };
 
 const dropIndexes: CommandHandler = (command, { storage, db }) => {

@@ -10,6 +10,7 @@ import { encodeValue } from '../key-encoding';
 import { countQuery, effectiveCollation, prepareQuery, runQuery, type CountOutcome, type PreparedQuery, type QueryOutcome, type QueryShape } from '../matching';
 import { compileProjection, validateSort, type Projector } from '../query-engine';
 import type { QueryRequest } from '../query-planner';
+import { parseMaxTimeMS } from '../operation';
 import { collectionArgument, optionalNonNegativeInt, refuseOptions } from './arguments';
 
 const UNSUPPORTED_FIND_OPTIONS = ['tailable', 'awaitData', 'min', 'max', 'returnKey', 'showRecordId', 'oplogReplay', 'explain'];
@@ -26,6 +27,7 @@ interface PreparedFind {
   projector: Projector | undefined;
   singleBatch: boolean;
   batchSize: number | undefined;
+  noCursorTimeout: boolean;
 }
 
 function prepareFind(command: Document, { storage, db }: CommandContext): PreparedFind {
@@ -51,6 +53,7 @@ function prepareFind(command: Document, { storage, db }: CommandContext): Prepar
     projector,
     singleBatch,
     batchSize,
+    noCursorTimeout: command.noCursorTimeout === true,
   };
 }
 
@@ -60,20 +63,35 @@ function naturalSortHint(sort: unknown): Document | undefined {
   return { $natural: toNumber(sort.$natural) === -1 ? -1 : 1 };
 }
 
-function runFind(prepared: PreparedFind, context: CommandContext): QueryOutcome {
-  return runQuery(context.parameters, prepared.ns, prepared.collection, prepared.query, prepared.shape);
+function runFind(prepared: PreparedFind, context: CommandContext): Promise<QueryOutcome> {
+  return runQuery(context.op, context.parameters, prepared.ns, prepared.collection, prepared.query, prepared.shape);
 }
 
-const find: CommandHandler = (command, context) => {
+/** Applies a projection to every result, yielding between slices. */
+async function project(context: CommandContext, docs: Document[], projector: Projector | undefined): Promise<Document[]> {
+  if (!projector) return docs;
+  const out: Document[] = [];
+  for (const doc of docs) {
+    out.push(projector(doc));
+    if (context.op.tick()) await context.op.yieldTurn();
+  }
+  return out;
+}
+
+const find: CommandHandler = async (command, context) => {
   const prepared = prepareFind(command, context);
-  const outcome = runFind(prepared, context);
-  const results = prepared.projector ? outcome.docs.map(prepared.projector) : outcome.docs;
-  return { ...context.cursors.openCursor(prepared.ns, results, prepared.batchSize, prepared.singleBatch), ok: 1 };
+  const outcome = await runFind(prepared, context);
+  const results = await project(context, outcome.docs, prepared.projector);
+  return context.cursors.openCursor(context.op, prepared.ns, results, {
+    batchSize: prepared.batchSize,
+    singleBatch: prepared.singleBatch,
+    noTimeout: prepared.noCursorTimeout,
+  });
 };
 
-export function explainFind(command: Document, context: CommandContext, explain: ExplainContext): Document {
+export async function explainFind(command: Document, context: CommandContext, explain: ExplainContext): Promise<Document> {
   const prepared = prepareFind(command, context);
-  return explainQuery(explain, runFind(prepared, context), { projection: prepared.shape.projection });
+  return explainQuery(explain, await runFind(prepared, context), { projection: prepared.shape.projection });
 }
 
 function cursorIdArgument(value: unknown): Long {
@@ -82,15 +100,16 @@ function cursorIdArgument(value: unknown): Long {
   throw commandError('TypeMismatch', "BSON field 'getMore.getMore' is the wrong type, expected type 'long'");
 }
 
-const getMore: CommandHandler = (command, { cursors }) => {
+const getMore: CommandHandler = (command, { cursors, op }) => {
   const id = cursorIdArgument(command.getMore);
   if (typeof command.collection !== 'string') {
     throw commandError('TypeMismatch', "BSON field 'getMore.collection' is the wrong type, expected type 'string'");
   }
   const batchSize = optionalNonNegativeInt(command, 'batchSize', 'getMore');
-  const batch = cursors.getMore(id, batchSize);
-  if (!batch) throw commandError('CursorNotFound', `cursor id ${id.toString()} not found`);
-  return { ...batch, ok: 1 };
+  // Only tailable awaitData cursors (not supported here) take a maxTimeMS of their own; a cursor
+  // spends what is left of the maxTimeMS of the command that opened it.
+  if (parseMaxTimeMS(command) > 0) throw commandError('BadValue', 'cannot set maxTimeMS on getMore command for a non-awaitData cursor');
+  return cursors.getMore(op, id, batchSize);
 };
 
 const killCursors: CommandHandler = (command, { db, cursors }) => {
@@ -114,8 +133,8 @@ interface CountRun {
   request: QueryRequest;
 }
 
-function runCount(command: Document, context: CommandContext): CountRun {
-  const { storage, db, parameters } = context;
+async function runCount(command: Document, context: CommandContext): Promise<CountRun> {
+  const { storage, db, parameters, op } = context;
   const name = collectionArgument(command, 'count', db);
   const collection = storage.getCollection(db, name);
   const query = prepareQuery(command.query, effectiveCollation(command.collation, collection), letArgument(command));
@@ -130,17 +149,17 @@ function runCount(command: Document, context: CommandContext): CountRun {
   };
   if (fastCount) return { n: window(collection?.docs.size ?? 0), outcome: null, request: bare };
   if (skip > 0 || limit > 0) {
-    const outcome = runQuery(parameters, ns, collection, query, { skip, limit, hint: command.hint });
+    const outcome = await runQuery(op, parameters, ns, collection, query, { skip, limit, hint: command.hint });
     return { n: outcome.docs.length, outcome, request: outcome.request };
   }
-  const outcome = countQuery(parameters, ns, collection, query, command.hint);
+  const outcome = await countQuery(op, parameters, ns, collection, query, command.hint);
   return { n: window(outcome.n), outcome, request: outcome.request };
 }
 
-const count: CommandHandler = (command, context) => ({ n: runCount(command, context).n, ok: 1 });
+const count: CommandHandler = async (command, context) => ({ n: (await runCount(command, context)).n, ok: 1 });
 
-export function explainCountCommand(command: Document, context: CommandContext, explain: ExplainContext): Document {
-  const { outcome, request } = runCount(command, context);
+export async function explainCountCommand(command: Document, context: CommandContext, explain: ExplainContext): Promise<Document> {
+  const { outcome, request } = await runCount(command, context);
   if (outcome && 'execution' in outcome) return explainQuery(explain, outcome, { root: countRoot(outcome.docs.length) });
   return explainCount(explain, outcome, request);
 }
@@ -150,8 +169,8 @@ function countRoot(n: number) {
     withStats ? { stage: 'COUNT', nReturned: 0, nCounted: n, nSkipped: 0, inputStage: stage } : { stage: 'COUNT', inputStage: stage };
 }
 
-function runDistinct(command: Document, context: CommandContext): { values: unknown[]; outcome: QueryOutcome } {
-  const { storage, db, parameters } = context;
+async function runDistinct(command: Document, context: CommandContext): Promise<{ values: unknown[]; outcome: QueryOutcome }> {
+  const { storage, db, parameters, op } = context;
   const name = collectionArgument(command, 'distinct', db);
   if (typeof command.key !== 'string') {
     throw commandError('TypeMismatch', "BSON field 'distinct.key' is the wrong type, expected type 'string'");
@@ -162,21 +181,22 @@ function runDistinct(command: Document, context: CommandContext): { values: unkn
   const query = prepareQuery(command.query, collation, letArgument(command));
   const fold = foldFor(collation?.level ?? 0);
   const seen = new Map<string, unknown>();
-  const outcome = runQuery(parameters, `${db}.${name}`, collection, query, { hint: command.hint });
+  const outcome = await runQuery(op, parameters, `${db}.${name}`, collection, query, { hint: command.hint });
   for (const doc of outcome.docs) {
     for (const value of indexValues(doc, key).values) {
       if (value === undefined) continue;
       const canonical = encodeValue(value, fold);
       if (!seen.has(canonical)) seen.set(canonical, value);
     }
+    if (op.tick()) await op.yieldTurn();
   }
   return { values: [...seen.values()].sort(compareValues), outcome };
 }
 
-const distinct: CommandHandler = (command, context) => ({ values: runDistinct(command, context).values, ok: 1 });
+const distinct: CommandHandler = async (command, context) => ({ values: (await runDistinct(command, context)).values, ok: 1 });
 
-export function explainDistinct(command: Document, context: CommandContext, explain: ExplainContext): Document {
-  return explainQuery(explain, runDistinct(command, context).outcome);
+export async function explainDistinct(command: Document, context: CommandContext, explain: ExplainContext): Promise<Document> {
+  return explainQuery(explain, (await runDistinct(command, context)).outcome);
 }
 
 export const readCommands: Record<string, CommandHandler> = {

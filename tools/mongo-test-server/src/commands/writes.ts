@@ -1,15 +1,15 @@
 import { isPlainObject, toNumber, type Document } from '../bson-values';
 import type { Collection } from '../collection';
 import type { CommandHandler } from '../command-context';
-import { CommandError, commandError, DuplicateKeyError, toCommandError } from '../errors';
+import { CommandError, commandError, DuplicateKeyError, isInterruption, toCommandError } from '../errors';
 import type { CommandContext } from '../command-context';
 import { explainQuery, type ExplainContext } from '../explain';
 import { effectiveCollation, prepareQuery, runQuery, type QueryOutcome } from '../matching';
-import type { ServerParameters } from '../parameters';
+import type { Operation } from '../operation';
+import type { Matcher } from '../query-engine';
 import { applyUpdate, isMultiAllowed, parseUpdate, upsertSeed, withIdFirst } from '../update-engine';
 import { collectionArgument } from './arguments';
-import type { Storage } from '../storage';
-import { rawSequence } from '../wire-protocol';
+import { deserializeDocument, rawSequence } from '../wire-protocol';
 
 interface WriteError extends Document {
   index: number;
@@ -27,29 +27,63 @@ function writeError(index: number, error: unknown): WriteError {
   return entry;
 }
 
+function checkBatchSize(length: number): void {
+  if (length > 100_000) {
+    throw commandError('InvalidLength', `Write batch sizes must be between 1 and 100000. Got ${length} operations.`);
+  }
+}
+
 function statementsArgument(command: Document, field: string, commandName: string): Document[] {
   const statements = command[field];
   if (!Array.isArray(statements)) {
     throw commandError('FailedToParse', `BSON field '${commandName}.${field}' is missing but a required field`);
   }
-  if (statements.length > 100_000) {
-    throw commandError('InvalidLength', `Write batch sizes must be between 1 and 100000. Got ${statements.length} operations.`);
-  }
+  checkBatchSize(statements.length);
   return statements as Document[];
 }
 
-/** Runs each statement; an ordered batch stops at the first error, as mongod does. */
-function runStatements<T>(statements: T[], ordered: boolean, run: (statement: T, index: number) => void): WriteError[] {
+/**
+ * Runs each statement; an ordered batch stops at the first error, as mongod does. The batch
+ * yields between statements; an interruption (time limit, killOp, client gone) fails the whole
+ * command, as in mongod, leaving the statements already applied in place.
+ */
+async function runStatements(
+  op: Operation,
+  count: number,
+  ordered: boolean,
+  run: (index: number) => void | Promise<void>,
+): Promise<WriteError[]> {
   const errors: WriteError[] = [];
-  for (const [index, statement] of statements.entries()) {
+  for (let index = 0; index < count; index++) {
     try {
-      run(statement, index);
+      const pending = run(index);
+      if (pending) await pending;
     } catch (error) {
+      if (isInterruption(error)) throw error;
       errors.push(writeError(index, error));
       if (ordered) break;
     }
+    if (op.tick()) await op.yieldTurn();
   }
   return errors;
+}
+
+/**
+ * The version of a matched document to modify now: the one matched if unchanged, else its
+ * current version if that still matches (other operations may have changed it while this one
+ * yielded, as mongod re-checks a document after a yield), else nothing.
+ */
+function currentMatch(collection: Collection, doc: Document, matcher: Matcher): Document | undefined {
+  const current = collection.getById(doc._id);
+  if (!current || current === doc) return current;
+  return matcher.test(current) ? current : undefined;
+}
+
+/** After a yield: a collection dropped meanwhile stops the statement (mongod's QueryPlanKilled). */
+async function yieldWithin(op: Operation, collection: Collection): Promise<void> {
+  if (!op.tick()) return;
+  await op.yieldTurn();
+  if (collection.dropped) throw commandError('QueryPlanKilled', 'collection dropped during write');
 }
 
 function validateId(id: unknown): void {
@@ -63,13 +97,19 @@ function withWriteErrors(reply: Document, errors: WriteError[]): Document {
   return reply;
 }
 
-const insert: CommandHandler = (command, { storage, db }) => {
+const insert: CommandHandler = async (command, { storage, db, op }) => {
   const name = collectionArgument(command, 'insert', db);
-  const documents = statementsArgument(command, 'documents', 'insert');
+  // Documents of a document sequence are decoded one at a time, as they are inserted.
   const rawDocuments = rawSequence(command, 'documents');
-  const { collection } = storage.getOrCreateCollection(db, name);
+  const documents = rawDocuments ? undefined : statementsArgument(command, 'documents', 'insert');
+  const count = rawDocuments?.length ?? (documents as Document[]).length;
+  checkBatchSize(count);
+  let collection = storage.getOrCreateCollection(db, name).collection;
   let n = 0;
-  const errors = runStatements(documents, command.ordered !== false, (raw, index) => {
+  const errors = await runStatements(op, count, command.ordered !== false, (index) => {
+    // Another operation may have dropped the collection while this one yielded: it is created again.
+    if (collection.dropped) collection = storage.getOrCreateCollection(db, name).collection;
+    const raw = rawDocuments ? deserializeDocument(rawDocuments[index]) : (documents as Document[])[index];
     if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Documents to insert must be objects');
     // The document was just deserialized from the wire, so nothing else references it.
     const doc = withIdFirst(raw);
@@ -106,7 +146,9 @@ function arrayFiltersArgument(value: unknown): Document[] | undefined {
   return value as Document[];
 }
 
-function planUpdate(storage: Storage, parameters: ServerParameters, db: string, name: string, statement: UpdateStatement, variables?: Document) {
+type WriteContext = Pick<CommandContext, 'storage' | 'parameters' | 'db' | 'op'>;
+
+async function planUpdate({ storage, parameters, db, op }: WriteContext, name: string, statement: UpdateStatement, variables?: Document) {
   if (!isPlainObject(statement)) throw commandError('TypeMismatch', 'update statements must be objects');
   const existing = storage.getCollection(db, name);
   const update = parseUpdate(statement.u);
@@ -117,35 +159,41 @@ function planUpdate(storage: Storage, parameters: ServerParameters, db: string, 
   const arrayFilters = arrayFiltersArgument(statement.arrayFilters);
   const letVariables = isPlainObject(statement.c) ? { ...variables, ...statement.c } : variables;
   const query = prepareQuery(statement.q, effectiveCollation(statement.collation, existing), letVariables);
-  const outcome = runQuery(parameters, `${db}.${name}`, existing, query, { limit: multi ? undefined : 1, hint: statement.hint });
-  return { existing, update, arrayFilters, query, outcome };
+  const outcome = await runQuery(op, parameters, `${db}.${name}`, existing, query, { limit: multi ? undefined : 1, hint: statement.hint });
+  return { existing, update, arrayFilters, query, outcome, multi };
 }
 
+/** Times a single-document write re-runs its query when its match changed meanwhile. */
+const RETRIES = 5;
+
 /** One update statement (also used by findAndModify's building blocks). */
-export function runUpdate(
-  storage: Storage,
-  parameters: ServerParameters,
-  db: string,
-  name: string,
-  statement: UpdateStatement,
-  variables?: Document,
-): UpdateOutcome {
-  const { existing, update, arrayFilters, query, outcome } = planUpdate(storage, parameters, db, name, statement, variables);
-  const matches = outcome.docs;
-  let modified = 0;
-  for (const doc of matches) {
-    const result = applyUpdate(doc, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options });
-    if (!result.modified) continue;
-    (existing as Collection).replace(doc, result.doc);
-    modified++;
+async function runUpdate(context: WriteContext, name: string, statement: UpdateStatement, variables?: Document): Promise<UpdateOutcome> {
+  const { storage, db, op } = context;
+  for (let attempt = 0; ; attempt++) {
+    const { existing, update, arrayFilters, query, outcome, multi } = await planUpdate(context, name, statement, variables);
+    let matched = 0;
+    let modified = 0;
+    for (const doc of outcome.docs) {
+      const current = currentMatch(existing as Collection, doc, query.matcher);
+      if (!current) continue;
+      matched++;
+      const result = applyUpdate(current, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options });
+      if (result.modified) {
+        (existing as Collection).replace(current, result.doc);
+        modified++;
+      }
+      if (multi) await yieldWithin(op, existing as Collection);
+    }
+    // A single-document update whose match changed while it yielded looks again, as mongod does.
+    if (!multi && outcome.docs.length > 0 && matched === 0 && attempt < RETRIES) continue;
+    if (matched > 0 || statement.upsert !== true) return { matched, modified };
+    const inserted = upsertInsert(storage, db, name, query.rawFilter, update, arrayFilters, query.options);
+    return { matched: 0, modified: 0, upsertedId: inserted._id };
   }
-  if (matches.length > 0 || statement.upsert !== true) return { matched: matches.length, modified };
-  const inserted = upsertInsert(storage, db, name, query.rawFilter, update, arrayFilters, query.options);
-  return { matched: 0, modified: 0, upsertedId: inserted._id };
 }
 
 export function upsertInsert(
-  storage: Storage,
+  storage: CommandContext['storage'],
   db: string,
   name: string,
   rawFilter: Document,
@@ -161,15 +209,15 @@ export function upsertInsert(
   return doc;
 }
 
-const update: CommandHandler = (command, { storage, db, parameters }) => {
-  const name = collectionArgument(command, 'update', db);
+const update: CommandHandler = async (command, context) => {
+  const name = collectionArgument(command, 'update', context.db);
   const statements = statementsArgument(command, 'updates', 'update');
   const variables = isPlainObject(command.let) ? command.let : undefined;
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];
-  const errors = runStatements(statements, command.ordered !== false, (statement, index) => {
-    const outcome = runUpdate(storage, parameters, db, name, statement as UpdateStatement, variables);
+  const errors = await runStatements(context.op, statements.length, command.ordered !== false, async (index) => {
+    const outcome = await runUpdate(context, name, statements[index] as UpdateStatement, variables);
     n += outcome.matched;
     nModified += outcome.modified;
     if (outcome.upsertedId !== undefined) {
@@ -182,7 +230,7 @@ const update: CommandHandler = (command, { storage, db, parameters }) => {
   return withWriteErrors(reply, errors);
 };
 
-function planDelete(storage: Storage, parameters: ServerParameters, db: string, name: string, statement: unknown, variables?: Document): QueryOutcome {
+async function planDelete({ storage, parameters, db, op }: WriteContext, name: string, statement: unknown, variables?: Document) {
   if (!isPlainObject(statement)) throw commandError('TypeMismatch', 'delete statements must be objects');
   const limit = toNumber(statement.limit);
   if (limit !== 0 && limit !== 1) {
@@ -190,37 +238,49 @@ function planDelete(storage: Storage, parameters: ServerParameters, db: string, 
   }
   const collection = storage.getCollection(db, name);
   const query = prepareQuery(statement.q, effectiveCollation(statement.collation, collection), variables);
-  return runQuery(parameters, `${db}.${name}`, collection, query, { limit: limit === 1 ? 1 : undefined, hint: statement.hint });
+  const outcome: QueryOutcome = await runQuery(op, parameters, `${db}.${name}`, collection, query, { limit: limit === 1 ? 1 : undefined, hint: statement.hint });
+  return { collection, query, outcome, multi: limit !== 1 };
 }
 
-const remove: CommandHandler = (command, { storage, db, parameters }) => {
-  const name = collectionArgument(command, 'delete', db);
+async function runDelete(context: WriteContext, name: string, statement: unknown, variables?: Document): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const { collection, query, outcome, multi } = await planDelete(context, name, statement, variables);
+    let n = 0;
+    for (const doc of outcome.docs) {
+      const current = currentMatch(collection as Collection, doc, query.matcher);
+      if (!current) continue;
+      (collection as Collection).remove(current);
+      n++;
+      if (multi) await yieldWithin(context.op, collection as Collection);
+    }
+    if (multi || n > 0 || outcome.docs.length === 0 || attempt >= RETRIES) return n;
+  }
+}
+
+const remove: CommandHandler = async (command, context) => {
+  const name = collectionArgument(command, 'delete', context.db);
   const statements = statementsArgument(command, 'deletes', 'delete');
   const variables = isPlainObject(command.let) ? command.let : undefined;
   let n = 0;
-  const errors = runStatements(statements, command.ordered !== false, (statement) => {
-    const collection = storage.getCollection(db, name);
-    for (const doc of planDelete(storage, parameters, db, name, statement, variables).docs) {
-      (collection as Collection).remove(doc);
-      n++;
-    }
+  const errors = await runStatements(context.op, statements.length, command.ordered !== false, async (index) => {
+    n += await runDelete(context, name, statements[index], variables);
   });
   return withWriteErrors({ n }, errors);
 };
 
 /** explain of update / delete: the first statement is planned and run without changing anything. */
-export function explainWrite(command: Document, context: CommandContext, explain: ExplainContext): Document {
+export async function explainWrite(command: Document, context: CommandContext, explain: ExplainContext): Promise<Document> {
   const kind = command.update !== undefined ? 'update' : 'delete';
   const name = collectionArgument(command, kind, context.db);
   const statements = statementsArgument(command, kind === 'update' ? 'updates' : 'deletes', kind);
   if (statements.length !== 1) throw commandError('InvalidLength', `explained ${kind} must have exactly one statement`);
   const variables = isPlainObject(command.let) ? command.let : undefined;
   if (kind === 'delete') {
-    const outcome = planDelete(context.storage, context.parameters, context.db, name, statements[0], variables);
+    const { outcome } = await planDelete(context, name, statements[0], variables);
     return explainQuery(explain, outcome, { root: writeRoot('DELETE', { nWouldDelete: outcome.docs.length }), nReturned: 0 });
   }
   const statement = statements[0] as UpdateStatement;
-  const { update: parsed, arrayFilters, query, outcome } = planUpdate(context.storage, context.parameters, context.db, name, statement, variables);
+  const { update: parsed, arrayFilters, query, outcome } = await planUpdate(context, name, statement, variables);
   const nWouldModify = outcome.docs.filter(
     (doc) => applyUpdate(doc, parsed, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options }).modified,
   ).length;

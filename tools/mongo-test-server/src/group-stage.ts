@@ -1,0 +1,176 @@
+import { compareValues, deepClone, isPlainObject, type Document } from './bson-values';
+import { ExpressionCompiler, type Evaluator } from './expressions';
+import { encodeValue } from './key-encoding';
+import type { Operation } from './operation';
+import { SumState } from './summation';
+
+/**
+ * `$group`, computed here in one pass over its input (mingo evaluates every accumulator over
+ * per-group arrays, ~20× slower), yielding between slices so other connections are served.
+ * Results follow mongod: groups keyed by BSON equality (1, 1.0 and Long(1) are one group),
+ * `$sum`/`$avg` of doubles compensated as mongod's DoubleDoubleSummation, Decimal128 and Long
+ * added exactly, `$push`/`$addToSet` leaving out missing values, `$min`/`$max` ignoring null
+ * and missing. Groups come out in the order they were first met.
+ */
+
+type AccumulatorName = '$sum' | '$avg' | '$min' | '$max' | '$first' | '$last' | '$push' | '$addToSet' | '$count';
+
+/** mingo's names for `$sum`/`$avg` after the pipeline was prepared for it (see collation.ts). */
+const ALIASES: Record<string, AccumulatorName> = { $__exactSum: '$sum', $__exactAvg: '$avg' };
+const SUPPORTED = new Set<string>(['$sum', '$avg', '$min', '$max', '$first', '$last', '$push', '$addToSet', '$count']);
+
+interface AccumulatorSpec {
+  name: string;
+  op: AccumulatorName;
+  evaluate: Evaluator;
+  /** `$sum` of a number constant (a count, or a multiple of it). */
+  constant: number | null;
+}
+
+interface State {
+  sum: SumState | null;
+  value: unknown;
+  seen: boolean;
+  items: unknown[] | null;
+  keys: Set<string> | null;
+}
+
+interface Group {
+  id: unknown;
+  count: number;
+  states: State[];
+}
+
+const copyOut = (value: unknown): unknown => (value !== null && typeof value === 'object' ? deepClone(value) : value);
+
+function newState(op: AccumulatorName): State {
+  return {
+    sum: op === '$sum' || op === '$avg' ? new SumState() : null,
+    value: undefined,
+    seen: false,
+    items: op === '$push' || op === '$addToSet' ? [] : null,
+    keys: op === '$addToSet' ? new Set() : null,
+  };
+}
+
+function accumulate(spec: AccumulatorSpec, state: State, doc: Document): void {
+  switch (spec.op) {
+    case '$sum':
+    case '$avg':
+      if (spec.constant === null) (state.sum as SumState).add(spec.evaluate(doc));
+      return;
+    case '$count':
+      return;
+    case '$first':
+      if (!state.seen) {
+        state.seen = true;
+        state.value = spec.evaluate(doc);
+      }
+      return;
+    case '$last':
+      state.value = spec.evaluate(doc);
+      return;
+    case '$min':
+    case '$max': {
+      const value = spec.evaluate(doc);
+      if (value === undefined || value === null) return;
+      const order = state.seen ? compareValues(value, state.value) : 0;
+      if (!state.seen || (spec.op === '$min' ? order < 0 : order > 0)) {
+        state.seen = true;
+        state.value = value;
+      }
+      return;
+    }
+    case '$push': {
+      const value = spec.evaluate(doc);
+      if (value !== undefined) (state.items as unknown[]).push(value);
+      return;
+    }
+    case '$addToSet': {
+      const value = spec.evaluate(doc);
+      if (value === undefined) return;
+      const key = encodeValue(value);
+      if (!(state.keys as Set<string>).has(key)) {
+        (state.keys as Set<string>).add(key);
+        (state.items as unknown[]).push(value);
+      }
+      return;
+    }
+  }
+}
+
+function resultOf(spec: AccumulatorSpec, state: State, count: number): unknown {
+  switch (spec.op) {
+    case '$sum':
+      return spec.constant !== null ? count * spec.constant : (state.sum as SumState).result();
+    case '$avg':
+      return spec.constant !== null ? (count > 0 ? spec.constant : null) : (state.sum as SumState).average();
+    case '$count':
+      return count;
+    case '$first':
+    case '$last':
+      return state.value === undefined ? null : copyOut(state.value);
+    case '$min':
+    case '$max':
+      return state.seen ? copyOut(state.value) : null;
+    case '$push':
+    case '$addToSet':
+      return (state.items as unknown[]).map(copyOut);
+  }
+}
+
+function accumulatorOf(name: string, spec: unknown, compiler: ExpressionCompiler): AccumulatorSpec | null {
+  if (!isPlainObject(spec) || Object.keys(spec).length !== 1 || name.includes('.') || name.startsWith('$')) return null;
+  const [raw] = Object.keys(spec);
+  const op = (ALIASES[raw] ?? raw) as AccumulatorName;
+  if (!SUPPORTED.has(op)) return null;
+  const argument = spec[raw];
+  if (op === '$count') {
+    if (!isPlainObject(argument) || Object.keys(argument).length > 0) return null;
+    return { name, op, evaluate: () => undefined, constant: null };
+  }
+  if (Array.isArray(argument)) return null;
+  const constant = (op === '$sum' || op === '$avg') && typeof argument === 'number' ? argument : null;
+  return { name, op, evaluate: compiler.compile(argument), constant };
+}
+
+export interface GroupStage {
+  run(op: Operation, input: Document[]): Promise<Document[]>;
+}
+
+/** The stage computed here, or null when it uses something only mingo knows (then mingo runs it). */
+export function compileGroup(stage: Document, mingoOptions: Document): GroupStage | null {
+  const spec = stage.$group;
+  if (Object.keys(stage).length !== 1 || !isPlainObject(spec) || !('_id' in spec)) return null;
+  const compiler = new ExpressionCompiler(mingoOptions);
+  const groupId = compiler.compile(spec._id);
+  const accumulators: AccumulatorSpec[] = [];
+  for (const [name, accumulator] of Object.entries(spec)) {
+    if (name === '_id') continue;
+    const compiled = accumulatorOf(name, accumulator, compiler);
+    if (!compiled) return null;
+    accumulators.push(compiled);
+  }
+  return {
+    async run(op, input) {
+      const groups = new Map<string, Group>();
+      for (const doc of input) {
+        const id = groupId(doc);
+        const key = encodeValue(id);
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { id, count: 0, states: accumulators.map((accumulator) => newState(accumulator.op)) }));
+        group.count++;
+        for (let i = 0; i < accumulators.length; i++) accumulate(accumulators[i], group.states[i], doc);
+        if (op.tick()) await op.yieldTurn();
+      }
+      const out: Document[] = [];
+      for (const group of groups.values()) {
+        const result: Document = { _id: group.id === undefined ? null : copyOut(group.id) };
+        for (let i = 0; i < accumulators.length; i++) result[accumulators[i].name] = resultOf(accumulators[i], group.states[i], group.count);
+        out.push(result);
+        if (op.tick()) await op.yieldTurn();
+      }
+      return out;
+    },
+  };
+}
