@@ -285,7 +285,7 @@ describe('costasset extensions and raw data', () => {
 
       const uploads = (
         await api().get('/api/costasset/v1/gpd').query({ providername: PROVIDER_NAME }).set('corelite-token', admin).expect(200)
-      ).body as Record<string, unknown>[];
+      ).body.items as Record<string, unknown>[];
       expect(uploads).toEqual([
         expect.objectContaining({ GPDUploadRefId: jobId, providerName: PROVIDER_NAME, fileName: 'acme-extension.zip', status: 'uploaded' }),
       ]);
@@ -293,7 +293,7 @@ describe('costasset extensions and raw data', () => {
       expect(
         (await api().get('/api/costasset/v1/gpd').query({ providername: PROVIDER_NAME }).set('corelite-token', otherAdmin).expect(200))
           .body,
-      ).toEqual([]);
+      ).toEqual({ items: [], nextCursor: null });
 
       const enrich = await api()
         .post('/api/costasset/v1/gpd/enrich')

@@ -64,6 +64,14 @@ export abstract class TenantRepository<T extends TenantOwned> {
     return this.findOne(tenantId, { _id: new Types.ObjectId(id) } as Filter<T>);
   }
 
+  /** The distinct values of `field` (served from an index led by `tenantId` and `field` when there is one). */
+  distinct<V>(tenantId: string, field: string, filter: Filter<T> = {}): Promise<V[]> {
+    return this.model
+      .distinct(field, scoped(tenantId, filter))
+      .setOptions(this.limits('read'))
+      .exec() as Promise<V[]>;
+  }
+
   count(tenantId: string, filter: Filter<T> = {}): Promise<number> {
     return this.model.countDocuments(scoped(tenantId, filter), this.limits('read')).exec();
   }
@@ -125,13 +133,20 @@ export abstract class TenantRepository<T extends TenantOwned> {
    * cost. A cursor that is not one this method handed out is a 400 `INVALID_CURSOR`: restarting at
    * the first page would loop a client holding a corrupted cursor forever.
    */
-  async page(tenantId: string, filter: Filter<T>, limit: number, cursor?: string, order: 'oldest' | 'newest' = 'oldest'): Promise<Paged<Lean<T>>> {
+  async page(
+    tenantId: string,
+    filter: Filter<T>,
+    limit: number,
+    cursor?: string,
+    order: 'oldest' | 'newest' = 'oldest',
+    options: Pick<QueryOptions<T>, 'collation'> = {},
+  ): Promise<Paged<Lean<T>>> {
     const direction = order === 'oldest' ? 1 : -1;
     if (cursor !== undefined && !/^[0-9a-f]{24}$/i.test(cursor)) {
       throw new ProblemException(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this endpoint');
     }
     const after = cursor ? { _id: { [direction === 1 ? '$gt' : '$lt']: new Types.ObjectId(cursor) } } : {};
-    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { sort: { _id: direction }, limit: limit + 1 });
+    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { ...options, sort: { _id: direction }, limit: limit + 1 });
     const hasMore = items.length > limit;
     const pageItems = hasMore ? items.slice(0, limit) : items;
     return { items: pageItems, nextCursor: hasMore ? String(pageItems[pageItems.length - 1]._id) : null };

@@ -252,7 +252,8 @@ export default function Data() {
   const providers = useProviders(added);
   const uploads = useApi(async () => {
     const lists = await Promise.all(providers.map((providername) => unwrap(costasset.GET('/api/costasset/v1/gpd', { params: { query: { providername } } }))));
-    return lists.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    // each provider's newest page of uploads
+    return lists.flatMap((page) => page.items).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [providers.join(',')]);
   // while an upload enriches, the list follows it
   const active = uploads.data?.some((upload) => upload.status === 'enriching' || upload.status === 'uploaded');

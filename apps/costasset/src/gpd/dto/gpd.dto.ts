@@ -1,10 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
-import { IsSafeText } from '@lib/http';
+import { IsSafeText, PageOf, PageQuery } from '@lib/http';
 import { GPD_STATUSES } from '../schemas/gpd-upload.schema';
 import type { GpdStatus } from '../schemas/gpd-upload.schema';
 
 export class ProviderQuery {
+  @ApiProperty({ type: String, example: 'aws' })
+  @IsSafeText(100)
+  providername: string;
+}
+
+/** A page of a provider's uploads, newest first. */
+export class ListUploadsQuery extends PageQuery {
   @ApiProperty({ type: String, example: 'aws' })
   @IsSafeText(100)
   providername: string;
@@ -101,3 +108,5 @@ export class CleanupDone {
   @ApiProperty({ type: Number }) assetsRemoved: number;
   @ApiProperty({ type: Number }) utilizationRemoved: number;
 }
+
+export class UploadRecordPage extends PageOf(UploadRecordDto) {}
