@@ -19,10 +19,14 @@ const moduleNameMapper = {
   '^@lib/(config|auth|messaging|persistence|http|platform|metrics)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 
+/** ESM-only packages (Parquet) that Jest's CommonJS runtime needs compiled; Node itself loads them with require(esm). */
+const ESM_PACKAGES = ['hyparquet', 'hyparquet-writer', 'hyparquet-compressors', 'hysnappy'];
+
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   setupFiles: ['reflect-metadata'],

@@ -5,6 +5,9 @@
  * - insert throughput into a collection with the line items' indexes next to one with only `_id`;
  * - a keyset page, a filtered count and a one-period aggregation over N line items, each next to
  *   the same operation forced to scan (`hint: {$natural: 1}`);
+ * - short point reads (`_id` lookups) timed while heavy aggregations and scans run on other
+ *   connections, with the store yielding between slices of work (its default) next to the same
+ *   load with yields disabled (`internalQueryExecYieldPeriodMS` huge: the old synchronous store);
  * - memory per document and the time a restart takes to recover everything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { CostLineItemSchema } from '../apps/costasset/src/line-items/schemas/cost-line-item.schema';
+import { pointReadsUnderLoad, type ConcurrencyRun, type HeavyOperation } from './support/concurrency';
 import { lineItem, PERIODS } from './support/line-items';
 import { numberArg, summarize } from './support/stats';
 
@@ -82,11 +86,43 @@ async function time(runs: number, operation: () => Promise<unknown>): Promise<{ 
 
 const ms = (value: number): string => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 
+/** Heavy operations over every line item: an index walk fetching all of them, and a collection scan. */
+const HEAVY: HeavyOperation[] = [
+  {
+    name: 'aggregation of every line item by provider and period',
+    run: (collection) =>
+      collection.aggregate([{ $match: { tenantId: 'default' } }, { $group: { _id: { provider: '$providerName', period: '$period' }, cost: { $sum: '$cost' }, rows: { $sum: 1 } } }]).toArray(),
+  },
+  { name: 'count of a non-indexed condition (collection scan)', run: (collection) => collection.countDocuments({ cost: { $gte: 50 } }) },
+];
+
+const UNLIMITED_SLICE_MS = 2_147_483_647;
+
+async function concurrencyLines(client: MongoClient, uri: string, indexed: Collection, heavyClients: number, seconds: number): Promise<string[]> {
+  const sample = await indexed.find({ tenantId: 'default', period: PERIODS[3] }, { projection: { _id: 1 } }).limit(1000).toArray();
+  const ids = sample.map((doc) => doc._id);
+  const admin = client.db('admin');
+  const { internalQueryExecYieldPeriodMS: slice } = await admin.command({ getParameter: 1, internalQueryExecYieldPeriodMS: 1 });
+  const run = (): Promise<ConcurrencyRun> => pointReadsUnderLoad(uri, indexed.dbName, indexed.collectionName, ids, HEAVY, heavyClients, seconds);
+  await admin.command({ setParameter: 1, internalQueryExecYieldPeriodMS: UNLIMITED_SLICE_MS });
+  const synchronous = await run();
+  await admin.command({ setParameter: 1, internalQueryExecYieldPeriodMS: slice });
+  const cooperative = await run();
+  const reads = (r: ConcurrencyRun): string => `p50 ${ms(r.reads.p50)} ms, p99 ${ms(r.reads.p99)} ms, max ${ms(r.reads.max)} ms (${r.reads.count.toLocaleString()} reads)`;
+  const heavy = (r: ConcurrencyRun): string => `${r.heavy.count} heavy operations done, mean ${ms(r.heavy.meanMs)} ms`;
+  return [
+    `| point reads by \`_id\` while ${heavyClients} connections run heavy operations (${seconds} s each way) | ${reads(cooperative)} | synchronous store: ${reads(synchronous)} | ${(synchronous.reads.p99 / cooperative.reads.p99).toFixed(0)}x lower p99 |`,
+    `| the heavy operations meanwhile (${HEAVY.map((operation) => operation.name).join('; ')}) | ${heavy(cooperative)} | synchronous store: ${heavy(synchronous)} | |`,
+  ];
+}
+
 async function main(): Promise<void> {
   const rows = numberArg('rows', 1_000_000);
   const runs = numberArg('runs', 20);
   const scanRuns = Math.max(3, Math.round(runs / 4));
   const port = numberArg('port', 27999);
+  const heavyClients = numberArg('heavy', 4);
+  const concurrencySeconds = numberArg('concurrency-seconds', 15);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   let store = await startStore(dataDir, port);
   let client = await MongoClient.connect(store.uri);
@@ -143,6 +179,7 @@ async function main(): Promise<void> {
     lines.push(`| count of one period (${counted.toLocaleString()} rows) | p50 ${ms(count.p50)} ms, p95 ${ms(count.p95)} ms | scan p50 ${ms(countScan.p50)} ms | ${speedup(count, countScan)} |`);
     lines.push(`| aggregation \`$match\` one period + \`$group\` by provider | p50 ${ms(aggregate.p50)} ms, p95 ${ms(aggregate.p95)} ms | scan p50 ${ms(aggregateScan.p50)} ms | ${speedup(aggregate, aggregateScan)} |`);
     const winning = JSON.stringify(plan.queryPlanner.winningPlan).match(/"indexName":"[^"]+"/)?.[0] ?? 'COLLSCAN';
+    lines.push(...(await concurrencyLines(client, store.uri, indexed, heavyClients, concurrencySeconds)));
     lines.push(`| memory (resident, store process) | ${Math.round(rss).toLocaleString()} MB for ${rows.toLocaleString()} rows | ${Math.round((rss * 1024 * 1024) / rows).toLocaleString()} bytes/row | |`);
     await client.close();
     await stopStore(store);

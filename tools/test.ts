@@ -17,6 +17,13 @@ const root = join(__dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 
 const reports = join(root, '.stack', 'test', 'reports');
+/**
+ * e2e files that read datetimes from files (FOCUS imports, extension flows): run a second time
+ * under a time zone far from UTC, because a datetime without an offset must read as UTC whatever
+ * the server's zone.
+ */
+const ZONE_FILES = ['test/e2e/costasset-focus', 'test/e2e/costasset-extensions'];
+const OTHER_ZONE = 'America/New_York';
 const counted = { passed: 0, failed: 0 };
 
 /** Adds a Jest JSON report's counts to the closing `tests: N passed, N failed` line. */
@@ -61,7 +68,15 @@ async function main(): Promise<number> {
     const env = { ...process.env, ...stackEnv, STACK_PROFILE: profile, NODE_ENV: 'test', DEV_KEYS_DIR: join(root, '.stack', profile, 'keys'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
     const e2e = run(bin('jest'), ['--selectProjects', 'e2e', '--runInBand', '--ci', '--json', `--outputFile=${join(reports, 'e2e.json')}`, ...jestArgs], env);
     count(join(reports, 'e2e.json'));
-    return e2e;
+    if (focused) return e2e;
+    process.stdout.write(`test: e2e tests that read datetimes, again under TZ=${OTHER_ZONE}\n`);
+    const zoned = run(
+      bin('jest'),
+      ['--selectProjects', 'e2e', '--runInBand', '--ci', '--json', `--outputFile=${join(reports, 'e2e-zone.json')}`, ...ZONE_FILES],
+      { ...env, TZ: OTHER_ZONE },
+    );
+    count(join(reports, 'e2e-zone.json'));
+    return e2e !== 0 ? e2e : zoned;
   } finally {
     // A stack that was already running (`STACK_PROFILE=test npm run stack -- up`) is left running.
     if (!alreadyRunning) await stackDown({ profile });

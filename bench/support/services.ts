@@ -40,12 +40,13 @@ export function peakRssMb(pid: number): number {
 }
 
 export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServices> {
-  const stackEnv = await stackUp({ profile: 'dev', log: () => undefined });
+  const stackEnv = await stackUp({ profile: process.env.STACK_PROFILE ?? 'dev', log: () => undefined });
   if (spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
   const mongo = new URL(stackEnv.MONGODB_URI);
   const run = `bench_${name}_${Date.now()}`;
   mongo.pathname = `/${run}`;
-  const ports = { authz: 3301, costasset: 3302 };
+  // BENCH_AUTHZ_PORT / BENCH_COSTASSET_PORT keep benchmarks of several checkouts on one machine apart
+  const ports = { authz: Number(process.env.BENCH_AUTHZ_PORT ?? 3301), costasset: Number(process.env.BENCH_COSTASSET_PORT ?? 3302) };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...stackEnv,

@@ -22,7 +22,6 @@ const RUN = randomUUID().slice(0, 8);
 const TENANT = `ext-${RUN}`;
 const OTHER_TENANT = `ext-other-${RUN}`;
 
-
 /** B.2 + contract §5 over HTTP against the real stack: extensions, raw data, flow into GPD, data routes. */
 describe('costasset extensions and raw data', () => {
   let platform: Platform;
@@ -65,7 +64,7 @@ describe('costasset extensions and raw data', () => {
     await eventually(
       async () => {
         body = (await api().get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
-        expect(['succeeded', 'failed', 'terminated']).toContain(body.status);
+        expect(['succeeded', 'completed_with_errors', 'failed', 'terminated']).toContain(body.status);
       },
       30_000,
       150,
@@ -195,11 +194,18 @@ describe('costasset extensions and raw data', () => {
         await zipOf({ 'usage-202410.csv': sampleRawCsv(), 'notes/': null, 'notes/readme.txt': 'not matched by the pattern' }),
       );
       const res = await notify('acme-raw.zip').expect(200);
-      expect(res.body).toEqual({ results: 'ok', files: ['raw/acme/expanded/usage-202410.csv', 'raw/acme/expanded/notes/readme.txt'] });
+      expect(res.body).toEqual({
+        results: 'ok',
+        files: ['raw/acme/expanded/acme-raw.zip/usage-202410.csv', 'raw/acme/expanded/acme-raw.zip/notes/readme.txt'],
+      });
       const listed = await list();
       expect(listed).toEqual(
         expect.arrayContaining([
-          { key: 'raw/acme/expanded/usage-202410.csv', Size: String(Buffer.byteLength(sampleRawCsv())), lastModified: expect.any(String) },
+          {
+            key: 'raw/acme/expanded/acme-raw.zip/usage-202410.csv',
+            Size: String(Buffer.byteLength(sampleRawCsv())),
+            lastModified: expect.any(String),
+          },
           expect.objectContaining({ key: 'raw/acme/uploads/acme-raw.zip' }),
         ]),
       );
@@ -271,13 +277,22 @@ describe('costasset extensions and raw data', () => {
       const jobId = started.body.jobId as string;
       const done = await finished(jobId);
       expect(done).toMatchObject({
-        status: 'succeeded',
+        status: 'completed_with_errors',
         type: 'extension-flow',
+        progress: { unit: 'bytes', rows: 5, percent: 100 },
         result: {
           rowsRead: 5,
           rowsWritten: 4,
           rowsRejected: 1,
-          errors: [{ file: 'usage-202410.csv', line: 6, reason: 'ChargePeriodStart "soonT00:00:00Z" is not a date' }],
+          rawUpload: 'acme-raw.zip',
+          errors: [
+            {
+              file: 'usage-202410.csv',
+              line: 6,
+              reason:
+                'ChargePeriodStart "soonT00:00:00Z" is not an ISO 8601 date; ChargePeriodEnd "soonT23:59:59Z" is not an ISO 8601 date',
+            },
+          ],
           GPDUploadRefId: jobId,
           costFiles: 3,
         },
@@ -326,12 +341,141 @@ describe('costasset extensions and raw data', () => {
         currency: 'EUR',
         chargePeriodStart: '2024-10-01T00:00:00.000Z',
         tags: [{ group: 'team', key: 'owner', value: 'alpha' }],
+        sourceFile: 'usage-202410.csv',
+        sourceRow: 2,
       });
+      expect(vm).not.toHaveProperty('customColumns');
       expect(items.filter((item) => item.period === '202411')).toHaveLength(1);
       expect(
         (await api().get('/api/costasset/v1/costLineItems').query({ uploadRefId: jobId }).set('corelite-token', otherAdmin).expect(200))
           .body.items,
       ).toEqual([]);
+    });
+    it('reads only the raw upload it is given, keeps any account id, and a rerun of the same upload replaces the earlier one', async () => {
+      const manifest = {
+        providerCode: 'azr',
+        version: '1',
+        input: { filePattern: '*.csv', csv: { delimiter: ',', quote: '"', header: true, encoding: 'utf8' } },
+        mapping: {
+          ChargePeriodStart: 'start',
+          ChargePeriodEnd: 'end',
+          BillingAccountId: 'account',
+          BillingAccountName: 'name',
+          BilledCost: 'cost',
+          BillingCurrency: 'currency',
+          ServiceName: 'service',
+          ServiceCategory: 'category',
+          RegionId: 'region',
+          Tags: 'tags',
+        },
+        metadata: { providerName: 'Azure Raw', currency: 'USD' },
+      };
+      const account = '/providers/Microsoft.Billing/billingAccounts/7 été';
+      const csv = (rows: string[][]) =>
+        [
+          'start,end,account,name,cost,currency,service,category,region,tags',
+          ...rows.map((row) => row.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(',')),
+        ].join('\n');
+      await uploadExtension('azr-ext.zip', await extensionZip(manifest), 'azr');
+      // a time without offset is UTC (never the server's zone), NULL cells are null, tiny and negative amounts are kept
+      await uploadRaw(
+        'first.zip',
+        await rawZip({
+          'part.csv': csv([
+            ['2024-09-30 22:00:00', '2024-09-30 23:00:00', account, 'Billing', '0.0000008', 'USD', 'Storage', 'Storage', 'NULL', 'NULL'],
+            [
+              '2024-09-30T23:00:00',
+              '2024-10-01T00:00:00',
+              account,
+              'Billing',
+              '-1.5',
+              'USD',
+              'VM',
+              'Compute',
+              'westeurope',
+              '{"env":"prod","flag":true}',
+            ],
+          ]),
+        }),
+        'azr',
+      );
+      await notify('first.zip', 'azr').expect(200);
+      await uploadRaw(
+        'second.zip',
+        await rawZip({ 'part.csv': csv([['2024-10-05', '2024-10-06', 'other', 'Other', '2', 'USD', 'VM', 'Compute', 'NULL', '']]) }),
+        'azr',
+      );
+      await notify('second.zip', 'azr').expect(200);
+
+      const consolidated = async (rawFile?: string) => {
+        const started = await api()
+          .post('/api/costasset/v2/enrichmentController/ingestion')
+          .set('corelite-token', admin)
+          .send({ vars: { providerCode: 'azr', ...(rawFile ? { rawFile } : {}) } })
+          .expect(200);
+        const flowJob = await finished(started.body.jobId);
+        expect(flowJob.status).toBe('succeeded');
+        const enrichment = await finished(flowJob.result.enrichmentJobId as string);
+        expect(enrichment).toMatchObject({ status: 'succeeded' });
+        return { flowJob, enrichment, refId: started.body.jobId as string };
+      };
+      const lineItems = async () =>
+        (
+          await api()
+            .get('/api/costasset/v1/costLineItems')
+            .query({ providerName: 'Azure Raw', limit: 100 })
+            .set('corelite-token', admin)
+            .expect(200)
+        ).body.items as Record<string, unknown>[];
+
+      // the latest raw upload only: the first one is not read again
+      const latest = await consolidated();
+      expect(latest.flowJob.result).toMatchObject({ rawUpload: 'second.zip', rowsRead: 1, rowsWritten: 1 });
+      expect((await lineItems()).map((item) => item.billingAccountId)).toEqual(['other']);
+
+      const first = await consolidated('first.zip');
+      expect(first.flowJob.result).toMatchObject({ rawUpload: 'first.zip', rowsRead: 2, rowsWritten: 2, rowsRejected: 0 });
+      const items = (await lineItems()).filter((item) => item.billingAccountId === account);
+      expect(items).toHaveLength(2);
+      expect(items[0]).toMatchObject({
+        billingAccountId: account,
+        chargePeriodStart: '2024-09-30T22:00:00.000Z',
+        period: '202409',
+        billedCost: 0.0000008,
+        cost: 0.0000004,
+        category: 'Storage',
+        tags: [],
+        sourceFile: 'part.csv',
+        sourceRow: 2,
+      });
+      expect(items[0]).not.toHaveProperty('region');
+      expect(items[1]).toMatchObject({
+        billedCost: -1.5,
+        region: 'westeurope',
+        period: '202409',
+        tags: [
+          { key: 'env', value: 'prod' },
+          { key: 'flag', value: 'true', type: 'boolean' },
+        ],
+      });
+      const filtered = await api()
+        .get('/api/costasset/v1/costLineItems')
+        .query({ billingAccountId: account })
+        .set('corelite-token', admin)
+        .expect(200);
+      expect(filtered.body.items).toHaveLength(2);
+
+      // the same raw upload again: its earlier GPD file is superseded, the totals stay
+      const again = await consolidated('first.zip');
+      expect(again.enrichment.result).toMatchObject({ replaced: [{ uploadRefId: first.refId, rowsRemoved: 2 }] });
+      expect((await lineItems()).filter((item) => item.billingAccountId === account)).toHaveLength(2);
+      const uploads = (
+        await api().get('/api/costasset/v1/gpd').query({ providername: 'Azure Raw' }).set('corelite-token', admin).expect(200)
+      ).body.items;
+      expect(uploads.find((upload: { GPDUploadRefId: string }) => upload.GPDUploadRefId === first.refId)).toMatchObject({
+        status: 'superseded',
+        supersededBy: [again.refId],
+      });
     });
   });
 
@@ -339,11 +483,11 @@ describe('costasset extensions and raw data', () => {
     it('lets any user of the tenant list and download, never outside the tenant prefix', async () => {
       await uploadRaw('download.zip', await rawZip({ 'usage-dl.csv': 'a;b\n1;2\n' }), 'dl');
       await notify('download.zip', 'dl').expect(200);
-      expect(await keys('raw/dl/', member)).toEqual(['raw/dl/expanded/usage-dl.csv', 'raw/dl/uploads/download.zip']);
+      expect(await keys('raw/dl/', member)).toEqual(['raw/dl/expanded/download.zip/usage-dl.csv', 'raw/dl/uploads/download.zip']);
 
       const file = await api()
         .get(`${EXT}/data/download`)
-        .query({ key: 'raw/dl/expanded/usage-dl.csv' })
+        .query({ key: 'raw/dl/expanded/download.zip/usage-dl.csv' })
         .set('corelite-token', member)
         .buffer(true)
         .parse((res, done) => {
@@ -356,16 +500,19 @@ describe('costasset extensions and raw data', () => {
       expect((file.body as Buffer).toString()).toBe('a;b\n1;2\n');
 
       for (const key of [
-        `../${OTHER_TENANT}/raw/dl/expanded/usage-dl.csv`,
-        `/tenants/${TENANT}/raw/dl/expanded/usage-dl.csv`,
-        `tenants/${TENANT}/raw/dl/expanded/usage-dl.csv`,
-        'raw/dl/../dl/expanded/usage-dl.csv',
+        `../${OTHER_TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
+        `/tenants/${TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
+        `tenants/${TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
+        'raw/dl/../dl/expanded/download.zip/usage-dl.csv',
         'raw/dl/expanded/missing.csv',
       ]) {
         expectProblem(await api().get(`${EXT}/data/download`).query({ key }).set('corelite-token', member), 404, 'OBJECT_NOT_FOUND');
       }
       expectProblem(
-        await api().get(`${EXT}/data/download`).query({ key: 'raw/dl/expanded/usage-dl.csv' }).set('corelite-token', otherAdmin),
+        await api()
+          .get(`${EXT}/data/download`)
+          .query({ key: 'raw/dl/expanded/download.zip/usage-dl.csv' })
+          .set('corelite-token', otherAdmin),
         404,
         'OBJECT_NOT_FOUND',
       );
@@ -376,7 +523,10 @@ describe('costasset extensions and raw data', () => {
       await uploadRaw('delete.zip', await rawZip({ 'usage-1.csv': 'a\n1\n', 'usage-2.csv': 'a\n2\n' }), 'del');
       await notify('delete.zip', 'del').expect(200);
       const listed = (await list()).filter((item) => item.key.startsWith('raw/del/expanded/'));
-      expect(listed.map((item) => item.key)).toEqual(['raw/del/expanded/usage-1.csv', 'raw/del/expanded/usage-2.csv']);
+      expect(listed.map((item) => item.key)).toEqual([
+        'raw/del/expanded/delete.zip/usage-1.csv',
+        'raw/del/expanded/delete.zip/usage-2.csv',
+      ]);
       const items = listed.map(({ key, Size }) => ({ key, Size }));
 
       expectProblem(await api().post(`${EXT}/data/delete`).set('corelite-token', member).send({ items }), 403, 'SYSTEM_ADMIN_REQUIRED');

@@ -13,7 +13,6 @@ const PERIOD = '202410';
 const ACCOUNT = '111111111111';
 const COST_FILE = `${PERIOD}/${ACCOUNT}/C_${ACCOUNT}_20241101T000000Z.csv`;
 
-
 /** B.1 + contract §5: the whole GPD path over HTTP against the real stack (MongoDB, NATS JetStream, object store). */
 describe('costasset GPD uploads and enrichment', () => {
   let platform: Platform;
@@ -45,7 +44,7 @@ describe('costasset GPD uploads and enrichment', () => {
     await eventually(
       async () => {
         body = await job(jobId);
-        expect(['succeeded', 'failed', 'terminated']).toContain(body.status);
+        expect(['succeeded', 'completed_with_errors', 'failed', 'terminated']).toContain(body.status);
       },
       30_000,
       150,
@@ -241,7 +240,7 @@ describe('costasset GPD uploads and enrichment', () => {
     expectProblem(await enrich([submitted.GPDUploadRefId], 'true'), 404, 'GPD_UPLOAD_NOT_FOUND');
   });
 
-  it('rejects bad rows with file, line and reason and writes the rest', async () => {
+  it('rejects bad rows with file, line and every reason, writes the rest, and ends completed_with_errors', async () => {
     const rows = [
       ...validRows(2),
       { start: '01/10/2024' },
@@ -252,9 +251,20 @@ describe('costasset GPD uploads and enrichment', () => {
     ];
     const zip = await zipOf({ 'provider_metadata.yml': metadataYml(), [COST_FILE]: costCsv(PERIOD, ACCOUNT, rows) });
     const { refId, job } = await ingest(zip);
-    expect(job).toMatchObject({ status: 'succeeded', result: { rowsRead: 7, rowsWritten: 2, rowsRejected: 5 } });
+    expect(job).toMatchObject({ status: 'completed_with_errors', result: { rowsRead: 7, rowsWritten: 2, rowsRejected: 5 } });
     const record = await upload(refId);
-    expect(record).toMatchObject({ status: 'enriched', rowsRead: 7, rowsWritten: 2, rowsRejected: 5 });
+    expect(record).toMatchObject({ status: 'enriched_with_errors', rowsRead: 7, rowsWritten: 2, rowsRejected: 5 });
+    expect(record.conformance).toEqual({
+      rules: expect.arrayContaining([
+        {
+          rule: 'DATE_INVALID',
+          severity: 'error',
+          count: 1,
+          examples: [{ file: COST_FILE, line: 4, message: expect.stringContaining('01/10/2024') }],
+        },
+        { rule: 'NO_EXCHANGE_RATE', severity: 'error', count: 1, examples: [expect.objectContaining({ line: 6 })] },
+      ]),
+    });
     expect(record.errors).toEqual([
       { file: COST_FILE, line: 4, reason: expect.stringContaining('ChargePeriodStart "01/10/2024" is not an ISO 8601 date') },
       { file: COST_FILE, line: 5, reason: expect.stringContaining('BilledCost "ten" is not a decimal number') },
@@ -263,6 +273,24 @@ describe('costasset GPD uploads and enrichment', () => {
       { file: COST_FILE, line: 8, reason: expect.stringContaining('Tags') },
     ]);
     expect(await lineItems({ uploadRefId: refId })).toHaveLength(2);
+  });
+
+  it('fails a file none of whose rows can be written, keeping the report, and lists every problem of a row', async () => {
+    const zip = await zipOf({
+      'provider_metadata.yml': metadataYml(),
+      [COST_FILE]: costCsv(PERIOD, ACCOUNT, [
+        { billedCost: 'ten', currency: 'usd' },
+        { start: '2024-10-01 00:00:00', billedCost: 'NULL' },
+      ]),
+    });
+    const { refId, job } = await ingest(zip);
+    expect(job).toMatchObject({ status: 'failed', error: 'no row could be written: 2 read, 2 rejected' });
+    const record = await upload(refId);
+    expect(record).toMatchObject({ status: 'failed', rowsRead: 2, rowsWritten: 0, rowsRejected: 2 });
+    expect(record.errors).toEqual([
+      { file: COST_FILE, line: 2, reason: 'BilledCost "ten" is not a decimal number; BillingCurrency "usd" is not an ISO 4217 code' },
+      { file: COST_FILE, line: 3, reason: 'BilledCost is empty' },
+    ]);
   });
 
   it.each([
@@ -349,6 +377,36 @@ describe('costasset GPD uploads and enrichment', () => {
       .expect(200);
     expect(periods.body.items[0]).toMatchObject({ period: '202409', billingAccountId: 'aws000002', currency: 'EUR' });
     expect(Date.now() - started).toBeLessThan(45_000);
+  });
+
+  it('reads account folders that encode any id (an Azure resource path) and gives the id back unchanged', async () => {
+    const out = join(tmpdir(), `gpd-azure-${Date.now()}.zip`);
+    await generateGpd({ rows: 40, provider: 'azure', accounts: 1, periods: ['202410'], out });
+    const zip = await readFile(out);
+    await rm(out);
+    const account = '/providers/Microsoft.Billing/billingAccounts/000001';
+    const { GPDUploadRefId, uploadUrl } = await submit(admin, 'azure');
+    await put(uploadUrl, zip);
+    const started = await api()
+      .post(`${GPD}/enrich`)
+      .set('corelite-token', admin)
+      .send({ GPDUploadRefId: [GPDUploadRefId], provider: ['azure'], retry: 'false' })
+      .expect(200);
+    expect(await finished(started.body.jobs[0].jobId)).toMatchObject({ status: 'succeeded', result: { rowsWritten: 140 } });
+    const items = await lineItems({ billingAccountId: account });
+    expect(items).toHaveLength(40);
+    expect(items[0]).toMatchObject({
+      billingAccountId: account,
+      assetAccountId: `${account}-sub`,
+      sourceFile: expect.stringContaining('%2Fproviders%2F'),
+      sourceRow: 2,
+    });
+    const assets = await api()
+      .get('/api/costasset/v1/assets')
+      .query({ billingAccountId: account })
+      .set('corelite-token', admin)
+      .expect(200);
+    expect(assets.body.items[0]).toMatchObject({ assetAccountId: `${account}-sub` });
   });
 
   it('keeps tenants apart: foreign uploads, jobs and rows are invisible', async () => {

@@ -7,7 +7,7 @@ import { loadSigningKey, TokenIssuer } from '@lib/auth';
 import { REPO_ROOT } from '../../tools/stack/settings';
 import { RunningGateway, startGateway } from '../../tools/stack/gateway';
 import { startPlan } from '../../tools/start/plan';
-import { eventually } from '../support/platform';
+import { eventually, setNotablescan } from '../support/platform';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -39,6 +39,7 @@ describe('npm start: port overrides reach everything that depends on them', () =
     const { AUTHZ_JWKS_URL: _ignored, ...inherited } = process.env;
     const database = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:37017/corelite');
     database.pathname = `/e2e_ports_${id}`;
+    await setNotablescan(database.toString(), false);
     const plan = startPlan(
       {
         ...inherited,

@@ -1,9 +1,10 @@
 import request from 'supertest';
+import { FINAL_JOB_STATUSES } from '../../apps/costasset/src/jobs/schemas/job.schema';
 import { eventually, Platform } from './platform';
 
 export interface FinishedJob {
   jobId: string;
-  status: 'succeeded' | 'failed' | 'terminated';
+  status: 'succeeded' | 'completed_with_errors' | 'failed' | 'terminated';
   error?: string;
   result?: Record<string, unknown>;
 }
@@ -13,7 +14,7 @@ export async function waitForJob(platform: Platform, token: string, jobId: strin
   await eventually(
     async () => {
       const res = await request(platform.costasset.url).get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', token).expect(200);
-      expect(['succeeded', 'failed', 'terminated']).toContain(res.body.status);
+      expect(FINAL_JOB_STATUSES).toContain(res.body.status);
       job = res.body;
     },
     timeoutMs,
@@ -24,7 +25,11 @@ export async function waitForJob(platform: Platform, token: string, jobId: strin
 
 /** Submits a GPD upload and PUTs the zip to its pre-signed URL, as a client would. */
 export async function uploadGpd(platform: Platform, token: string, provider: string, zip: Buffer): Promise<string> {
-  const submitted = await request(platform.costasset.url).post('/api/costasset/v1/gpd').query({ providername: provider }).set('corelite-token', token).expect(202);
+  const submitted = await request(platform.costasset.url)
+    .post('/api/costasset/v1/gpd')
+    .query({ providername: provider })
+    .set('corelite-token', token)
+    .expect(202);
   const put = await fetch(submitted.body.uploadUrl, { method: 'PUT', body: zip });
   expect(put.status).toBe(200);
   return submitted.body.GPDUploadRefId;

@@ -42,8 +42,12 @@ function isolatedMongoUri(uri: string, database: string): string {
   return url.toString();
 }
 
-/** mongod's `notablescan` server parameter, set as an operator would (so a real mongod behaves the same). */
-async function setNotablescan(uri: string, on: boolean): Promise<void> {
+/**
+ * mongod's `notablescan` server parameter, set as an operator would (so a real mongod behaves the same).
+ * It is server-wide: a test that starts services as processes switches it off first, since start-up
+ * runs before the indexes exist.
+ */
+export async function setNotablescan(uri: string, on: boolean): Promise<void> {
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
   try {
     await client.db('admin').command({ setParameter: 1, notablescan: on });

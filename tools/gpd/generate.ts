@@ -4,6 +4,8 @@
  * One zip per provider (a GPD file belongs to one provider): with several providers the name gets
  * the provider as suffix (gpd-aws.zip, gpd-azure.zip). --rows is the cost rows of each zip, spread
  * evenly over accounts and periods; each account also gets one asset and one utilization file.
+ * Azure accounts are resource paths (`/providers/Microsoft.Billing/billingAccounts/…`): folder names
+ * encode account ids (docs/gpd-folder-names.md).
  */
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,6 +13,7 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { ZipFile } from 'yazl';
+import { encodeGpdName } from '../../apps/costasset/src/enrichment/gpd-names';
 import { ASSET_HEADER, COST_HEADER, costRow, csvLine, PROFILES, ProviderProfile, UTILIZATION_HEADER, periodStart } from './gpd-content';
 
 export interface GenerateOptions {
@@ -66,13 +69,16 @@ export async function generateGpd(options: GenerateOptions): Promise<void> {
   let slot = 0;
   for (const period of options.periods) {
     for (let a = 1; a <= options.accounts; a++) {
-      const account = `${profile.providerCode.toLowerCase()}${String(a).padStart(6, '0')}`;
+      const number = String(a).padStart(6, '0');
+      const account = profile.providerCode === 'AZURE' ? `/providers/Microsoft.Billing/billingAccounts/${number}` : `${profile.providerCode.toLowerCase()}${number}`;
       const count = Math.floor(options.rows / slots) + (slot < options.rows % slots ? 1 : 0);
       slot++;
-      const folder = `${period}/${account}`;
-      zip.addReadStream(Readable.from(costLines(profile, period, account, count)), `${folder}/C_${account}_${period}01T000000Z.csv`);
-      zip.addReadStream(Readable.from(assetLines(profile, account)), `${folder}/${account}-sub/A_${account}-sub.csv`);
-      zip.addReadStream(Readable.from(utilizationLines(profile, period, account)), `${folder}/${account}-sub/U_${account}-sub.csv`);
+      const name = encodeGpdName(account);
+      const sub = encodeGpdName(`${account}-sub`);
+      const folder = `${period}/${name}`;
+      zip.addReadStream(Readable.from(costLines(profile, period, account, count)), `${folder}/C_${name}_${period}01T000000Z.csv`);
+      zip.addReadStream(Readable.from(assetLines(profile, account)), `${folder}/${sub}/A_${sub}.csv`);
+      zip.addReadStream(Readable.from(utilizationLines(profile, period, account)), `${folder}/${sub}/U_${sub}.csv`);
     }
   }
   zip.end();

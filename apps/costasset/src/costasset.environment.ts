@@ -42,6 +42,26 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Max(100_000)
   GPD_BATCH_SIZE: number = 5000;
 
+  /**
+   * Percent of the rows read that may be rejected before an enrichment or FOCUS import ends
+   * `completed_with_errors` instead of `succeeded` (0: any rejected row). Writing none fails.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  INGEST_REJECTED_ROWS_THRESHOLD_PERCENT: number = 0;
+
+  /** Largest file (one part) of a FOCUS upload. */
+  @IsInt()
+  @Min(1)
+  FOCUS_MAX_FILE_BYTES: number = 5 * 1024 * 1024 * 1024;
+
+  /** Most files (parts) one FOCUS upload may name. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  FOCUS_MAX_PARTS: number = 1000;
+
   /** A job delivery without a heartbeat for this long is redelivered (crash recovery). */
   @IsInt()
   @Min(1000)

@@ -12,6 +12,7 @@ import { DataManagementModule } from './data-management/data-management.module';
 import { EnrichmentModule } from './enrichment/enrichment.module';
 import { ExtensionsModule } from './extensions/extensions.module';
 import { FeatureFlagsModule } from './feature-flags/feature-flags.module';
+import { FocusModule } from './focus/focus.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { GpdModule } from './gpd/gpd.module';
 import { HousekeepingModule } from './housekeeping/housekeeping.module';
@@ -49,6 +50,7 @@ export class CostassetModule {
         JobsModule,
         GpdModule,
         EnrichmentModule,
+        FocusModule,
         ProviderMetadataModule,
         ObjectStorageProvidersModule,
         ResourceGroupsModule,

@@ -129,6 +129,14 @@ export abstract class TenantRepository<T extends TenantOwned> {
   }
 
   /**
+   * Every matching document, oldest first, read through a driver cursor in batches: for exports
+   * and other streams that must never hold the whole result.
+   */
+  stream(tenantId: string, filter: Filter<T> = {}, batchSize = 1000): AsyncIterable<Lean<T>> {
+    return this.model.find(scoped(tenantId, filter)).sort({ _id: 1 }).lean().cursor({ batchSize }) as unknown as AsyncIterable<Lean<T>>;
+  }
+
+  /**
    * Keyset pagination on `_id` (oldest first, or newest first): stable under inserts, no skip
    * cost. A cursor that is not one this method handed out is a 400 `INVALID_CURSOR`: restarting at
    * the first page would loop a client holding a corrupted cursor forever.

@@ -1,6 +1,6 @@
-import { compareValues, deepClone, isPlainObject, type Document } from './bson-values';
+import { Decimal128, Long } from 'bson';
+import { canonicalKey, compareValues, deepClone, isPlainObject, type Document } from './bson-values';
 import { ExpressionCompiler, type Evaluator } from './expressions';
-import { encodeValue } from './key-encoding';
 import type { Operation } from './operation';
 import { SumState } from './summation';
 
@@ -39,6 +39,84 @@ interface Group {
   id: unknown;
   count: number;
   states: State[];
+}
+
+/**
+ * A string equal for two values exactly when mongod puts them in one group (numbers compare
+ * across int, double, Long and Decimal128), quick to build for the usual strings and numbers.
+ * Every part is self-delimiting, so the keys of arrays and objects cannot collide.
+ */
+export function groupKey(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return `s${value.length}:${value}`;
+    case 'number':
+      return Number.isNaN(value) ? 'nan;' : `n${value === 0 ? 0 : value};`;
+    case 'boolean':
+      return value ? 'T' : 'F';
+    case 'undefined':
+      return 'z';
+    default:
+      break;
+  }
+  if (value === null) return 'z';
+  if (value instanceof Date) return `t${value.getTime()};`;
+  if (Array.isArray(value)) {
+    let key = '[';
+    for (const item of value) key += groupKey(item);
+    return `${key}]`;
+  }
+  if (isPlainObject(value)) {
+    let key = '{';
+    for (const name of Object.keys(value)) key += `${name.length}:${name}${groupKey(value[name])}`;
+    return `${key}}`;
+  }
+  if (value instanceof Long || value instanceof Decimal128) {
+    const canonical = canonicalKey(value);
+    // Integers and representable decimals share the number's key: 1, 1.0, Long(1), Decimal("1").
+    if (canonical.startsWith('n')) return `${canonical};`;
+  }
+  const canonical = canonicalKey(value);
+  return `c${canonical.length}:${canonical}`;
+}
+
+interface GroupId {
+  /** The group key of a document (computed first). */
+  key(doc: Document): string;
+  /** The `_id` value of the document whose key was just computed (only for a new group). */
+  value(doc: Document): unknown;
+}
+
+/** `_id`: an object of expressions is keyed field by field, built as an object only for new groups. */
+function compileGroupId(expression: unknown, compiler: ExpressionCompiler): GroupId {
+  if (isPlainObject(expression) && Object.keys(expression).length > 0 && Object.keys(expression).every((name) => !name.startsWith('$') && !name.includes('.'))) {
+    const fields = Object.entries(expression).map(([name, inner]) => [name, `${name.length}:${name}`, compiler.compile(inner)] as const);
+    const values: unknown[] = new Array(fields.length);
+    return {
+      key(doc) {
+        let key = '{';
+        for (let i = 0; i < fields.length; i++) {
+          const value = (values[i] = fields[i][2](doc));
+          if (value !== undefined) key += fields[i][1] + groupKey(value);
+        }
+        return `${key}}`;
+      },
+      value() {
+        const id: Document = {};
+        for (let i = 0; i < fields.length; i++) if (values[i] !== undefined) id[fields[i][0]] = values[i];
+        return id;
+      },
+    };
+  }
+  const evaluate = compiler.compile(expression);
+  let last: unknown;
+  return {
+    key(doc) {
+      last = evaluate(doc);
+      return groupKey(last);
+    },
+    value: () => last,
+  };
 }
 
 const copyOut = (value: unknown): unknown => (value !== null && typeof value === 'object' ? deepClone(value) : value);
@@ -89,7 +167,7 @@ function accumulate(spec: AccumulatorSpec, state: State, doc: Document): void {
     case '$addToSet': {
       const value = spec.evaluate(doc);
       if (value === undefined) return;
-      const key = encodeValue(value);
+      const key = groupKey(value);
       if (!(state.keys as Set<string>).has(key)) {
         (state.keys as Set<string>).add(key);
         (state.items as unknown[]).push(value);
@@ -143,7 +221,7 @@ export function compileGroup(stage: Document, mingoOptions: Document): GroupStag
   const spec = stage.$group;
   if (Object.keys(stage).length !== 1 || !isPlainObject(spec) || !('_id' in spec)) return null;
   const compiler = new ExpressionCompiler(mingoOptions);
-  const groupId = compiler.compile(spec._id);
+  const groupId = compileGroupId(spec._id, compiler);
   const accumulators: AccumulatorSpec[] = [];
   for (const [name, accumulator] of Object.entries(spec)) {
     if (name === '_id') continue;
@@ -155,10 +233,9 @@ export function compileGroup(stage: Document, mingoOptions: Document): GroupStag
     async run(op, input) {
       const groups = new Map<string, Group>();
       for (const doc of input) {
-        const id = groupId(doc);
-        const key = encodeValue(id);
+        const key = groupId.key(doc);
         let group = groups.get(key);
-        if (!group) groups.set(key, (group = { id, count: 0, states: accumulators.map((accumulator) => newState(accumulator.op)) }));
+        if (!group) groups.set(key, (group = { id: groupId.value(doc), count: 0, states: accumulators.map((accumulator) => newState(accumulator.op)) }));
         group.count++;
         for (let i = 0; i < accumulators.length; i++) accumulate(accumulators[i], group.states[i], doc);
         if (op.tick()) await op.yieldTurn();

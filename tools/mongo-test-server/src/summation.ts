@@ -33,8 +33,10 @@ export class DoubleDouble {
     this.addDouble(Number(high));
   }
 
+  /** The double nearest the pair (mongod keeps its pair normalized, so its sum is this). */
   getDouble(): number {
-    return Number.isNaN(this.sum) ? this.special : this.sum;
+    if (Number.isNaN(this.sum)) return this.special;
+    return Number.isFinite(this.sum) ? this.sum + this.addend : this.sum;
   }
 
   /** The sum as an exact decimal (Decimal128 totals add it). */

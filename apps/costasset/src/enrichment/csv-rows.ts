@@ -13,6 +13,8 @@ export interface CsvOptions {
   delimiter?: string;
   quote?: string;
   encoding?: BufferEncoding;
+  /** Called with the header row (trimmed) before any data row, even when no data row follows. */
+  onHeader?: (header: string[]) => void;
 }
 
 const MAX_RECORD_BYTES = 1024 * 1024;
@@ -22,9 +24,10 @@ const MAX_RECORD_BYTES = 1024 * 1024;
  * A CSV that cannot be parsed at all fails the file (a PermanentJobError naming file and line).
  */
 export async function* readCsvRows(source: Readable, fileName: string, options: CsvOptions = {}): AsyncGenerator<CsvRecord> {
+  const { onHeader, ...csv } = options;
   const parser = source.pipe(
     parse({
-      ...options,
+      ...csv,
       bom: true,
       relax_column_count: true,
       skip_empty_lines: true,
@@ -38,6 +41,7 @@ export async function* readCsvRows(source: Readable, fileName: string, options: 
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (!header) {
         header = record.map((column) => column.trim());
+        onHeader?.(header);
         continue;
       }
       if (record.length !== header.length) {

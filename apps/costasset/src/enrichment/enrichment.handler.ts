@@ -5,35 +5,28 @@ import { CostassetEnvironment } from '../costasset.environment';
 import { GPD_ENRICH_JOB, EnrichPayload } from '../gpd/gpd.constants';
 import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { RejectedRow } from '../gpd/schemas/gpd-upload.schema';
-import { JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
+import { UploadOutcomes } from '../gpd/upload-outcomes';
+import { IngestCounts, IngestReport, MAX_REPORTED_ROWS, problem } from '../ingest-rules/ingest-report';
+import { planHeader, RULES } from '../ingest-rules/cost-row';
+import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { MessageBus } from '@lib/messaging';
-import { Metrics } from '@lib/metrics';
 import { DiscoveryGate } from './discovery-gate';
 import { EnrichmentReferenceData } from './enrichment-reference-data';
 import { GpdArchive, GpdPlan, readPlan } from './gpd-plan';
 import { GpdDataFile } from './gpd-layout';
 import { BatchWriter } from './batch-writer';
 import { readCsvRows } from './csv-rows';
-import { checkAssetRow, checkCostRow, checkUtilizationRow, FileContext } from './row-validator';
-
-const MAX_REPORTED_ERRORS = 100;
-
-interface Counts {
-  rowsRead: number;
-  /** Not stored on the upload: only the job result carries it. */
-  databaseMs?: number;
-  rowsWritten: number;
-  rowsRejected: number;
-  errors: RejectedRow[];
-}
+import { checkAssetRow, checkCostRow, checkUtilizationRow, FileContext, Row } from './row-validator';
 
 /**
  * The `gpd.enrich` job. Each attempt first removes every row of the upload, so a retry or a
  * redelivery after a crash replaces rows instead of duplicating them. Structural errors
  * (layout, metadata, required columns, unreadable CSV) fail the file with nothing written;
- * row errors reject the row, are reported, and the rest is written.
+ * row errors reject the row, are reported (every problem of the row, counts per rule), and the
+ * rest is written. Writing none of N rows fails the job; rejecting more than
+ * INGEST_REJECTED_ROWS_THRESHOLD_PERCENT ends it `completed_with_errors`.
  */
 @Injectable()
 export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleInit {
@@ -52,14 +45,14 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     private readonly reference: EnrichmentReferenceData,
     private readonly gate: DiscoveryGate,
     private readonly bus: MessageBus,
-    private readonly metrics: Metrics,
+    private readonly outcomes: UploadOutcomes,
   ) {}
 
   onModuleInit(): void {
     this.jobs.register(GPD_ENRICH_JOB, this);
   }
 
-  async run(context: JobContext<EnrichPayload>): Promise<Record<string, unknown>> {
+  async run(context: JobContext<EnrichPayload>): Promise<Record<string, unknown> | CompletedWithErrors> {
     const { tenantId } = context;
     const upload = await this.uploads.findOne(tenantId, { refId: context.payload.refId });
     if (!upload || upload.status === 'cleaned') throw new PermanentJobError('the upload no longer exists');
@@ -70,35 +63,42 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     );
     const archive = await GpdArchive.open(this.store, this.env.S3_BUCKET, upload.objectKey, this.env.GPD_MAX_FILE_BYTES);
     try {
-      const plan = await readPlan(archive, upload.providerName);
-      await this.gate.assertIngestible(tenantId, upload.providerName, plan.metadata.providerCode);
+      const plan = await readPlan(archive, upload.providerName as string);
+      await this.gate.assertIngestible(tenantId, upload.providerName as string, plan.metadata.providerCode);
       const [conversion, metadata] = await Promise.all([
         this.reference.conversion(tenantId),
-        this.reference.metadata(tenantId, upload.providerName),
+        this.reference.metadata(tenantId, upload.providerName as string),
       ]);
       await this.removeRows(tenantId, upload.refId);
-      const counts = await this.load(context, archive, plan, (file) => ({
+      const { counts, databaseMs } = await this.load(context, archive, plan, (file) => ({
         uploadRefId: upload.refId,
-        providerName: upload.providerName,
+        providerName: upload.providerName as string,
         period: file.period,
         billingAccountId: file.billingAccountId,
         assetAccountId: file.assetAccountId,
         conversion,
         metadata,
+        sourceFile: file.name,
       }));
-      // a cleanup during the run wins: the upload stays `cleaned`
-      const { databaseMs, ...uploadCounts } = counts;
-      this.metrics.ingestionRows('gpd', { read: counts.rowsRead, written: counts.rowsWritten, rejected: counts.rowsRejected });
-      await this.uploads.updateOne(tenantId, { refId: upload.refId, status: 'enriching' }, { $set: { status: 'enriched', ...uploadCounts } });
+      const outcome = await this.outcomes.finish(tenantId, upload, counts);
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
+      const replaced = upload.source ? await this.outcomes.supersedeSameSource(tenantId, upload) : [];
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
-      return { ...uploadCounts, databaseMs: Math.round(databaseMs ?? 0), currency: conversion.corporateCurrency, providerCode: plan.metadata.providerCode };
+      const result = {
+        ...counts,
+        databaseMs: Math.round(databaseMs),
+        currency: conversion.corporateCurrency,
+        providerCode: plan.metadata.providerCode,
+        ...(replaced.length ? { replaced } : {}),
+      };
+      return outcome === 'completed_with_errors' ? new CompletedWithErrors(result) : result;
     } catch (error) {
       if (error instanceof PermanentJobError)
         await this.failUpload(
           tenantId,
           upload.refId,
           (error.details.errors as RejectedRow[]) ?? [{ file: '', line: 0, reason: error.message }],
+          error.details as Partial<IngestCounts>,
         );
       throw error;
     } finally {
@@ -114,14 +114,10 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     await this.failUpload(job.tenantId, job.payload.refId, [{ file: '', line: 0, reason: 'enrichment terminated on request' }]);
   }
 
-  /** Nothing half-written: a failed upload keeps no rows. */
-  private async failUpload(tenantId: string, refId: string, errors: RejectedRow[]): Promise<void> {
+  /** Nothing half-written: a failed upload keeps no rows (its report is kept). */
+  private async failUpload(tenantId: string, refId: string, errors: RejectedRow[], counts: Partial<IngestCounts> = {}): Promise<void> {
     await this.removeRows(tenantId, refId);
-    await this.uploads.updateOne(
-      tenantId,
-      { refId, status: 'enriching' },
-      { $set: { status: 'failed', rowsWritten: 0, errors: errors.slice(0, MAX_REPORTED_ERRORS) } },
-    );
+    await this.outcomes.fail(tenantId, refId, errors.slice(0, MAX_REPORTED_ROWS), counts);
   }
 
   private async removeRows(tenantId: string, refId: string): Promise<void> {
@@ -135,46 +131,47 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     archive: GpdArchive,
     plan: GpdPlan,
     contextOf: (file: GpdDataFile) => FileContext,
-  ): Promise<Counts> {
-    const counts: Counts = { rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] };
+  ): Promise<{ counts: IngestCounts; databaseMs: number }> {
+    const report = new IngestReport();
     let bytesDone = 0;
-    const report = () => context.progress(bytesDone, plan.totalBytes);
+    const progress = () => context.progress(bytesDone, plan.totalBytes, { rows: report.rowsRead });
     const writer = new BatchWriter(
       context.tenantId,
       this.env.GPD_BATCH_SIZE,
       { cost: this.costs, asset: this.assets, utilization: this.utilization },
       async (written) => {
-        counts.rowsWritten += written;
-        await report();
+        report.rowsWritten += written;
+        await progress();
       },
     );
-    await report();
+    await progress();
     for (const { file, entry } of plan.files) {
       const fileContext = contextOf(file);
-      const check = file.kind === 'cost' ? checkCostRow : file.kind === 'asset' ? checkAssetRow : checkUtilizationRow;
-      const reject = (line: number, reason: string) => {
-        counts.rowsRejected++;
-        if (counts.errors.length < MAX_REPORTED_ERRORS) counts.errors.push({ file: file.name, line, reason });
-      };
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           bytesDone += chunk.length;
           done(null, chunk);
         },
       });
-      for await (const { row, line, problem } of readCsvRows((await archive.open(entry)).pipe(counter), file.name)) {
-        counts.rowsRead++;
-        if (problem) {
-          reject(line, problem);
+      let header: ReturnType<typeof planHeader> | undefined;
+      for await (const { row, line, problem: fieldProblem } of readCsvRows((await archive.open(entry)).pipe(counter), file.name)) {
+        report.rowsRead++;
+        if (fieldProblem) {
+          report.record(file.name, line, [problem(RULES.fieldCount, fieldProblem)]);
           continue;
         }
-        const checked = check(row, fileContext);
-        if (checked.ok) await writer.add(file.kind, checked.doc);
-        else reject(line, checked.reason);
+        if (file.kind !== 'cost') {
+          const checked = file.kind === 'asset' ? checkAssetRow(row as Row, fileContext) : checkUtilizationRow(row as Row, fileContext);
+          if (!report.record(file.name, line, checked.problems) && checked.ok) await writer.add(file.kind, checked.doc);
+          continue;
+        }
+        header ??= planHeader(Object.keys(row), undefined);
+        const checked = checkCostRow(row, fileContext, line, header);
+        const source = checked.source ?? { file: file.name, line };
+        if (!report.record(source.file, source.line, checked.problems) && checked.ok) await writer.add('cost', checked.doc);
       }
     }
     await writer.flushAll();
-    counts.databaseMs = writer.databaseMs;
-    return counts;
+    return { counts: report.counts(), databaseMs: writer.databaseMs };
   }
 }

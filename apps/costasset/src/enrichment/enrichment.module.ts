@@ -9,5 +9,6 @@ import { EnrichmentHandler } from './enrichment.handler';
 @Module({
   imports: [GpdModule, JobsModule, LineItemsModule],
   providers: [EnrichmentReferenceData, EnrichmentHandler, DiscoveryGate],
+  exports: [EnrichmentReferenceData],
 })
 export class EnrichmentModule {}

@@ -1,3 +1,5 @@
+import { decodeGpdName } from './gpd-names';
+
 /**
  * The layout of a GPD zip (contract §5), checked on the entry names alone before any row is read:
  *   provider_metadata.yml
@@ -5,6 +7,8 @@
  *   YYYYMM/<billingAccountId>/<assetAccountId>/A_*.csv                    exactly one per asset account
  *   YYYYMM/<billingAccountId>/<assetAccountId>/U_*.csv                    at most one per asset account
  * Anything else, an empty folder, or a folder without its required file is a structural error.
+ * Account folders carry ids encoded by `encodeGpdName` (`%HH` for any other character); the
+ * files answer the decoded ids.
  */
 export const METADATA_FILE = 'provider_metadata.yml';
 
@@ -29,21 +33,25 @@ export interface GpdLayout {
 }
 
 const PERIOD = /^\d{4}(0[1-9]|1[0-2])$/;
-const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._@+=-]*$/;
+const SEGMENT = /^[A-Za-z0-9%][A-Za-z0-9._@+=%-]*$/;
 
 function classify(segments: string[]): GpdDataFile | string {
-  const [period, billingAccountId, third, fourth] = segments;
+  const [period, accountFolder, third, fourth] = segments;
   if (!PERIOD.test(period)) return `"${period}" is not a period folder (YYYYMM)`;
+  const billingAccountId = decodeGpdName(accountFolder);
+  if (billingAccountId === undefined) return `"${accountFolder}" is not a valid encoded account id`;
   if (segments.length === 3) {
     const file = third;
-    if (file.startsWith(`C_${billingAccountId}_`) && file.endsWith('.csv') && file.length > `C_${billingAccountId}_.csv`.length) {
+    if (file.startsWith(`C_${accountFolder}_`) && file.endsWith('.csv') && file.length > `C_${accountFolder}_.csv`.length) {
       return { name: segments.join('/'), kind: 'cost', period, billingAccountId };
     }
     return 'unexpected file; a billing-account folder holds one C_<account>_<timestamp>.csv and asset-account folders';
   }
   if (segments.length === 4) {
     const kind: GpdFileKind | undefined = /^A_.+\.csv$/.test(fourth) ? 'asset' : /^U_.+\.csv$/.test(fourth) ? 'utilization' : undefined;
-    if (kind) return { name: segments.join('/'), kind, period, billingAccountId, assetAccountId: third };
+    const assetAccountId = decodeGpdName(third);
+    if (assetAccountId === undefined) return `"${third}" is not a valid encoded account id`;
+    if (kind) return { name: segments.join('/'), kind, period, billingAccountId, assetAccountId };
     return 'unexpected file; an asset-account folder holds one A_*.csv and optionally one U_*.csv';
   }
   return 'unexpected file location';

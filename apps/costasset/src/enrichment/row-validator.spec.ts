@@ -37,7 +37,7 @@ const reason = (overrides: Row) => {
 describe('cost row validation and mapping', () => {
   it('maps category and location, converts BilledCost into the corporate currency, stamps the period', () => {
     const checked = checkCostRow(row(), ctx);
-    expect(checked).toEqual({
+    expect(checked).toMatchObject({
       ok: true,
       doc: expect.objectContaining({
         providerName: 'aws',
@@ -55,8 +55,9 @@ describe('cost row validation and mapping', () => {
         cost: 6.25,
         currency: 'EUR',
         chargePeriodStart: new Date('2024-10-05T00:00:00Z'),
-        tags: [{ group: 'team', key: 'owner', value: 'alpha' }],
+        tags: [{ group: 'team', key: 'owner', value: 'alpha', name: 'team:owner' }],
         uploadRefId: 'ref-1',
+        billingPeriod: '202410',
       }),
     });
   });
@@ -86,6 +87,35 @@ describe('cost row validation and mapping', () => {
   it('accepts decimals with exponent and dates without time', () => {
     expect(reason({ BilledCost: '1.5e2', ChargePeriodStart: '2024-10-31', ChargePeriodEnd: '2024-11-01' })).toBe('ok');
   });
+
+  it('reads dates without offset as UTC, NULL cells as null, and keeps amounts and x_ columns as given', () => {
+    const checked = checkCostRow(
+      row({
+        ChargePeriodStart: '2024-10-31 22:00:00',
+        ChargePeriodEnd: '2024-10-31T23:00:00',
+        BilledCost: '-0.00000080000001',
+        RegionId: 'NULL',
+        Tags: 'NULL',
+        x_Team: 'a b',
+      }),
+      ctx,
+    );
+    expect(checked.ok && checked.doc).toMatchObject({
+      chargePeriodStart: new Date(Date.UTC(2024, 9, 31, 22)),
+      period: '202410',
+      billedCost: -0.00000080000001,
+      cost: -0.00000080000001 * 0.5,
+      tags: [],
+      customColumns: [{ name: 'x_Team', value: 'a b' }],
+    });
+    expect(checked.ok && checked.doc).not.toHaveProperty('region');
+  });
+
+  it('lists every problem of a row', () => {
+    expect(reason({ BilledCost: 'ten', BillingCurrency: 'usd', ChargePeriodStart: 'x' })).toBe(
+      'ChargePeriodStart "x" is not an ISO 8601 date; BilledCost "ten" is not a decimal number; BillingCurrency "usd" is not an ISO 4217 code',
+    );
+  });
 });
 
 describe('asset and utilization rows', () => {
@@ -96,8 +126,9 @@ describe('asset and utilization rows', () => {
     ).toEqual({
       ok: true,
       doc: expect.objectContaining({ resourceId: 'r1', category: 'Compute', location: 'Virginia', assetAccountId: 'sub-1', tags: [] }),
+      problems: [],
     });
-    expect(checkAssetRow({ ResourceId: '' }, fileCtx)).toEqual({ ok: false, reason: 'ResourceId is empty' });
+    expect(checkAssetRow({ ResourceId: '' }, fileCtx)).toMatchObject({ ok: false, reason: 'ResourceId is empty' });
   });
 
   it('validates utilization timestamps and values', () => {

@@ -1,16 +1,19 @@
 import type { CurrencyConversion } from '../currency/currency-converter';
+import { CellError, CellRow, readDate, readDecimal, readText } from '../ingest-rules/cells';
+import { CostDoc, planHeader, readCostRow, RowSource, RULES, UNCATEGORIZED, withoutUndefined } from '../ingest-rules/cost-row';
+import { problem, RowProblem } from '../ingest-rules/ingest-report';
+import { locationFields } from '../ingest-rules/location-fields';
 import type { Asset } from '../line-items/schemas/asset.schema';
-import type { CostLineItem } from '../line-items/schemas/cost-line-item.schema';
 import type { Utilization } from '../line-items/schemas/utilization.schema';
 import { splitTags, Tag } from '../line-items/tags';
 import type { ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
 
-export const UNCATEGORIZED = 'Uncategorized';
+export type Row = CellRow;
+export type Checked<T> =
+  | { ok: true; doc: Omit<T, 'tenantId'>; problems: RowProblem[]; source?: RowSource }
+  | { ok: false; reason: string; problems: RowProblem[]; source?: RowSource };
 
-export type Row = Record<string, string | undefined>;
-export type Checked<T> = { ok: true; doc: Omit<T, 'tenantId'> } | { ok: false; reason: string };
-
-/** What every row of one file shares: where it came from and how it is enriched. */
+/** What every row of one GPD file shares: where it came from and how it is enriched. */
 export interface FileContext {
   uploadRefId: string;
   providerName: string;
@@ -19,173 +22,128 @@ export interface FileContext {
   assetAccountId?: string;
   conversion: CurrencyConversion;
   metadata: ProviderMetadataSnapshot;
+  /** Path of the file in the zip (kept on each line item with its line). */
+  sourceFile?: string;
 }
 
-const ISO_DATE =
-  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/;
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/;
-const CURRENCY = /^[A-Z]{3}$/;
+/** The cost-file columns whose null value rejects a GPD row (contract §5). */
+export const GPD_REQUIRED_VALUES = [
+  'ChargePeriodStart',
+  'ChargePeriodEnd',
+  'BillingAccountId',
+  'BilledCost',
+  'BillingCurrency',
+  'ServiceName',
+];
 
-class RowError extends Error {}
-
-const text = (row: Row, column: string): string | undefined => {
-  const value = row[column]?.trim();
-  return value === '' ? undefined : value;
-};
-
-function required(row: Row, column: string): string {
-  const value = text(row, column);
-  if (value === undefined) throw new RowError(`${column} is empty`);
-  return value;
-}
-
-function date(row: Row, column: string, optional = false): Date | undefined {
-  const value = optional ? text(row, column) : required(row, column);
-  if (value === undefined) return undefined;
-  const parsed = ISO_DATE.test(value) ? new Date(value) : undefined;
-  if (!parsed || Number.isNaN(parsed.getTime())) throw new RowError(`${column} "${value}" is not an ISO 8601 date`);
-  return parsed;
-}
-
-function decimal(row: Row, column: string, optional = false): number | undefined {
-  const value = optional ? text(row, column) : required(row, column);
-  if (value === undefined) return undefined;
-  const parsed = DECIMAL.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isFinite(parsed)) throw new RowError(`${column} "${value}" is not a decimal number`);
-  return parsed;
-}
-
-function tags(row: Row): Tag[] {
-  try {
-    return splitTags(row.Tags);
-  } catch (error) {
-    throw new RowError(`Tags: ${(error as Error).message}`);
-  }
-}
-
-function periodBounds(period: string): [Date, Date] {
-  const year = Number(period.slice(0, 4));
-  const month = Number(period.slice(4, 6)) - 1;
-  return [new Date(Date.UTC(year, month, 1)), new Date(Date.UTC(year, month + 1, 1))];
-}
-
-function location(metadata: ProviderMetadataSnapshot, regionId: string | undefined) {
-  const mapping = regionId ? metadata.locationsByRegion.get(regionId) : undefined;
-  if (!mapping) return {};
-  const fields = {
-    location: mapping.location,
-    country: mapping.country,
-    state: mapping.state,
-    subregion: mapping.subregion,
-    locationRegion: mapping.region,
-    dataCenter: mapping.dataCenter,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== ''));
-}
-
-const round = (value: number) => Math.round(value * 1e6) / 1e6;
-
-function check<T>(build: () => Omit<T, 'tenantId'>): Checked<T> {
-  try {
-    return { ok: true, doc: build() };
-  } catch (error) {
-    if (error instanceof RowError) return { ok: false, reason: error.message };
-    throw error;
-  }
+function outcome<T>(doc: Omit<T, 'tenantId'> | undefined, problems: RowProblem[]): Checked<T> {
+  const errors = problems.filter((found) => found.severity === 'error');
+  if (errors.length > 0 || !doc) return { ok: false, reason: errors.map((found) => found.message).join('; '), problems };
+  return { ok: true, doc, problems };
 }
 
 /**
- * One cost row → one line item. `cost` is `BilledCost` (what the invoice says) times the rate of
- * `BillingCurrency` into the corporate currency; `EffectiveCost` is kept as uploaded.
+ * One GPD cost row → one line item, with the rules every cost row goes through (ingest-rules):
+ * GPD cost CSVs are FOCUS columns, checked against the folder they sit in.
  */
-export function checkCostRow(row: Row, ctx: FileContext): Checked<CostLineItem> {
-  return check<CostLineItem>(() => {
-    const billingAccountId = required(row, 'BillingAccountId');
-    if (billingAccountId !== ctx.billingAccountId)
-      throw new RowError(`BillingAccountId "${billingAccountId}" differs from its folder "${ctx.billingAccountId}"`);
-    const start = date(row, 'ChargePeriodStart') as Date;
-    const end = date(row, 'ChargePeriodEnd') as Date;
-    const [from, to] = periodBounds(ctx.period);
-    if (start < from || start >= to)
-      throw new RowError(`ChargePeriodStart ${start.toISOString()} is outside the period ${ctx.period} of its folder`);
-    if (end < start) throw new RowError('ChargePeriodEnd is before ChargePeriodStart');
-    const billedCost = decimal(row, 'BilledCost') as number;
-    const billingCurrency = required(row, 'BillingCurrency');
-    if (!CURRENCY.test(billingCurrency)) throw new RowError(`BillingCurrency "${billingCurrency}" is not an ISO 4217 code`);
-    const rate = ctx.conversion.rateOf(billingCurrency);
-    if (rate === undefined) throw new RowError(`no exchange rate from ${billingCurrency} to ${ctx.conversion.corporateCurrency}`);
-    const assetType = text(row, 'ResourceType');
-    const region = text(row, 'RegionId');
-    const doc: Omit<CostLineItem, 'tenantId'> = {
-      uploadRefId: ctx.uploadRefId,
+export function checkCostRow(row: Row, ctx: FileContext, line = 0, plan = planHeader(Object.keys(row), undefined)): Checked<CostDoc> {
+  const result = readCostRow(row, plan, line, {
+    uploadRefId: ctx.uploadRefId,
+    conversion: ctx.conversion,
+    metadataOf: () => ctx.metadata,
+    folder: {
       providerName: ctx.providerName,
-      billingAccountId,
-      billingAccountName: text(row, 'BillingAccountName') ?? '',
-      assetAccountId: text(row, 'SubAccountId') ?? ctx.assetAccountId,
-      assetAccountName: text(row, 'SubAccountName'),
-      resourceId: text(row, 'ResourceId'),
-      resourceName: text(row, 'ResourceName'),
-      assetType,
-      category: (assetType && ctx.metadata.categoriesByAssetType.get(assetType)) || UNCATEGORIZED,
-      serviceName: required(row, 'ServiceName'),
-      region,
-      ...location(ctx.metadata, region),
+      billingAccountId: ctx.billingAccountId,
       period: ctx.period,
-      cost: round(billedCost * rate),
-      currency: ctx.conversion.corporateCurrency,
-      billedCost,
-      billingCurrency,
-      effectiveCost: decimal(row, 'EffectiveCost', true),
-      listCost: decimal(row, 'ListCost', true),
-      pricingQuantity: decimal(row, 'PricingQuantity', true),
-      pricingUnit: text(row, 'PricingUnit'),
-      chargePeriodStart: start,
-      chargePeriodEnd: end,
-      chargeCategory: text(row, 'ChargeCategory'),
-      tags: tags(row),
-    };
-    return withoutUndefined(doc);
+      assetAccountId: ctx.assetAccountId,
+    },
+    required: GPD_REQUIRED_VALUES,
+    conformance: false,
+    sourceFile: ctx.sourceFile ?? '',
   });
+  return { ...outcome<CostDoc>(result.doc, result.problems), source: result.source };
+}
+
+/** Reads the cells of a non-cost row, collecting every problem instead of stopping at the first. */
+class CellReader {
+  readonly problems: RowProblem[] = [];
+
+  constructor(private readonly row: Row) {}
+
+  required(column: string): string {
+    const value = readText(this.row[column]);
+    if (value === undefined) this.problems.push(problem(RULES.valueMissing, `${column} is empty`));
+    return value ?? '';
+  }
+
+  text(column: string): string | undefined {
+    return readText(this.row[column]);
+  }
+
+  date(column: string): Date | undefined {
+    return this.guard(RULES.date, () => readDate(this.row[column], column), column);
+  }
+
+  decimal(column: string): number | undefined {
+    return this.guard(RULES.decimal, () => readDecimal(this.row[column], column), column);
+  }
+
+  tags(): Tag[] {
+    try {
+      return splitTags(this.text('Tags') === undefined ? undefined : (this.row.Tags as string | object));
+    } catch (error) {
+      this.problems.push(problem(RULES.tags, `Tags: ${(error as Error).message}`));
+      return [];
+    }
+  }
+
+  private guard<T>(rule: string, read: () => T | undefined, column: string): T | undefined {
+    try {
+      const value = read();
+      if (value === undefined) this.problems.push(problem(RULES.valueMissing, `${column} is empty`));
+      return value;
+    } catch (error) {
+      if (!(error instanceof CellError)) throw error;
+      this.problems.push(problem(rule, error.message));
+      return undefined;
+    }
+  }
 }
 
 export function checkAssetRow(row: Row, ctx: FileContext): Checked<Asset> {
-  return check<Asset>(() => {
-    const assetType = text(row, 'ResourceType');
-    const region = text(row, 'RegionId');
-    return withoutUndefined({
-      uploadRefId: ctx.uploadRefId,
-      providerName: ctx.providerName,
-      billingAccountId: ctx.billingAccountId,
-      assetAccountId: ctx.assetAccountId ?? '',
-      period: ctx.period,
-      resourceId: required(row, 'ResourceId'),
-      resourceName: text(row, 'ResourceName'),
-      assetType,
-      category: (assetType && ctx.metadata.categoriesByAssetType.get(assetType)) || UNCATEGORIZED,
-      region,
-      ...location(ctx.metadata, region),
-      tags: tags(row),
-    });
-  });
-}
-
-export function checkUtilizationRow(row: Row, ctx: FileContext): Checked<Utilization> {
-  return check<Utilization>(() => ({
+  const cells = new CellReader(row);
+  const assetType = cells.text('ResourceType');
+  const region = cells.text('RegionId');
+  const doc = withoutUndefined({
     uploadRefId: ctx.uploadRefId,
     providerName: ctx.providerName,
     billingAccountId: ctx.billingAccountId,
     assetAccountId: ctx.assetAccountId ?? '',
     period: ctx.period,
-    resourceId: required(row, 'ResourceId'),
-    timestamp: date(row, 'Timestamp') as Date,
-    metric: required(row, 'Metric'),
-    value: decimal(row, 'Value') as number,
-    unit: text(row, 'Unit') ?? '',
-  }));
+    resourceId: cells.required('ResourceId'),
+    resourceName: cells.text('ResourceName'),
+    assetType,
+    category: (assetType && ctx.metadata.categoriesByAssetType.get(assetType)) || UNCATEGORIZED,
+    region,
+    ...locationFields(ctx.metadata, region),
+    tags: cells.tags(),
+  });
+  return outcome<Asset>(doc, cells.problems);
 }
 
-/** The driver would store `undefined` as null; absent fields stay absent. */
-function withoutUndefined<T extends object>(doc: T): T {
-  for (const key of Object.keys(doc) as (keyof T)[]) if (doc[key] === undefined) delete doc[key];
-  return doc;
+export function checkUtilizationRow(row: Row, ctx: FileContext): Checked<Utilization> {
+  const cells = new CellReader(row);
+  const doc = {
+    uploadRefId: ctx.uploadRefId,
+    providerName: ctx.providerName,
+    billingAccountId: ctx.billingAccountId,
+    assetAccountId: ctx.assetAccountId ?? '',
+    period: ctx.period,
+    resourceId: cells.required('ResourceId'),
+    timestamp: cells.date('Timestamp') as Date,
+    metric: cells.required('Metric'),
+    value: cells.decimal('Value') as number,
+    unit: cells.text('Unit') ?? '',
+  };
+  return outcome<Utilization>(doc, cells.problems);
 }

@@ -8,6 +8,7 @@ export const EXPRESSION_FIELDS = [
   'serviceName',
   'region',
   'period',
+  'billingPeriod',
 ] as const;
 
 export type ExpressionField = (typeof EXPRESSION_FIELDS)[number];
@@ -24,8 +25,10 @@ export type OrNode = { kind: 'or'; operands: [Expression, Expression, ...Express
 export type NotNode = { kind: 'not'; operand: Expression };
 export type CompareNode = { kind: 'compare'; field: ExpressionField; op: ComparisonOperator; value: ValueNode };
 export type TagNode = { kind: 'tag'; group: string; key: string; op: ComparisonOperator; value: ValueNode };
+/** `true` (every line item) or `false` (none). */
+export type ConstantNode = { kind: 'constant'; value: boolean };
 
-export type Expression = AndNode | OrNode | NotNode | CompareNode | TagNode;
+export type Expression = AndNode | OrNode | NotNode | CompareNode | TagNode | ConstantNode;
 
 export type ExpressionNode = Expression | ValueNode;
 

@@ -118,10 +118,22 @@ describe('compileExpression: parameters', () => {
 
 describe('compileExpression: injection', () => {
   it('refuses a bare word where a value belongs', () => {
-    const error = compileError(`providerName == "x" || true`);
+    const error = compileError(`providerName == "x" || yes`);
     expect(error.position).toBe(23);
-    expect(error.message).toContain(`unknown field 'true'`);
+    expect(error.message).toContain(`unknown field 'yes'`);
     expect(compileError(`providerName == true`).message).toContain(`expected a quoted string or \${name} placeholder after '=='`);
+    expect(compileError(`true == 'x'`).message).toContain(`expected '&&', '||' or end of expression`);
+  });
+
+  it('says everything with `true` and nothing with `false`', () => {
+    expect(compileExpression('true')).toEqual({});
+    expect(compileExpression('false')).toEqual({ $nor: [{}] });
+    expect(compileExpression(`true && billingPeriod == '202410'`)).toEqual({ $and: [{}, { billingPeriod: { $eq: '202410' } }] });
+    expect(compileExpression('!true')).toEqual({ $nor: [{}] });
+    const items = [{ period: '202410' }, { period: '202411' }];
+    expect(items.filter((item) => new Query(compileExpression('true')).test(item))).toHaveLength(2);
+    expect(items.filter((item) => new Query(compileExpression('false || period == "202411"')).test(item))).toEqual([{ period: '202411' }]);
+    expect(combineFilters(compileExpression('true'), { period: '202410' })).toEqual({ period: '202410' });
   });
 
   it('keeps a string that looks like an operator as a literal', () => {

@@ -18,8 +18,15 @@ export type FieldCondition = { $eq: string } | { $ne: string };
 export type FieldFilter = { [F in ExpressionField]: { [K in F]: FieldCondition } }[ExpressionField];
 export type TagElementMatch = { group: { $eq: string }; key: { $eq: string }; value: { $eq: string } };
 export type TagFilter = { tags: { $elemMatch: TagElementMatch } };
+/** `true` compiles to the empty filter (matches every line item), `false` to `{ $nor: [{}] }` (matches none). */
+export type MatchAll = Record<string, never>;
 export type ExpressionFilter =
-  FieldFilter | TagFilter | { $and: ExpressionFilter[] } | { $or: ExpressionFilter[] } | { $nor: ExpressionFilter[] };
+  | FieldFilter
+  | TagFilter
+  | MatchAll
+  | { $and: ExpressionFilter[] }
+  | { $or: ExpressionFilter[] }
+  | { $nor: ExpressionFilter[] };
 
 export const MAX_PARAM_BYTES = 1024;
 
@@ -52,6 +59,8 @@ export function parameterNames(expression: Expression): string[] {
       case 'compare':
       case 'tag':
         if (node.value.kind === 'param') names.add(node.value.name);
+        return;
+      case 'constant':
     }
   };
   visit(expression);
@@ -79,6 +88,9 @@ function compileNode(node: Expression, params: ExpressionParams): ExpressionFilt
       return { $or: compileOperands(node, node.operands, params) };
     case 'not':
       return { $nor: [compileNode(node.operand, params)] };
+    case 'constant':
+      if (typeof node.value !== 'boolean') throw new ExpressionError('expected the constant to be true or false', positionOf(node) ?? 0);
+      return node.value ? {} : { $nor: [{}] };
     case 'compare':
       return compileComparison(node.field, node.op, resolveValue(node.value, params), node);
     case 'tag': {

@@ -27,7 +27,16 @@ function expressionTree(strings: fc.Arbitrary<string>, names: fc.Arbitrary<strin
   const operands = (tie: fc.LetrecLooselyTypedTie) =>
     fc.array(tie('expression') as fc.Arbitrary<Expression>, { minLength: 2, maxLength: 3 }) as fc.Arbitrary<Operands>;
   return fc.letrec((tie) => ({
-    expression: fc.oneof({ maxDepth, depthIdentifier: 'expression' }, tie('compare'), tie('tag'), tie('not'), tie('and'), tie('or')),
+    expression: fc.oneof(
+      { maxDepth, depthIdentifier: 'expression' },
+      tie('compare'),
+      tie('tag'),
+      tie('constant'),
+      tie('not'),
+      tie('and'),
+      tie('or'),
+    ),
+    constant: fc.boolean().map((value): Expression => ({ kind: 'constant', value })),
     compare: fc
       .tuple(fc.constantFrom<ExpressionField>(...EXPRESSION_FIELDS), comparisonOperator, value)
       .map(([field, op, compared]): Expression => ({ kind: 'compare', field, op, value: compared })),
@@ -108,6 +117,7 @@ const anyParams = fc.dictionary(
 function isSafeFilter(filter: unknown): boolean {
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) return false;
   const entries = Object.entries(filter);
+  if (entries.length === 0) return true;
   if (entries.length !== 1) return false;
   const [[key, condition]] = entries;
   if (key === '$and' || key === '$or' || key === '$nor') {
@@ -190,6 +200,8 @@ describe('expressions: properties', () => {
           return { kind: tree.kind, operands: tree.operands.map((operand) => substitute(operand, params)) as Operands };
         case 'not':
           return { kind: 'not', operand: substitute(tree.operand, params) };
+        case 'constant':
+          return tree;
         default:
           return { ...tree, value: value(tree.value) };
       }
@@ -223,6 +235,8 @@ describe('expressions: properties', () => {
           return tree.operands.some((operand) => meaning(operand, subject));
         case 'not':
           return !meaning(tree.operand, subject);
+        case 'constant':
+          return tree.value;
         case 'compare':
           return (subject[tree.field] === resolve(tree.value)) === (tree.op === '==');
         case 'tag': {

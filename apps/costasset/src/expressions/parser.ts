@@ -110,6 +110,10 @@ class Parser {
         word.position,
       );
     }
+    if (name === 'true' || name === 'false') {
+      this.advance();
+      return recordPosition({ kind: 'constant', value: name === 'true' }, word.position);
+    }
     if (name === 'tag') {
       this.advance();
       if (this.current.kind !== '(') throw this.expected(`'(' after 'tag'`);

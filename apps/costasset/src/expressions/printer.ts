@@ -7,6 +7,8 @@ import { Expression, ValueNode } from './ast';
  */
 export function print(expression: Expression): string {
   switch (expression.kind) {
+    case 'constant':
+      return String(expression.value);
     case 'compare':
       return `${expression.field} ${expression.op} ${printValue(expression.value)}`;
     case 'tag':
@@ -21,7 +23,7 @@ export function print(expression: Expression): string {
     case 'not': {
       const { operand } = expression;
       // `!providerName == 'x'` would parse the same, but reads as if `!` applied to the field.
-      return operand.kind === 'not' || operand.kind === 'tag' ? `!${print(operand)}` : `!(${print(operand)})`;
+      return operand.kind === 'not' || operand.kind === 'tag' || operand.kind === 'constant' ? `!${print(operand)}` : `!(${print(operand)})`;
     }
   }
 }

@@ -94,7 +94,7 @@ export class ExtensionsController {
   @ApiOperation({
     summary: 'Expands an uploaded raw-data zip inside the object store (System Admin)',
     description:
-      'Entries go to `raw/<ProviderCode>/expanded/<entry path>`. Refused with nothing left written: unsafe paths, more than RAW_MAX_ENTRIES entries, more than RAW_MAX_EXPANDED_BYTES expanded.',
+      'Entries go to `raw/<ProviderCode>/expanded/<Filename>/<entry path>` (one folder per raw upload; expanding the same Filename again replaces it). Refused with nothing left written: unsafe paths, more than RAW_MAX_ENTRIES entries, more than RAW_MAX_EXPANDED_BYTES expanded.',
   })
   @ApiOkResponse({ type: ExpandedRawData })
   @ApiBadRequestResponse({ description: 'ARCHIVE_PATH_REFUSED (absolute or `..` entry), ARCHIVE_INVALID' })
@@ -110,14 +110,16 @@ export class ExtensionsController {
   @ApiOperation({
     summary: 'Transforms the expanded raw data of a provider into a GPD file (System Admin)',
     description:
-      'Starts an `extension-flow` job with the most recently uploaded extension of the provider. The job writes `gpd/<jobId>/<providerCode>-extension.zip` and registers it as a GPD upload ' +
-      '(GPDUploadRefId = jobId, state `uploaded`) of the manifest provider name, ready for POST /v1/gpd/enrich. ' +
+      'Starts an `extension-flow` job with the most recently uploaded extension of the provider, over the expanded files of ONE raw upload: `vars.rawFile` (its notify `Filename`), ' +
+      'or else the raw upload expanded most recently. The job checks every mapped row with the same rules as enrichment (rejections name the raw file and line), writes ' +
+      '`gpd/<jobId>/<providerCode>-extension.zip` and registers it as a GPD upload (GPDUploadRefId = jobId, state `uploaded`) of the manifest provider name, ready for POST /v1/gpd/enrich. ' +
+      'Once enriched, it replaces the rows of earlier flows of the same raw upload (they become `superseded`). ' +
       EXTENSION_FORMAT_DOC,
   })
   @ApiOkResponse({ type: FlowStarted })
   @ApiBadRequestResponse({ description: 'EXTENSION_INVALID' })
   @ApiNotFoundResponse({ description: 'EXTENSION_NOT_FOUND, RAW_DATA_NOT_FOUND' })
   startFlow(@CurrentPrincipal() principal: Principal, @Body() body: FlowRequest): Promise<FlowStarted> {
-    return this.flows.start(principal.tenantId, body.vars.providerCode);
+    return this.flows.start(principal.tenantId, body.vars.providerCode, { rawFile: body.vars.rawFile });
   }
 }

@@ -10,8 +10,8 @@ import { BudgetExceededError, ByteBudget } from './archive/byte-budget';
 import { isSafeEntryPath, isUnsafePathError } from './archive/entry-path';
 import { ExpandedRawData, PresignedUpload } from './dto/extension-files.dto';
 import { presignPut, storeUnavailable } from './store/presign';
-import { removeKeys, statOrNull, uploadStream } from './store/stream-upload';
-import { rawExpandedFolder, rawUploadKey, relativeToTenant } from './tenant-keys';
+import { listObjects, removeKeys, statOrNull, uploadStream } from './store/stream-upload';
+import { rawUploadExpandedFolder, rawUploadKey, relativeToTenant } from './tenant-keys';
 
 const pathRefused = (name: string) =>
   Problems.badRequest('ARCHIVE_PATH_REFUSED', `The archive holds an entry outside its own folder: ${JSON.stringify(name.slice(0, 200))}`);
@@ -35,7 +35,9 @@ export class RawDataService {
   }
 
   /**
-   * Streams every file entry of the uploaded zip into `raw/<provider>/expanded/<entry path>`.
+   * Streams every file entry of the uploaded zip into `raw/<provider>/expanded/<Filename>/<entry path>`
+   * (a folder per raw upload: a flow reads the files of one upload, never every file ever sent;
+   * expanding the same file name again replaces its folder).
    * Names and the entry count are checked before anything is written; the expanded bytes are
    * counted as they flow, and the first byte over the limit stops the reading. On any refusal
    * the objects this call wrote are removed again.
@@ -53,12 +55,16 @@ export class RawDataService {
     });
     try {
       const files = this.admit(zip.entries);
-      return {
-        results: 'ok',
-        files: (await this.write(zip, files, rawExpandedFolder(tenantId, providerCode))).map((target) =>
-          relativeToTenant(tenantId, target),
-        ),
-      };
+      const folder = rawUploadExpandedFolder(tenantId, providerCode, fileName);
+      const previous = await listObjects(this.store, this.env.S3_BUCKET, folder).catch(() => {
+        throw storeUnavailable();
+      });
+      const written = await this.write(zip, files, folder);
+      const stale = previous.map((object) => object.key).filter((key) => !written.includes(key));
+      await removeKeys(this.store, this.env.S3_BUCKET, stale).catch(() => {
+        throw storeUnavailable();
+      });
+      return { results: 'ok', files: written.map((target) => relativeToTenant(tenantId, target)) };
     } finally {
       zip.close();
     }

@@ -13,6 +13,9 @@ export const extensionKey = (tenantId: string, providerCode: string, fileName: s
 export const rawUploadKey = (tenantId: string, providerCode: string, fileName: string) =>
   `${tenantPrefix(tenantId)}raw/${providerCode}/uploads/${fileName}`;
 export const rawExpandedFolder = (tenantId: string, providerCode: string) => `${tenantPrefix(tenantId)}raw/${providerCode}/expanded/`;
+/** Each raw upload expands into a folder of its own, so that a flow reads one upload's files only. */
+export const rawUploadExpandedFolder = (tenantId: string, providerCode: string, rawFile: string) =>
+  `${rawExpandedFolder(tenantId, providerCode)}${rawFile}/`;
 
 const MAX_KEY_LENGTH = 900;
 

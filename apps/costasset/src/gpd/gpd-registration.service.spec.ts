@@ -26,7 +26,7 @@ describe('GpdRegistrationService', () => {
     const { records, service } = fakeUploads();
     await service.registerStored('t', file);
     await service.registerStored('t', { ...file, sizeBytes: 12 });
-    expect([...records.values()]).toEqual([{ ...file, sizeBytes: 12, tenantId: 't', status: 'uploaded', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] }]);
+    expect([...records.values()]).toEqual([{ ...file, sizeBytes: 12, tenantId: 't', format: 'gpd', status: 'uploaded', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] }]);
   });
 
   it('leaves an upload that is already being enriched alone', async () => {

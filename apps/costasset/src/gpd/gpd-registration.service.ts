@@ -8,6 +8,8 @@ export interface StoredGpdFile {
   fileName: string;
   objectKey: string;
   sizeBytes: number;
+  /** The raw upload an extension flow made the file from. */
+  source?: { providerCode: string; rawFile: string };
 }
 
 /**
@@ -23,7 +25,15 @@ export class GpdRegistrationService {
     const existing = await this.uploads.findOne(tenantId, { refId: file.refId });
     if (!existing) {
       try {
-        await this.uploads.create(tenantId, { ...file, status: 'uploaded', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] });
+        await this.uploads.create(tenantId, {
+          ...file,
+          format: 'gpd',
+          status: 'uploaded',
+          rowsRead: 0,
+          rowsWritten: 0,
+          rowsRejected: 0,
+          errors: [],
+        });
         return;
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;

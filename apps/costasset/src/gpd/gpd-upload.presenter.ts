@@ -2,9 +2,11 @@ import { UploadRecordDto } from './dto/gpd.dto';
 import { GpdUpload } from './schemas/gpd-upload.schema';
 
 export function toUploadRecord(upload: GpdUpload): UploadRecordDto {
+  const parts = upload.parts?.map(({ objectKey: _key, ...part }) => part);
   return {
     GPDUploadRefId: upload.refId,
-    providerName: upload.providerName,
+    format: upload.format ?? 'gpd',
+    ...(upload.providerName !== undefined ? { providerName: upload.providerName } : {}),
     fileName: upload.fileName,
     status: upload.status,
     jobId: upload.jobId,
@@ -12,6 +14,12 @@ export function toUploadRecord(upload: GpdUpload): UploadRecordDto {
     rowsWritten: upload.rowsWritten,
     rowsRejected: upload.rowsRejected,
     errors: upload.errors,
+    ...(upload.conformance?.rules ? { conformance: { rules: upload.conformance.rules } } : {}),
+    ...(parts ? { parts } : {}),
+    ...(upload.providers ? { providers: upload.providers } : {}),
+    ...(upload.scopes ? { scopes: upload.scopes } : {}),
+    ...(upload.replaced ? { replaced: upload.replaced } : {}),
+    ...(upload.supersededBy ? { supersededBy: upload.supersededBy } : {}),
     createdAt: upload.createdAt as Date,
     updatedAt: upload.updatedAt as Date,
   };

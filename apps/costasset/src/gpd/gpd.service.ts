@@ -8,7 +8,7 @@ import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordPage, UploadSubmitted } from './dto/gpd.dto';
 import { toUploadRecord } from './gpd-upload.presenter';
-import { GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
+import { FOCUS_IMPORT_JOB, focusPartKey, formatOfName, GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
 import { GpdUploadRepository } from './gpd.repository';
 import { GpdUpload } from './schemas/gpd-upload.schema';
 
@@ -33,18 +33,26 @@ export class GpdService {
     private readonly bus: MessageBus,
   ) {}
 
+  /**
+   * A GPD zip, or one FOCUS file (`.csv`, `.csv.gz`, `.parquet`): the latter becomes a FOCUS upload of
+   * one part, imported by `POST /v1/gpd/enrich` like a GPD file is enriched (its rows keep their own
+   * ProviderName; `providername` labels the upload).
+   */
   async submit(tenantId: string, providerName: string, fileName = DEFAULT_FILE_NAME): Promise<UploadSubmitted> {
     const refId = randomUUID();
-    const objectKey = gpdObjectKey(tenantId, refId, fileName);
+    const focusFormat = formatOfName(fileName);
+    const objectKey = focusFormat ? focusPartKey(tenantId, refId, 0, fileName) : gpdObjectKey(tenantId, refId, fileName);
     const ttl = this.env.GPD_UPLOAD_URL_TTL_SECONDS;
     const uploadUrl = await this.store.presignedPutObject(this.env.S3_BUCKET, objectKey, ttl).catch(() => {
       throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');
     });
     await this.uploads.create(tenantId, {
       refId,
+      format: focusFormat ? 'focus' : 'gpd',
       providerName,
       fileName,
       objectKey,
+      ...(focusFormat ? { parts: [{ name: fileName, objectKey, format: focusFormat, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 }] } : {}),
       status: 'awaiting_upload',
       rowsRead: 0,
       rowsWritten: 0,
@@ -54,8 +62,10 @@ export class GpdService {
     return { GPDUploadRefId: refId, uploadUrl, expiresAt: new Date(Date.now() + ttl * 1000).toISOString() };
   }
 
+  /** A page of the provider's uploads, newest first: GPD files of it, and FOCUS imports labelled with it or holding its rows. */
   async list(tenantId: string, providerName: string, limit: number, cursor?: string): Promise<UploadRecordPage> {
-    const page = await this.uploads.page(tenantId, { providerName }, limit, cursor, 'newest', { collation: CASE_INSENSITIVE });
+    const filter = { $or: [{ providerName }, { providers: providerName }] };
+    const page = await this.uploads.page(tenantId, filter, limit, cursor, 'newest', { collation: CASE_INSENSITIVE });
     return { items: page.items.map(toUploadRecord), nextCursor: page.nextCursor };
   }
 
@@ -75,18 +85,23 @@ export class GpdService {
         jobs.push({ GPDUploadRefId: refId, jobId: upload.jobId });
         continue;
       }
-      const job = await this.jobs.submit(tenantId, GPD_ENRICH_JOB, { refId });
-      await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'enriching', jobId: job.jobId } });
+      const focus = upload.format === 'focus';
+      const job = await this.jobs.submit(tenantId, focus ? FOCUS_IMPORT_JOB : GPD_ENRICH_JOB, { refId });
+      await this.uploads.updateOne(
+        tenantId,
+        { refId },
+        { $set: { status: 'enriching', jobId: job.jobId, ...(focus ? { importRequestedAt: new Date() } : {}) } },
+      );
       jobs.push({ GPDUploadRefId: refId, jobId: job.jobId });
     }
     return { status: 'started', jobs };
   }
 
   private checkEnrichable(upload: GpdUpload, request: EnrichRequest): void {
-    if (request.provider.length > 0 && !request.provider.some((name) => sameProvider(name, upload.providerName))) {
+    if (request.provider.length > 0 && !request.provider.some((name) => sameProvider(name, upload.providerName ?? ''))) {
       throw Problems.badRequest('GPD_PROVIDER_MISMATCH', `Upload ${upload.refId} belongs to provider ${upload.providerName}`);
     }
-    if ((upload.status === 'enriched' || upload.status === 'failed') && request.retry !== 'true') {
+    if (['enriched', 'enriched_with_errors', 'failed', 'superseded'].includes(upload.status) && request.retry !== 'true') {
       throw Problems.conflict('GPD_ALREADY_ENRICHED', `Upload ${upload.refId} is ${upload.status}; send retry "true" to enrich it again`);
     }
   }
@@ -112,7 +127,7 @@ export class GpdService {
 
   async retry(tenantId: string, jobId: string): Promise<{ status: 'accepted'; jobId: string }> {
     const current = await this.jobs.get(tenantId, jobId);
-    const refId = current?.type === GPD_ENRICH_JOB ? String(current.payload.refId) : undefined;
+    const refId = current?.type === GPD_ENRICH_JOB || current?.type === FOCUS_IMPORT_JOB ? String(current.payload.refId) : undefined;
     const upload = refId ? await this.uploads.findOne(tenantId, { refId }) : null;
     if (!upload || upload.status === 'cleaned' || upload.jobId !== jobId) throw invalidJob();
     const job = await this.jobs.rerun(tenantId, jobId);
@@ -122,20 +137,23 @@ export class GpdService {
   }
 
   async cleanup(tenantId: string, providerName: string, refId: string): Promise<CleanupDone> {
-    const upload = await this.uploads.findOne(tenantId, { refId, providerName }, { collation: CASE_INSENSITIVE });
+    const upload = await this.uploads.findOne(tenantId, { refId, $or: [{ providerName }, { providers: providerName }] }, { collation: CASE_INSENSITIVE });
     if (!upload) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
     if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
-    await this.store.removeObject(this.env.S3_BUCKET, upload.objectKey).catch((error: Error) => {
-      this.logger.error({ err: error, refId }, 'cannot remove the GPD object');
-      throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
-    });
+    const keys = upload.parts?.length ? upload.parts.map((part) => part.objectKey) : [upload.objectKey];
+    for (const key of keys) {
+      await this.store.removeObject(this.env.S3_BUCKET, key).catch((error: Error) => {
+        this.logger.error({ err: error, refId }, 'cannot remove the GPD object');
+        throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
+      });
+    }
     const filter = { uploadRefId: refId };
     const [costLineItemsRemoved, assetsRemoved, utilizationRemoved] = await Promise.all([
       this.costs.deleteMany(tenantId, filter),
       this.assets.deleteMany(tenantId, filter),
       this.utilization.deleteMany(tenantId, filter),
     ]);
-    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' } });
+    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' }, $unset: { scopes: 1 } });
     if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
     return { status: 'cleaned', GPDUploadRefId: refId, costLineItemsRemoved, assetsRemoved, utilizationRemoved };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
 import { GpdUploadRepository } from '../gpd/gpd.repository';
+import { FINAL_JOB_STATUSES } from '../jobs/schemas/job.schema';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { RowsRemovedDto } from '../line-items/dto/rows-removed.dto';
 import { EnrichedCleanupResult, OutdatedCleanupResult, TemporaryCleanupResult } from './dto/housekeeping.dto';
@@ -31,7 +32,7 @@ export class HousekeepingService {
     const jobsBefore = daysBefore(now, this.env.JOB_RETENTION_DAYS);
     const [reportOutputs, jobs] = await Promise.all([
       this.reportOutputs.deleteMany(tenantId, { generatedAt: { $lt: reportOutputsBefore } }),
-      this.jobRecords.deleteMany(tenantId, { status: { $in: ['succeeded', 'failed', 'terminated'] }, finishedAt: { $lt: jobsBefore } }),
+      this.jobRecords.deleteMany(tenantId, { status: { $in: FINAL_JOB_STATUSES }, finishedAt: { $lt: jobsBefore } }),
     ]);
     return {
       removed: { reportOutputs, jobs },
@@ -46,7 +47,7 @@ export class HousekeepingService {
     const removed = await this.removeData(tenantId, {});
     const gpdUploadsCleaned = await this.uploads.updateMany(
       tenantId,
-      { status: { $in: ['enriched', 'failed'] } },
+      { status: { $in: ['enriched', 'enriched_with_errors', 'failed', 'superseded'] } },
       { $set: { status: 'cleaned' } },
     );
     await this.changed(tenantId, periods, removed);

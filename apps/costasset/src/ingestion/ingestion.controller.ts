@@ -13,7 +13,10 @@ export class IngestionController {
 
   @Post('v1/enrichmentController/ingestion')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Enriches every uploaded file not enriched yet (failed ones again): one job per upload; files not in the store yet are skipped with the reason' })
+  @ApiOperation({
+    summary:
+      'Enriches every uploaded file not enriched yet (failed ones again): one job per upload; files not in the store yet are skipped with the reason',
+  })
   @ApiOkResponse({ type: IngestionStarted })
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: IngestionRequest): Promise<IngestionStarted> {
     return this.ingestion.ingest(principal.tenantId, body.providers);
@@ -21,7 +24,9 @@ export class IngestionController {
 
   @Post('v1/enrichmentController/ingestion/retry')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Retries a failed ingestion (enrichment) job, or all failed ones; 400 INVALID_JOB_ID for a job that is not a failed one' })
+  @ApiOperation({
+    summary: 'Retries a failed ingestion (enrichment) job, or all failed ones; 400 INVALID_JOB_ID for a job that is not a failed one',
+  })
   retry(@CurrentPrincipal() principal: Principal, @Body() body: JobReference): Promise<{ status: 'accepted'; jobs: string[] }> {
     return this.ingestion.retry(principal.tenantId, body.jobId);
   }
@@ -36,9 +41,12 @@ export class IngestionController {
 
   @Post('v2/enrichmentController/ingestion')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Consolidated ingestion: transforms the raw data of a provider with its extension into a GPD file and enriches it (the job result names the enrichment job)' })
+  @ApiOperation({
+    summary:
+      'Consolidated ingestion: transforms the raw data of a provider with its extension into a GPD file and enriches it (the job result names the enrichment job)',
+  })
   @ApiOkResponse({ type: FlowStarted })
   consolidated(@CurrentPrincipal() principal: Principal, @Body() body: FlowRequest): Promise<FlowStarted> {
-    return this.ingestion.consolidated(principal.tenantId, body.vars.providerCode);
+    return this.ingestion.consolidated(principal.tenantId, body.vars.providerCode, body.vars.rawFile);
   }
 }

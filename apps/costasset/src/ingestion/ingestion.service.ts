@@ -30,7 +30,7 @@ export class IngestionService {
   async ingest(tenantId: string, providers?: string[]): Promise<IngestionStarted> {
     const wanted = providers?.map((p) => p.toLowerCase());
     const pending = (await this.uploads.find(tenantId, { status: { $in: PENDING } }, { sort: { _id: 1 }, limit: 1000 })).filter(
-      (upload) => !wanted || wanted.includes(upload.providerName.toLowerCase()),
+      (upload) => !wanted || wanted.includes((upload.providerName ?? '').toLowerCase()),
     );
     const jobs: IngestedUpload[] = [];
     const skipped: SkippedUpload[] = [];
@@ -71,7 +71,7 @@ export class IngestionService {
   }
 
   /** v2: raw data → GPD (transformation job) → enrichment, started by one request. */
-  consolidated(tenantId: string, providerCode: string): Promise<FlowStarted> {
-    return this.flows.start(tenantId, providerCode, { enrichAfter: true });
+  consolidated(tenantId: string, providerCode: string, rawFile?: string): Promise<FlowStarted> {
+    return this.flows.start(tenantId, providerCode, { enrichAfter: true, rawFile });
   }
 }

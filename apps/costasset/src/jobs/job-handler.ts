@@ -7,6 +7,12 @@ import type { AccessRule } from '@lib/auth';
  */
 export type JobAccess = Exclude<AccessRule, 'public'>;
 
+/** More about progress than `done` of `total`. */
+export interface ProgressDetail {
+  /** Rows read so far, when the unit is not rows. */
+  rows?: number;
+}
+
 /** What a handler sees of the job it runs. */
 export interface JobContext<P = Record<string, unknown>> {
   tenantId: string;
@@ -14,8 +20,20 @@ export interface JobContext<P = Record<string, unknown>> {
   payload: P;
   /** 1 on the first delivery of this run. */
   attempt: number;
-  /** Records progress, extends the delivery's ack deadline, and throws `JobTerminatedError` if termination was asked for. */
-  progress(done: number, total: number): Promise<void>;
+  /**
+   * Records progress (`done` of `total` in `unit`: bytes, rows, files …; `rows` read so far when the
+   * unit is not rows), extends the delivery's ack deadline, and throws `JobTerminatedError` if
+   * termination was asked for.
+   */
+  progress(done: number, total: number, detail?: ProgressDetail): Promise<void>;
+}
+
+/**
+ * What a handler answers when its work ended but left part of the input out (rows rejected beyond
+ * the threshold): the job ends `completed_with_errors` with this result, never plain `succeeded`.
+ */
+export class CompletedWithErrors {
+  constructor(readonly result: Record<string, unknown>) {}
 }
 
 export interface JobHandler<P = Record<string, unknown>> {
@@ -24,7 +42,7 @@ export interface JobHandler<P = Record<string, unknown>> {
   /** Who may read and terminate jobs of this type. */
   readonly access: JobAccess;
   /** Runs one attempt. Must be idempotent: a crash or an error makes the same job run again. */
-  run(context: JobContext<P>): Promise<Record<string, unknown>>;
+  run(context: JobContext<P>): Promise<Record<string, unknown> | CompletedWithErrors>;
   /** Called once when the job ends failed (permanent error or last attempt). */
   onFailed?(context: { tenantId: string; jobId: string; payload: P }, reason: string): Promise<void>;
   /** Called once when the job ends terminated. */

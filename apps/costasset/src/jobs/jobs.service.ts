@@ -5,17 +5,16 @@ import { Problems } from '@lib/http';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
 import { CostassetEnvironment } from '../costasset.environment';
-import { JobContext, JobHandler, JobTerminatedError, PermanentJobError } from './job-handler';
+import { CompletedWithErrors, JobContext, JobHandler, JobTerminatedError, PermanentJobError, ProgressDetail } from './job-handler';
 import { JobMessage } from './job-message';
 import { JobsRepository } from './jobs.repository';
-import { JobProgress, JobRecord, JobStatus } from './schemas/job.schema';
+import { FINAL_JOB_STATUSES, JobProgress, JobRecord, JobStatus } from './schemas/job.schema';
 
 export const JOBS_STREAM = 'COSTASSET_JOBS';
 export const JOBS_SUBJECT = 'costasset.jobs';
 /** Attempts that run the handler. */
 export const JOBS_MAX_DELIVER = 3;
 const SHUTDOWN_GRACE_MS = 3000;
-const FINAL: JobStatus[] = ['succeeded', 'failed', 'terminated'];
 
 type Job = JobRecord & { _id: unknown };
 
@@ -186,7 +185,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private async deliver(message: JobMessage, delivery: DeliveryContext): Promise<void> {
     const { tenantId, jobId } = message;
     const current = await this.jobs.findOne(tenantId, { jobId });
-    if (!current || current.run !== message.run || FINAL.includes(current.status)) return;
+    if (!current || current.run !== message.run || FINAL_JOB_STATUSES.includes(current.status)) return;
     if (delivery.attempt > JOBS_MAX_DELIVER) throw new Error(current.error ?? `interrupted ${JOBS_MAX_DELIVER} times`);
     const handler = this.handlers.get(current.type);
     const ref = { tenantId, jobId, payload: current.payload as never };
@@ -209,7 +208,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     const context: JobContext<never> = {
       ...ref,
       attempt: delivery.attempt,
-      progress: (done, total) => this.progress(tenantId, jobId, done, total, delivery),
+      progress: (done, total, detail) => this.progress(tenantId, jobId, done, total, delivery, detail),
     };
     const started = Date.now();
     this.logger.log(fields, 'job started');
@@ -217,9 +216,15 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     const ended = (status: string) => this.metrics.jobFinished(current.type, status, (Date.now() - started) / 1000);
     try {
       const result = await handler.run(context);
-      await this.finish(tenantId, jobId, 'succeeded', { result });
-      ended('succeeded');
-      this.logger.log({ ...fields, durationMs: Date.now() - started }, 'job succeeded');
+      if (result instanceof CompletedWithErrors) {
+        await this.finish(tenantId, jobId, 'completed_with_errors', { result: result.result });
+        ended('completed_with_errors');
+        this.logger.warn({ ...fields, durationMs: Date.now() - started }, 'job completed with errors');
+      } else {
+        await this.finish(tenantId, jobId, 'succeeded', { result });
+        ended('succeeded');
+        this.logger.log({ ...fields, durationMs: Date.now() - started }, 'job succeeded');
+      }
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       if (error instanceof JobTerminatedError) {
@@ -248,10 +253,19 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  private async progress(tenantId: string, jobId: string, done: number, total: number, delivery: DeliveryContext): Promise<void> {
+  private async progress(
+    tenantId: string,
+    jobId: string,
+    done: number,
+    total: number,
+    delivery: DeliveryContext,
+    detail: ProgressDetail = {},
+  ): Promise<void> {
     delivery.heartbeat();
     const percent = total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0;
-    const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: { 'progress.done': done, 'progress.total': total, 'progress.percent': percent } });
+    const set: Record<string, number> = { 'progress.done': done, 'progress.total': total, 'progress.percent': percent };
+    if (detail.rows !== undefined) set['progress.rows'] = detail.rows;
+    const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: set });
     if (job?.terminateRequested) throw new JobTerminatedError();
   }
 
@@ -259,7 +273,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     const { tenantId, jobId, run } = letter.payload;
     const job = await this.jobs.findOneAndUpdate(
       tenantId,
-      { jobId, run, status: { $nin: FINAL } },
+      { jobId, run, status: { $nin: FINAL_JOB_STATUSES } },
       { $set: { status: 'failed', error: letter.error, finishedAt: new Date() } },
     );
     if (!job) return;
@@ -278,7 +292,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     status: JobStatus,
     fields: { error?: string; result?: Record<string, unknown> },
   ): Promise<void> {
-    const progress = status === 'succeeded' ? { 'progress.percent': 100 } : {};
+    const progress = status === 'succeeded' || status === 'completed_with_errors' ? { 'progress.percent': 100 } : {};
     await this.jobs.updateOne(tenantId, { jobId }, { $set: { status, finishedAt: new Date(), ...fields, ...progress } });
   }
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { CostTotalsDto, CostTotalsQuery } from './dto/cost-totals.dto';
 import { AssetPage, CostLineItemPage } from './dto/line-item.response';
 import { ListAssetsQuery } from './dto/list-assets.query';
 import { ListCostLineItemsQuery } from './dto/list-cost-line-items.query';
@@ -17,6 +18,18 @@ export class LineItemsController {
   @ApiOkResponse({ type: CostLineItemPage })
   costLineItems(@CurrentPrincipal() principal: Principal, @Query() query: ListCostLineItemsQuery): Promise<CostLineItemPage> {
     return this.lineItems.costLineItems(principal, query);
+  }
+
+  @Get('costLineItems/totals')
+  @AnyMember()
+  @ApiOperation({
+    summary: 'Unrounded sums of the cost columns, grouped by up to four fields, over the same selection as the list',
+    description:
+      'Same filters, `expr` and visibility as GET costLineItems. The database sums the stored amounts (never rounded per row or per group), so the figures reconcile with an export or an invoice.',
+  })
+  @ApiOkResponse({ type: CostTotalsDto })
+  costTotals(@CurrentPrincipal() principal: Principal, @Query() query: CostTotalsQuery): Promise<CostTotalsDto> {
+    return this.lineItems.costTotals(principal, query);
   }
 
   @Get('assets')

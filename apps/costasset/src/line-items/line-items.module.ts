@@ -26,6 +26,6 @@ import { UTILIZATION, UtilizationSchema } from './schemas/utilization.schema';
     LineItemsService,
     { provide: LineItemScope, useClass: VisibilityScope },
   ],
-  exports: [CostLineItemRepository, AssetRepository, UtilizationRepository],
+  exports: [CostLineItemRepository, AssetRepository, UtilizationRepository, LineItemsService],
 })
 export class LineItemsModule {}

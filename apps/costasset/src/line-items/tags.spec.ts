@@ -1,13 +1,13 @@
-import { splitTags } from './tags';
+import { joinTags, splitTags } from './tags';
 
 describe('splitTags', () => {
   it('splits group:key and group/key at the first separator; plain keys go to the default group', () => {
     expect(splitTags('{"team:owner":"alpha","env/stage":"prod","costcenter":42,"a:b:c":"x","flag":true}')).toEqual([
-      { group: 'team', key: 'owner', value: 'alpha' },
-      { group: 'env', key: 'stage', value: 'prod' },
-      { group: 'default', key: 'costcenter', value: '42' },
-      { group: 'a', key: 'b:c', value: 'x' },
-      { group: 'default', key: 'flag', value: 'true' },
+      { group: 'team', key: 'owner', value: 'alpha', name: 'team:owner' },
+      { group: 'env', key: 'stage', value: 'prod', name: 'env/stage' },
+      { group: 'default', key: 'costcenter', value: '42', type: 'number' },
+      { group: 'a', key: 'b:c', value: 'x', name: 'a:b:c' },
+      { group: 'default', key: 'flag', value: 'true', type: 'boolean' },
     ]);
   });
 
@@ -15,6 +15,16 @@ describe('splitTags', () => {
     expect(splitTags('{":odd":"v"}')).toEqual([{ group: 'default', key: ':odd', value: 'v' }]);
     expect(splitTags('')).toEqual([]);
     expect(splitTags(undefined)).toEqual([]);
+  });
+
+  it('reads a Parquet MAP (object or Map) as well as JSON text', () => {
+    expect(splitTags({ env: 'prod' })).toEqual([{ group: 'default', key: 'env', value: 'prod' }]);
+    expect(splitTags(new Map([['aws:createdBy', 'me']]))).toEqual([{ group: 'aws', key: 'createdBy', value: 'me', name: 'aws:createdBy' }]);
+  });
+
+  it('gives the original object back through joinTags, keys without values and leading spaces included', () => {
+    const original = { ' spaced': 'x', 'team/owner': 'alpha', 'ms-resource-usage': 'azure', flag: true, n: 1.5, gone: null };
+    expect(joinTags(splitTags(JSON.stringify(original)))).toEqual(original);
   });
 
   it('refuses anything but a JSON object of scalars', () => {

@@ -20,7 +20,7 @@ describe('remediation mapping', () => {
     });
   });
 
-  it('converts billedCost with the rate', () => {
-    expect(costUpdate(0.5, 'EUR')).toEqual([{ $set: { cost: { $round: [{ $multiply: ['$billedCost', 0.5] }, 6] }, currency: 'EUR' } }]);
+  it('converts billedCost with the rate, unrounded', () => {
+    expect(costUpdate(0.5, 'EUR')).toEqual([{ $set: { cost: { $multiply: ['$billedCost', 0.5] }, currency: 'EUR' } }]);
   });
 });

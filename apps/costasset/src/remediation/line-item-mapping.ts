@@ -1,18 +1,5 @@
+import { LINE_ITEM_LOCATION_FIELDS } from '../ingest-rules/location-fields';
 import type { LocationMapping } from '../provider-metadata/provider-metadata.lookup';
-
-/**
- * Line-item location fields and the mapping field each comes from. Enrichment's own mapping
- * (enrichment/row-validator.ts) is private to that file, so remediation keeps this small
- * equivalent: same fields, same names.
- */
-export const LINE_ITEM_LOCATION_FIELDS = {
-  location: 'location',
-  country: 'country',
-  state: 'state',
-  subregion: 'subregion',
-  locationRegion: 'region',
-  dataCenter: 'dataCenter',
-} as const satisfies Record<string, keyof LocationMapping>;
 
 /** The update re-applying a region's location mapping: mapped fields set, the others removed (as enrichment leaves them absent). */
 export function locationUpdate(mapping: LocationMapping | undefined): { $set?: Record<string, string>; $unset?: Record<string, ''> } {
@@ -26,7 +13,7 @@ export function locationUpdate(mapping: LocationMapping | undefined): { $set?: R
   return { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) };
 }
 
-/** Pipeline update: cost = billedCost × rate, rounded to 6 decimals as enrichment does. */
+/** Pipeline update: cost = billedCost × rate, never rounded (as enrichment and the FOCUS import do). */
 export function costUpdate(rate: number, corporateCurrency: string): Record<string, unknown>[] {
-  return [{ $set: { cost: { $round: [{ $multiply: ['$billedCost', rate] }, 6] }, currency: corporateCurrency } }];
+  return [{ $set: { cost: { $multiply: ['$billedCost', rate] }, currency: corporateCurrency } }];
 }

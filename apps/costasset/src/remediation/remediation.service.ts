@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProblemException } from '@lib/http';
 import { MessageBus } from '@lib/messaging';
 import { CurrencyConverter } from '../currency/currency-converter';
-import { UNCATEGORIZED } from '../enrichment/row-validator';
+import { UNCATEGORIZED } from '../ingest-rules/cost-row';
 import { ProviderMetadataLookup, ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
 import { RemediateRequest, RemediateResponse, RemediationTask, TaskResult } from './dto/remediate.dto';
 import { costUpdate, locationUpdate } from './line-item-mapping';
@@ -66,18 +66,26 @@ export class RemediationService {
     return rows.map((row) => row._id);
   }
 
+  /** The rule enrichment and the FOCUS import apply: mapping of the asset type, else of the service name, else FOCUS ServiceCategory. */
   private async categories(
     tenantId: string,
     scope: Scope,
     snapshot: (provider: string) => Promise<ProviderMetadataSnapshot>,
   ): Promise<TaskResult> {
     const updates: BulkUpdate[] = [];
-    for (const key of await this.keys(tenantId, scope, ['providerName', 'assetType'])) {
+    for (const key of await this.keys(tenantId, scope, ['providerName', 'assetType', 'serviceName', 'serviceCategory'])) {
       if (!key.providerName) continue;
-      const mapped = key.assetType ? (await snapshot(key.providerName)).categoriesByAssetType.get(key.assetType) : undefined;
+      const categories = (await snapshot(key.providerName)).categoriesByAssetType;
+      const mapped = (key.assetType && categories.get(key.assetType)) || (key.serviceName && categories.get(key.serviceName)) || undefined;
       updates.push({
-        filter: { ...scope, providerName: key.providerName, assetType: key.assetType ?? null },
-        update: { $set: { category: mapped || UNCATEGORIZED } },
+        filter: {
+          ...scope,
+          providerName: key.providerName,
+          assetType: key.assetType ?? null,
+          serviceName: key.serviceName ?? null,
+          serviceCategory: key.serviceCategory ?? null,
+        },
+        update: { $set: { category: mapped || key.serviceCategory || UNCATEGORIZED } },
       });
     }
     return this.lineItems.updateManyInBulk(tenantId, updates);

@@ -1,6 +1,14 @@
 import type { PipelineStage } from 'mongoose';
 
-export const REPORT_TEMPLATE_IDS = ['cost-by-provider', 'cost-by-service-category', 'cost-by-account', 'cost-by-region', 'cost-trend', 'top-resources'] as const;
+export const REPORT_TEMPLATE_IDS = [
+  'cost-by-provider',
+  'cost-by-service-category',
+  'cost-by-account',
+  'cost-by-region',
+  'cost-trend',
+  'cost-by-billing-period',
+  'top-resources',
+] as const;
 export type ReportTemplateId = (typeof REPORT_TEMPLATE_IDS)[number];
 
 interface ReportTemplate {
@@ -17,6 +25,8 @@ const TEMPLATES: Record<ReportTemplateId, ReportTemplate> = {
   'cost-by-account': { groupBy: { billingAccountId: '$billingAccountId', billingAccountName: '$billingAccountName' }, sort: { cost: -1 } },
   'cost-by-region': { groupBy: { region: '$region' }, sort: { cost: -1 } },
   'cost-trend': { groupBy: { period: '$period' }, sort: { '_id.period': 1 } },
+  /** By the month the charges were billed (FOCUS BillingPeriodStart), beside `cost-trend` by the month they were incurred. */
+  'cost-by-billing-period': { groupBy: { billingPeriod: '$billingPeriod' }, sort: { '_id.billingPeriod': 1 } },
   'top-resources': { groupBy: { resourceId: '$resourceId', providerName: '$providerName' }, sort: { cost: -1 }, limit: 20 },
 };
 

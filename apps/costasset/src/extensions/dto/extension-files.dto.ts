@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Matches } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
 import { RequiredNested } from '@lib/http';
 
 export const FILE_NAME = /^[A-Za-z0-9._-]{1,200}\.zip$/;
@@ -49,7 +49,7 @@ export class ExpandedRawData {
   @ApiProperty({
     type: [String],
     description: 'Keys of the expanded files, relative to the tenant prefix',
-    example: ['raw/acme/expanded/usage-202410.csv'],
+    example: ['raw/acme/expanded/acme-raw.zip/usage-202410.csv'],
   })
   files: string[];
 }
@@ -59,6 +59,16 @@ export class FlowVars {
   @IsString()
   @Matches(PROVIDER_CODE, { message: 'providerCode must match ^[a-z0-9][a-z0-9_-]{0,63}$' })
   providerCode: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    description: 'The raw upload to transform (the `Filename` given to notify); the one expanded most recently when absent',
+    example: 'acme-raw-202410.zip',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(FILE_NAME, { message: 'rawFile must match ^[A-Za-z0-9._-]{1,200}\\.zip$' })
+  rawFile?: string;
 }
 
 export class FlowRequest {

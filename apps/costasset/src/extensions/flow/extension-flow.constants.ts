@@ -4,6 +4,8 @@ export interface FlowPayload {
   providerCode: string;
   /** Full key of the extension zip chosen when the flow started. */
   extensionKey: string;
+  /** The raw upload (notify `Filename`) chosen when the flow started: a retry reads the same files. */
+  rawFile?: string;
   /** Set by the consolidated ingestion (v2): enrich the GPD file once it is registered. */
   enrichAfter?: boolean;
 }

@@ -1,42 +1,38 @@
+import { Transform } from 'node:stream';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Client } from 'minio';
 import { CostassetEnvironment } from '../../costasset.environment';
 import { gpdObjectKey } from '../../gpd/gpd.constants';
 import { GpdRegistrationService } from '../../gpd/gpd-registration.service';
-import { JobContext, JobHandler, PermanentJobError } from '../../jobs/job-handler';
 import { GpdService } from '../../gpd/gpd.service';
+import { SOURCE_FILE_COLUMN, SOURCE_ROW_COLUMN, RULES } from '../../ingest-rules/cost-row';
+import { IngestCounts, IngestReport, outcomeOf, problem } from '../../ingest-rules/ingest-report';
+import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '../../jobs/job-handler';
 import { JobsService } from '../../jobs/jobs.service';
 import { BudgetExceededError } from '../archive/byte-budget';
 import { readExtension } from '../manifest/extension-archive';
 import { currencyOf, ExtensionManifest, providerNameOf } from '../manifest/extension-manifest';
-import { StoredObject, statOrNull } from '../store/stream-upload';
-import { rawExpandedFolder } from '../tenant-keys';
+import { statOrNull } from '../store/stream-upload';
 import { EXTENSION_FLOW_JOB, FlowPayload, flowOutputName } from './extension-flow.constants';
 import { GpdAssembler } from './gpd-assembler';
-import { placeRow } from './gpd-placement';
+import { RowPlacer } from './gpd-placement';
 import { readRawRows } from './raw-csv';
-import { matchingRawFiles } from './raw-inputs';
+import { matchingRawFiles, RawInputs } from './raw-inputs';
 import { DEFAULT_LIMITS, RowMapper } from './row-mapper';
 
-const MAX_REPORTED_ERRORS = 100;
 const MAX_COST_FILES = 10_000;
-const HEARTBEAT_ROWS = 2000;
-
-interface FlowCounts {
-  rowsRead: number;
-  rowsWritten: number;
-  rowsRejected: number;
-  errors: { file: string; line: number; reason: string }[];
-}
+const PROGRESS_ROWS = 5000;
 
 /**
- * The `extension-flow` job: maps every matching expanded raw CSV, row by row, into a GPD zip at
- * `tenants/<tenantId>/gpd/<jobId>/<provider>-extension.zip` and registers it as a GPD upload
- * whose ref id is the job id. A rerun writes the same key and refreshes the same upload.
+ * The `extension-flow` job: maps the matching expanded raw CSVs of one raw upload, row by row,
+ * checks each mapped row with the rules enrichment applies, and writes a GPD zip at
+ * `tenants/<tenantId>/gpd/<jobId>/<provider>-extension.zip` (each row keeps its raw file and
+ * line in `x_SourceFile` / `x_SourceRow`), registered as a GPD upload whose ref id is the job id.
+ * A rerun writes the same key and refreshes the same upload. Progress counts raw bytes, with rows.
  */
 @Injectable()
 export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleInit {
-  readonly progressUnit = 'files' as const;
+  readonly progressUnit = 'bytes' as const;
   readonly access = 'system-admin' as const;
 
   constructor(
@@ -51,50 +47,63 @@ export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleIn
     this.jobs.register(EXTENSION_FLOW_JOB, this);
   }
 
-  async run(context: JobContext<FlowPayload>): Promise<Record<string, unknown>> {
+  async run(context: JobContext<FlowPayload>): Promise<Record<string, unknown> | CompletedWithErrors> {
     const { tenantId, jobId, payload } = context;
     const manifest = await this.manifest(payload);
-    const inputs = await matchingRawFiles(this.store, this.env.S3_BUCKET, tenantId, manifest);
-    if (inputs.length === 0)
+    const inputs = await matchingRawFiles(this.store, this.env.S3_BUCKET, tenantId, manifest, payload.rawFile);
+    if (!inputs || inputs.files.length === 0)
       throw new PermanentJobError(`no expanded raw file of ${payload.providerCode} matches ${manifest.input.filePattern}`);
 
-    // progress unit: one raw file, plus one for writing the GPD zip
-    const steps = inputs.length + 1;
     const mapper = new RowMapper(manifest, { ...DEFAULT_LIMITS, timeoutMs: this.env.EXTENSION_ROW_TIMEOUT_MS });
-    const assembler = await GpdAssembler.create(mapper.columns, MAX_COST_FILES);
+    const providerName = providerNameOf(manifest);
+    const assembler = await GpdAssembler.create([...mapper.columns, SOURCE_FILE_COLUMN, SOURCE_ROW_COLUMN], MAX_COST_FILES);
     try {
-      const counts = await this.mapAll(context, manifest, inputs, mapper, assembler);
-      if (counts.rowsWritten === 0) throw new PermanentJobError('no raw row could be mapped', { ...counts });
+      const counts = await this.mapAll(context, manifest, inputs, mapper, new RowPlacer(providerName), assembler);
+      const outcome = outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT);
+      if (outcome === 'failed') throw new PermanentJobError('no raw row could be mapped', { ...counts });
       const fileName = flowOutputName(manifest.providerCode);
       const objectKey = gpdObjectKey(tenantId, jobId, fileName);
-      const providerName = providerNameOf(manifest);
+      const totalBytes = inputs.files.reduce((sum, file) => sum + file.size, 0);
       const sizeBytes = await assembler
         .upload(
           this.store,
           this.env.S3_BUCKET,
           objectKey,
           { providerName, providerCode: manifest.providerCode, currency: currencyOf(manifest) },
-          { maxBytes: this.env.GPD_MAX_FILE_BYTES, onPart: () => context.progress(inputs.length, steps) },
+          {
+            maxBytes: this.env.GPD_MAX_FILE_BYTES,
+            onPart: () => context.progress(totalBytes, totalBytes, { rows: counts.rowsRead }),
+          },
         )
         .catch((error: Error) => {
           if (error instanceof BudgetExceededError)
             throw new PermanentJobError(`the generated GPD file is larger than ${error.limit} bytes (GPD_MAX_FILE_BYTES)`, { ...counts });
           throw error;
         });
-      await this.registration.registerStored(tenantId, { refId: jobId, providerName, fileName, objectKey, sizeBytes });
-      await context.progress(steps, steps);
+      await this.registration.registerStored(tenantId, {
+        refId: jobId,
+        providerName,
+        fileName,
+        objectKey,
+        sizeBytes,
+        source: { providerCode: manifest.providerCode, rawFile: inputs.rawFile },
+      });
       // Chained, not awaited: a job must not wait for another job on the same queue.
-      const enrichment = payload.enrichAfter ? await this.gpd.enrich(tenantId, { GPDUploadRefId: [jobId], provider: [], retry: 'true' }) : undefined;
-      return {
+      const enrichment = payload.enrichAfter
+        ? await this.gpd.enrich(tenantId, { GPDUploadRefId: [jobId], provider: [], retry: 'true' })
+        : undefined;
+      const result = {
         ...(enrichment ? { enrichmentJobId: enrichment.jobs[0].jobId } : {}),
         ...counts,
         GPDUploadRefId: jobId,
         providerName,
         fileName,
         sizeBytes,
-        rawFiles: inputs.length,
+        rawUpload: inputs.rawFile,
+        rawFiles: inputs.files.length,
         costFiles: assembler.fileCount,
       };
+      return outcome === 'completed_with_errors' ? new CompletedWithErrors(result) : result;
     } finally {
       await assembler.dispose();
     }
@@ -121,41 +130,48 @@ export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleIn
   private async mapAll(
     context: JobContext<FlowPayload>,
     manifest: ExtensionManifest,
-    inputs: StoredObject[],
+    inputs: RawInputs,
     mapper: RowMapper,
+    placer: RowPlacer,
     assembler: GpdAssembler,
-  ): Promise<FlowCounts> {
-    const counts: FlowCounts = { rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] };
-    const folder = rawExpandedFolder(context.tenantId, context.payload.providerCode);
-    for (const [index, input] of inputs.entries()) {
-      await context.progress(index, inputs.length + 1);
-      const file = input.key.slice(folder.length);
-      const reject = (line: number, reason: string) => {
-        counts.rowsRejected++;
-        if (counts.errors.length < MAX_REPORTED_ERRORS) counts.errors.push({ file, line, reason });
-      };
-      for await (const { row, line, problem } of readRawRows(
-        await this.store.getObject(this.env.S3_BUCKET, input.key),
-        manifest.input.csv,
-        file,
-      )) {
-        counts.rowsRead++;
-        if (counts.rowsRead % HEARTBEAT_ROWS === 0) await context.progress(index, inputs.length + 1);
-        if (problem) {
-          reject(line, problem);
+  ): Promise<IngestCounts> {
+    const report = new IngestReport();
+    const totalBytes = inputs.files.reduce((sum, file) => sum + file.size, 0);
+    let bytesDone = 0;
+    const progress = () => context.progress(bytesDone, totalBytes, { rows: report.rowsRead });
+    await progress();
+    for (const input of inputs.files) {
+      const file = input.key.slice(inputs.folder.length);
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          bytesDone += chunk.length;
+          done(null, chunk);
+        },
+      });
+      const source = (await this.store.getObject(this.env.S3_BUCKET, input.key)).pipe(counter);
+      for await (const { row, line, problem: fieldProblem } of readRawRows(source, manifest.input.csv, file)) {
+        report.rowsRead++;
+        if (report.rowsRead % PROGRESS_ROWS === 0) await progress();
+        if (fieldProblem) {
+          report.record(file, line, [problem(RULES.fieldCount, fieldProblem)]);
           continue;
         }
         const mapped = await mapper.map(row);
         if (!mapped.ok) {
-          reject(line, mapped.reason);
+          report.record(file, line, [problem('MAPPING_FAILED', mapped.reason)]);
           continue;
         }
-        const placement = placeRow(mapped.values);
-        const refusal = typeof placement === 'string' ? placement : await assembler.add(placement, mapped.values);
-        if (refusal) reject(line, refusal);
-        else counts.rowsWritten++;
+        const placement = placer.place(mapped.values, { file, line });
+        if ('problems' in placement) {
+          report.record(file, line, placement.problems);
+          continue;
+        }
+        const refusal = await assembler.add(placement);
+        if (refusal) report.record(file, line, [problem('TOO_MANY_ACCOUNT_FOLDERS', refusal)]);
+        else report.rowsWritten++;
       }
     }
-    return counts;
+    await progress();
+    return report.counts();
   }
 }

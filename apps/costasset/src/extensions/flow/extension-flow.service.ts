@@ -19,7 +19,7 @@ export class ExtensionFlowService {
     private readonly env: CostassetEnvironment,
   ) {}
 
-  async start(tenantId: string, providerCode: string, options: { enrichAfter?: boolean } = {}): Promise<FlowStarted> {
+  async start(tenantId: string, providerCode: string, options: { enrichAfter?: boolean; rawFile?: string } = {}): Promise<FlowStarted> {
     const extensionKey = await this.extensions.latestKey(tenantId, providerCode);
     if (!extensionKey) throw extensionNotFound(`No extension uploaded for provider ${providerCode}`);
     const checked = await this.extensions.check(tenantId, providerCode, extensionKey);
@@ -27,16 +27,25 @@ export class ExtensionFlowService {
       const errors = checked.errors.map((error) => ({ field: error.path ?? 'archive', messages: [error.message] }));
       throw Problems.badRequest('EXTENSION_INVALID', `The latest extension of ${providerCode} is invalid; validate it for details`, errors);
     }
-    const inputs = await matchingRawFiles(this.store, this.env.S3_BUCKET, tenantId, checked.manifest).catch(() => {
+    const inputs = await matchingRawFiles(this.store, this.env.S3_BUCKET, tenantId, checked.manifest, options.rawFile).catch(() => {
       throw storeUnavailable();
     });
-    if (inputs.length === 0)
+    if (!inputs || inputs.files.length === 0)
       throw Problems.notFound(
         'RAW_DATA_NOT_FOUND',
-        `No expanded raw file of ${providerCode} matches ${checked.manifest.input.filePattern}`,
+        `No expanded raw file of ${providerCode}${inputs ? ` in ${inputs.rawFile}` : ''} matches ${checked.manifest.input.filePattern}`,
       );
-    const payload: FlowPayload = { providerCode, extensionKey, ...(options.enrichAfter ? { enrichAfter: true } : {}) };
+    const payload: FlowPayload = {
+      providerCode,
+      extensionKey,
+      rawFile: inputs.rawFile,
+      ...(options.enrichAfter ? { enrichAfter: true } : {}),
+    };
     const job = await this.jobs.submit(tenantId, EXTENSION_FLOW_JOB, { ...payload });
-    return { status: 'started', message: `Transforming ${inputs.length} raw file(s) of ${providerCode} into a GPD file`, jobId: job.jobId };
+    return {
+      status: 'started',
+      message: `Transforming ${inputs.files.length} raw file(s) of ${providerCode} from ${inputs.rawFile} into a GPD file`,
+      jobId: job.jobId,
+    };
   }
 }

@@ -43,7 +43,7 @@ export class GpdAssembler {
   }
 
   /** Answers a reason when the row cannot be taken (too many account folders). */
-  async add(placement: Placement, values: Record<string, string>): Promise<string | undefined> {
+  async add(placement: Placement): Promise<string | undefined> {
     let file = this.files.get(placement.entryName);
     if (!file) {
       if (this.files.size >= this.maxFiles) return `more than ${this.maxFiles} (period, billing account) pairs`;
@@ -55,7 +55,7 @@ export class GpdAssembler {
       };
       this.files.set(placement.entryName, file);
     }
-    const line = csvRecord(this.columns.map((column) => values[column] ?? ''));
+    const line = csvRecord(this.columns.map((column) => placement.cells[column] ?? ''));
     file.pending.push(line);
     file.pendingBytes += line.length;
     if (file.pendingBytes >= FLUSH_BYTES) await this.flush(file);

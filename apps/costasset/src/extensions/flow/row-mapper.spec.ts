@@ -1,5 +1,5 @@
 import { ExtensionManifest } from '../manifest/extension-manifest';
-import { placeRow } from './gpd-placement';
+import { RowPlacer } from './gpd-placement';
 import { RowMapper } from './row-mapper';
 
 const manifest = (mapping: Record<string, string>): ExtensionManifest => ({
@@ -49,18 +49,47 @@ describe('RowMapper', () => {
   });
 });
 
-describe('placeRow', () => {
-  it('puts a row in the folder of its period and billing account', () => {
-    expect(placeRow({ ChargePeriodStart: '2024-10-05T00:00:00Z', BillingAccountId: 'acc-1' })).toEqual({
+describe('RowPlacer', () => {
+  const placer = () => new RowPlacer('Acme');
+  const source = { file: 'usage.csv', line: 2 };
+  const valid = {
+    ChargePeriodStart: '2024-10-05 00:00:00',
+    ChargePeriodEnd: '2024-10-06',
+    BillingAccountId: 'acc-1',
+    BilledCost: '8e-7',
+    BillingCurrency: 'USD',
+    ServiceName: 'x',
+  };
+
+  it('puts a row in the folder of its period and billing account, with UTC dates and its raw source', () => {
+    expect(placer().place(valid, source)).toEqual({
       period: '202410',
       billingAccountId: 'acc-1',
       entryName: '202410/acc-1/C_acc-1_20241001T000000Z.csv',
+      cells: {
+        ...valid,
+        ChargePeriodStart: '2024-10-05T00:00:00.000Z',
+        ChargePeriodEnd: '2024-10-06T00:00:00.000Z',
+        x_SourceFile: 'usage.csv',
+        x_SourceRow: '2',
+      },
     });
   });
 
-  it('refuses rows it cannot place', () => {
-    expect(placeRow({ ChargePeriodStart: 'soon', BillingAccountId: 'a' })).toMatch(/not a date/);
-    expect(placeRow({ ChargePeriodStart: '2024-10-05', BillingAccountId: '' })).toMatch(/BillingAccountId is empty/);
-    expect(placeRow({ ChargePeriodStart: '2024-10-05', BillingAccountId: '../x' })).toMatch(/cannot name a GPD folder/);
+  it('encodes any account id into its folder name', () => {
+    const placed = placer().place({ ...valid, BillingAccountId: '/providers/Microsoft.Billing/billingAccounts/7' }, source);
+    expect(placed).toMatchObject({
+      entryName:
+        '202410/%2Fproviders%2FMicrosoft.Billing%2FbillingAccounts%2F7/C_%2Fproviders%2FMicrosoft.Billing%2FbillingAccounts%2F7_20241001T000000Z.csv',
+    });
+  });
+
+  it('refuses, with every problem, the rows enrichment would refuse', () => {
+    const placed = placer().place({ ...valid, ChargePeriodStart: 'soon', BilledCost: 'ten', BillingAccountId: 'NULL' }, source);
+    expect('problems' in placed && placed.problems.map((found) => found.message)).toEqual([
+      'ChargePeriodStart "soon" is not an ISO 8601 date',
+      'BilledCost "ten" is not a decimal number',
+      'BillingAccountId is empty',
+    ]);
   });
 });

@@ -1,19 +1,14 @@
 import { REQUIRED_COLUMNS } from '../../enrichment/gpd-columns';
+import { FOCUS_COLUMNS } from '../../ingest-rules/focus-columns';
 
-/** The cost-file columns an extension maps to (contract §5); the required ones come from the GPD reader. */
+/**
+ * The cost-file columns an extension maps to: the required ones of the GPD reader (contract §5),
+ * then any other FOCUS column (the provider of a GPD file is its metadata's, so the provider
+ * columns are left out).
+ */
 export const REQUIRED_COST_COLUMNS: readonly string[] = REQUIRED_COLUMNS.cost;
-export const OPTIONAL_COST_COLUMNS: readonly string[] = [
-  'EffectiveCost',
-  'ListCost',
-  'ChargeCategory',
-  'SubAccountId',
-  'SubAccountName',
-  'ResourceId',
-  'ResourceName',
-  'ResourceType',
-  'RegionId',
-  'PricingQuantity',
-  'PricingUnit',
-  'Tags',
-];
+const PROVIDER_COLUMNS = ['ProviderName', 'ServiceProviderName'];
+export const OPTIONAL_COST_COLUMNS: readonly string[] = FOCUS_COLUMNS.map((column) => column.name).filter(
+  (name) => !REQUIRED_COST_COLUMNS.includes(name) && !PROVIDER_COLUMNS.includes(name),
+);
 export const COST_COLUMNS: readonly string[] = [...REQUIRED_COST_COLUMNS, ...OPTIONAL_COST_COLUMNS];

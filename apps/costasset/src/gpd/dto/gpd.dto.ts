@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
 import { IsSafeText, PageOf, PageQuery } from '@lib/http';
-import { GPD_STATUSES } from '../schemas/gpd-upload.schema';
-import type { GpdStatus } from '../schemas/gpd-upload.schema';
+import { FOCUS_FILE_FORMATS, GPD_STATUSES, UPLOAD_FORMATS } from '../schemas/gpd-upload.schema';
+import type { FocusFileFormat, GpdStatus, UploadFormat } from '../schemas/gpd-upload.schema';
 
 export class ProviderQuery {
   @ApiProperty({ type: String, example: 'aws' })
@@ -31,14 +31,66 @@ export class UploadSubmitted {
 }
 
 export class RejectedRowDto {
+  @ApiProperty({ type: String, description: 'File in the archive or upload; for a GPD file made by an extension flow, the raw file' })
+  file: string;
+  @ApiProperty({ type: Number, description: 'CSV line (1 is the header) or Parquet row (1-based); 0 for a problem of the file itself' })
+  line: number;
+  @ApiProperty({ type: String, description: 'Every problem of the row, joined with `; `' }) reason: string;
+  @ApiPropertyOptional({ type: String, description: "The row's FOCUS `Id`, when the file has one" }) id?: string;
+}
+
+export class RuleExampleDto {
   @ApiProperty({ type: String }) file: string;
-  @ApiProperty({ type: Number, description: 'CSV line (1 is the header); 0 for a problem of the archive' }) line: number;
-  @ApiProperty({ type: String }) reason: string;
+  @ApiProperty({ type: Number }) line: number;
+  @ApiPropertyOptional({ type: String }) id?: string;
+  @ApiProperty({ type: String }) message: string;
+}
+
+export class RuleCountDto {
+  @ApiProperty({ type: String, description: 'Stable rule code, e.g. `DECIMAL_INVALID`, `VALUE_NOT_ALLOWED`, `MANDATORY_COLUMN_MISSING`' })
+  rule: string;
+  @ApiProperty({
+    type: String,
+    enum: ['error', 'warning'],
+    description: '`error` rejects the row; `warning` is reported and the row is written',
+  })
+  severity: 'error' | 'warning';
+  @ApiProperty({ type: Number, description: 'How often the rule failed (rows, or files for file rules)' }) count: number;
+  @ApiProperty({ type: [RuleExampleDto], description: 'The first 5 occurrences' }) examples: RuleExampleDto[];
+}
+
+export class ConformanceDto {
+  @ApiProperty({ type: [RuleCountDto], description: 'Every rule that failed, most frequent first' }) rules: RuleCountDto[];
+}
+
+export class UploadPartDto {
+  @ApiProperty({ type: String }) name: string;
+  @ApiProperty({ type: String, enum: FOCUS_FILE_FORMATS }) format: FocusFileFormat;
+  @ApiPropertyOptional({ type: Number }) sizeBytes?: number;
+  @ApiPropertyOptional({ type: String, example: '1.2' }) focusVersion?: string;
+  @ApiPropertyOptional({ type: String, enum: ['declared', 'metadata', 'columns'] }) versionSource?: string;
+  @ApiProperty({ type: Number }) rowsRead: number;
+  @ApiProperty({ type: Number }) rowsWritten: number;
+  @ApiProperty({ type: Number }) rowsRejected: number;
+}
+
+export class ImportScopeDto {
+  @ApiProperty({ type: String }) providerName: string;
+  @ApiProperty({ type: String }) billingAccountId: string;
+  @ApiProperty({ type: String, example: '202410' }) billingPeriod: string;
+  @ApiProperty({ type: Number }) rows: number;
+}
+
+export class ReplacementDto {
+  @ApiProperty({ type: String, format: 'uuid' }) uploadRefId: string;
+  @ApiProperty({ type: Number }) rowsRemoved: number;
 }
 
 export class UploadRecordDto {
   @ApiProperty({ type: String, format: 'uuid' }) GPDUploadRefId: string;
-  @ApiProperty({ type: String }) providerName: string;
+  @ApiProperty({ type: String, enum: UPLOAD_FORMATS }) format: UploadFormat;
+  @ApiPropertyOptional({ type: String, description: 'GPD: the provider of the file; FOCUS: the label given at creation' })
+  providerName?: string;
   @ApiProperty({ type: String }) fileName: string;
   @ApiProperty({ type: String, enum: GPD_STATUSES }) status: GpdStatus;
   @ApiPropertyOptional({ type: String, format: 'uuid' }) jobId?: string;
@@ -47,6 +99,15 @@ export class UploadRecordDto {
   @ApiProperty({ type: Number }) rowsRejected: number;
   @ApiProperty({ type: [RejectedRowDto], description: 'The first 100 rejected rows, or the structural errors of a failed file' })
   errors: RejectedRowDto[];
+  @ApiPropertyOptional({ type: ConformanceDto, description: 'Counts per rule beyond the first rejected rows (conformance report)' })
+  conformance?: ConformanceDto;
+  @ApiPropertyOptional({ type: [UploadPartDto], description: 'FOCUS: the files of the upload' }) parts?: UploadPartDto[];
+  @ApiPropertyOptional({ type: [String], description: 'FOCUS: the providers found (ProviderName / ServiceProviderName)' })
+  providers?: string[];
+  @ApiPropertyOptional({ type: [ImportScopeDto], description: 'FOCUS: rows per (provider, billing account, billing period)' })
+  scopes?: ImportScopeDto[];
+  @ApiPropertyOptional({ type: [ReplacementDto], description: 'Rows of older uploads this one replaced' }) replaced?: ReplacementDto[];
+  @ApiPropertyOptional({ type: [String], description: 'The uploads that replaced this one' }) supersededBy?: string[];
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: Date;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: Date;
 }

@@ -1,21 +1,75 @@
 import { Schema } from 'mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
+import type { RejectedRow, RuleCount } from '../../ingest-rules/ingest-report';
+
+export type { RejectedRow } from '../../ingest-rules/ingest-report';
 
 export const GPD_UPLOAD = 'GpdUpload';
-export const GPD_STATUSES = ['awaiting_upload', 'uploaded', 'enriching', 'enriched', 'failed', 'cleaned'] as const;
+/**
+ * `awaiting_upload → uploaded → enriching → enriched | enriched_with_errors | failed`, and
+ * `cleaned`; a FOCUS import whose every scope was re-imported by a newer one becomes `superseded`.
+ */
+export const GPD_STATUSES = [
+  'awaiting_upload',
+  'uploaded',
+  'enriching',
+  'enriched',
+  'enriched_with_errors',
+  'failed',
+  'cleaned',
+  'superseded',
+] as const;
 export type GpdStatus = (typeof GPD_STATUSES)[number];
 
-export interface RejectedRow {
-  file: string;
-  /** Line in the CSV (1 = header); 0 for a problem of the archive itself. */
-  line: number;
-  reason: string;
+/** Upload statuses of work that wrote rows which count. */
+export const LOADED_STATUSES: GpdStatus[] = ['enriched', 'enriched_with_errors'];
+
+export const UPLOAD_FORMATS = ['gpd', 'focus'] as const;
+export type UploadFormat = (typeof UPLOAD_FORMATS)[number];
+
+export const FOCUS_FILE_FORMATS = ['csv', 'csv.gz', 'parquet'] as const;
+export type FocusFileFormat = (typeof FOCUS_FILE_FORMATS)[number];
+
+/** One file of a FOCUS upload (exports come in parts), with what its import found. */
+export interface UploadPart {
+  name: string;
+  objectKey: string;
+  format: FocusFileFormat;
+  sizeBytes?: number;
+  focusVersion?: string;
+  /** How the version was found: `declared` by the client, file `metadata`, or the `columns`. */
+  versionSource?: 'declared' | 'metadata' | 'columns';
+  rowsRead: number;
+  rowsWritten: number;
+  rowsRejected: number;
+}
+
+/**
+ * The rows an import holds for one (provider, billing account, billing period): the unit a newer
+ * import of the same data replaces, and what a rollup keys its contributions by.
+ */
+export interface ImportScope {
+  providerName: string;
+  billingAccountId: string;
+  billingPeriod: string;
+  rows: number;
+}
+
+export interface Replacement {
+  uploadRefId: string;
+  rowsRemoved: number;
+}
+
+export interface Conformance {
+  rules: RuleCount[];
 }
 
 export interface GpdUpload {
   tenantId: string;
   refId: string;
-  providerName: string;
+  format: UploadFormat;
+  /** GPD: the provider of the zip. FOCUS: the name given at creation (a label); rows carry their own ProviderName. */
+  providerName?: string;
   fileName: string;
   objectKey: string;
   status: GpdStatus;
@@ -25,14 +79,40 @@ export interface GpdUpload {
   rowsWritten: number;
   rowsRejected: number;
   errors: RejectedRow[];
+  conformance?: Conformance;
+  /** FOCUS uploads. */
+  parts?: UploadPart[];
+  declaredVersion?: string;
+  providers?: string[];
+  scopes?: ImportScope[];
+  replaced?: Replacement[];
+  /** When the import was asked for: of two imports of one scope, the later request wins. */
+  importRequestedAt?: Date;
+  /** Set while a FOCUS import removes the rows it replaces (see the replacement rule). */
+  replacing?: boolean;
+  supersededBy?: string[];
+  /** Extension flows: the raw upload the GPD file was made from (a newer flow of it replaces this one). */
+  source?: { providerCode: string; rawFile: string };
   createdAt?: Date;
   updatedAt?: Date;
 }
 
+const RejectedRowSchema = new Schema({ file: String, line: Number, reason: String, id: String }, { _id: false });
+const RuleCountSchema = new Schema(
+  {
+    rule: String,
+    severity: String,
+    count: Number,
+    examples: [new Schema({ file: String, line: Number, id: String, message: String }, { _id: false })],
+  },
+  { _id: false },
+);
+
 export const GpdUploadSchema = new Schema<GpdUpload>(
   {
     refId: { type: String, required: true },
-    providerName: { type: String, required: true },
+    format: { type: String, enum: UPLOAD_FORMATS, default: 'gpd' },
+    providerName: String,
     fileName: { type: String, required: true },
     objectKey: { type: String, required: true },
     status: { type: String, enum: GPD_STATUSES, required: true },
@@ -41,14 +121,46 @@ export const GpdUploadSchema = new Schema<GpdUpload>(
     rowsRead: { type: Number, default: 0 },
     rowsWritten: { type: Number, default: 0 },
     rowsRejected: { type: Number, default: 0 },
-    errors: { type: [{ _id: false, file: String, line: Number, reason: String }], default: [] },
+    errors: { type: [RejectedRowSchema], default: [] },
+    conformance: { rules: { type: [RuleCountSchema], default: undefined } },
+    parts: {
+      type: [
+        {
+          _id: false,
+          name: String,
+          objectKey: String,
+          format: String,
+          sizeBytes: Number,
+          focusVersion: String,
+          versionSource: String,
+          rowsRead: Number,
+          rowsWritten: Number,
+          rowsRejected: Number,
+        },
+      ],
+      default: undefined,
+    },
+    declaredVersion: String,
+    providers: { type: [String], default: undefined },
+    scopes: {
+      type: [{ _id: false, providerName: String, billingAccountId: String, billingPeriod: String, rows: Number }],
+      default: undefined,
+    },
+    replaced: { type: [{ _id: false, uploadRefId: String, rowsRemoved: Number }], default: undefined },
+    importRequestedAt: Date,
+    replacing: Boolean,
+    supersededBy: { type: [String], default: undefined },
+    source: { providerCode: String, rawFile: String },
   },
   { collection: 'gpd_uploads', timestamps: true, versionKey: false, suppressReservedKeysWarning: true },
 );
 GpdUploadSchema.plugin(tenantScopedPlugin);
 GpdUploadSchema.index({ refId: 1 }, { unique: true });
 // Uploads are listed (pages in _id order) and found by provider case-insensitively (the queries
-// carry this collation). Its own name: indexes this replaces may still exist in older databases.
+// carry this collation): a GPD file by its provider, a FOCUS import by the providers of its rows
+// (one index per branch of the query's $or). Own names: indexes these replace may still exist in
+// older databases.
 GpdUploadSchema.index({ tenantId: 1, providerName: 1, _id: 1 }, { name: 'tenantId_1_providerName_1__id_1_ci', collation: { locale: 'en', strength: 2 } });
+GpdUploadSchema.index({ tenantId: 1, providers: 1, _id: 1 }, { name: 'tenantId_1_providers_1__id_1_ci', collation: { locale: 'en', strength: 2 } });
 // Housekeeping marks a tenant's enriched or failed uploads as cleaned.
 GpdUploadSchema.index({ tenantId: 1, status: 1 });

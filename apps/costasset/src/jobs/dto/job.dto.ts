@@ -25,9 +25,10 @@ export class JobProgressDto {
     enum: PROGRESS_UNITS,
     description:
       'What done and total count: `rows` (data deletion), `bytes` of the CSV files read (GPD enrichment: rows are not known before the end), ' +
-      '`files` (extension flow: raw files, plus one for writing the GPD file), `accounts` (account migration)',
+      '`bytes` of the files read (FOCUS import, extension flow), `accounts` (account migration)',
   })
   unit: ProgressUnit;
+  @ApiPropertyOptional({ type: Number, description: 'Rows read so far, when the unit is not rows' }) rows?: number;
 }
 
 export class JobDto {

@@ -2,7 +2,9 @@ import { Schema } from 'mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
 
 export const JOB = 'Job';
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'terminated'] as const;
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'completed_with_errors', 'failed', 'terminated'] as const;
+/** Statuses a job does not leave (except by a retry of a failed or terminated one). */
+export const FINAL_JOB_STATUSES: JobStatus[] = ['succeeded', 'completed_with_errors', 'failed', 'terminated'];
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** What `done` and `total` count: rows where the job knows them in advance, bytes of the files read otherwise. */
@@ -14,6 +16,8 @@ export interface JobProgress {
   total: number;
   percent: number;
   unit?: ProgressUnit;
+  /** Rows read so far, when the unit is not rows. */
+  rows?: number;
 }
 
 export interface JobRecord {
@@ -47,6 +51,7 @@ export const JobSchema = new Schema<JobRecord>(
       total: { type: Number, default: 0 },
       percent: { type: Number, default: 0 },
       unit: { type: String, enum: PROGRESS_UNITS },
+      rows: Number,
     },
     attempts: { type: Number, default: 0 },
     run: { type: Number, default: 0 },

@@ -19,10 +19,18 @@ export class ListCostLineItemsQuery extends FilteredPageQuery {
   region?: string;
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) country?: string;
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) chargeCategory?: string;
+  @ApiPropertyOptional({ type: String, description: 'FOCUS ServiceCategory as uploaded' }) @IsOptional() @IsSafeText(200) serviceCategory?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(200) invoiceId?: string;
+  @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(8) billingCurrency?: string;
   @ApiPropertyOptional({ type: String }) @IsOptional() @IsSafeText(64) uploadRefId?: string;
 
-  @ApiPropertyOptional({ type: String, example: '202410' })
+  @ApiPropertyOptional({ type: String, example: '202410', description: 'Month of the charge period' })
   @IsOptional()
   @Matches(/^\d{4}(0[1-9]|1[0-2])$/, { message: 'period must be YYYYMM' })
   period?: string;
+
+  @ApiPropertyOptional({ type: String, example: '202411', description: 'Month of the billing period (FOCUS BillingPeriodStart)' })
+  @IsOptional()
+  @Matches(/^\d{4}(0[1-9]|1[0-2])$/, { message: 'billingPeriod must be YYYYMM' })
+  billingPeriod?: string;
 }

@@ -1,0 +1,120 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  Max,
+  Min,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { FOCUS_VERSIONS } from '../../ingest-rules/focus-columns';
+
+/** Any file name a provider gives its parts, without control characters or path separators. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what the name may not hold
+const PART_NAME = /^[^\u0000-\u001f\u007f/\\]+$/u;
+
+export class FocusPartRequest {
+  @ApiProperty({
+    type: String,
+    description: 'File name of the part as the provider wrote it; its ending gives the format: `.csv`, `.csv.gz` (or `.gz`), `.parquet`',
+    example: 'focus-2024-10-00001.snappy.parquet',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  @Matches(PART_NAME, { message: 'name may not hold control characters, `/` or `\\`' })
+  name: string;
+}
+
+export class CreateFocusUploadRequest {
+  @ApiProperty({
+    type: [FocusPartRequest],
+    description: 'Every file of the export (the manifest of parts): the import starts only once each one is in the store',
+  })
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => FocusPartRequest)
+  files: FocusPartRequest[];
+
+  @ApiPropertyOptional({
+    type: String,
+    description: 'A name for the upload in listings (e.g. the export and month)',
+    example: 'AWS CUR 2.0 FOCUS 2024-10',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  label?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    enum: FOCUS_VERSIONS,
+    description: 'The FOCUS version of the files; detected from the file metadata or the columns when absent',
+  })
+  @IsOptional()
+  @IsIn(FOCUS_VERSIONS)
+  focusVersion?: string;
+}
+
+export class FocusPartUrl {
+  @ApiProperty({ type: String }) name: string;
+  @ApiProperty({ type: String, description: 'Pre-signed PUT URL into the object store; PUT the file bytes to it, no token needed' })
+  uploadUrl: string;
+}
+
+export class FocusUploadCreated {
+  @ApiProperty({ type: String, format: 'uuid', description: 'Also its GPDUploadRefId in GET /v1/gpd listings' }) uploadId: string;
+  @ApiProperty({ type: [FocusPartUrl] }) files: FocusPartUrl[];
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the URLs expire (GPD_UPLOAD_URL_TTL_SECONDS)' }) expiresAt: string;
+  @ApiProperty({
+    type: String,
+    description: 'POST here once every file is PUT',
+    example: '/api/costasset/v1/focus/uploads/{uploadId}/import',
+  })
+  importPath: string;
+}
+
+export class ImportFocusRequest {
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: '`true` imports again an upload already imported, failed or superseded (its rows are replaced)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  again?: boolean;
+}
+
+export class FocusImportStarted {
+  @ApiProperty({ type: String, format: 'uuid' }) uploadId: string;
+  @ApiProperty({ type: String, format: 'uuid', description: 'The `focus.import` job (GET /api/costasset/v1/jobs/{jobId})' }) jobId: string;
+}
+
+export class ListFocusUploadsQuery {
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ type: String, description: 'The `nextCursor` of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  cursor?: string;
+}

@@ -1,0 +1,109 @@
+/**
+ * How one cell of a billing file is read, whatever the file: a GPD cost CSV, a raw CSV mapped by
+ * an extension, a FOCUS CSV or a FOCUS Parquet file. CSV cells are strings; Parquet cells may be
+ * numbers, bigints, booleans, Dates or objects (MAP columns). Every reader answers `undefined`
+ * for a null cell and throws a `CellError` naming what is wrong otherwise.
+ */
+export type Cell = string | number | bigint | boolean | Date | object | null | undefined;
+export type CellRow = Record<string, Cell>;
+
+export class CellError extends Error {}
+
+/** Empty cells, cells of blanks and the literal text `NULL` (any case) are null. */
+export function isNullCell(cell: Cell): boolean {
+  if (cell === undefined || cell === null) return true;
+  if (typeof cell !== 'string') return false;
+  const length = cell.length;
+  if (length === 0) return true;
+  // the common case, a value without surrounding blanks that is not NULL, is decided without copying
+  if (length > 4 && cell.charCodeAt(0) > 32 && cell.charCodeAt(length - 1) > 32) return false;
+  const trimmed = cell.trim();
+  return trimmed === '' || trimmed.toUpperCase() === 'NULL';
+}
+
+export function readText(cell: Cell): string | undefined {
+  if (isNullCell(cell)) return undefined;
+  if (typeof cell === 'string') return cell.charCodeAt(0) > 32 && cell.charCodeAt(cell.length - 1) > 32 ? cell : cell.trim();
+  if (cell instanceof Date) return cell.toISOString();
+  if (typeof cell === 'object') return JSON.stringify(cell, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
+  return String(cell);
+}
+
+/**
+ * ISO 8601 date or date-time, with `T` or a space between date and time, with or without `Z` or
+ * an offset. A date-time without an offset is UTC (FOCUS: every datetime is UTC), whatever the
+ * server's time zone: the value is assembled with `Date.UTC`, never parsed by `new Date(text)`.
+ */
+const DATE_TIME =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,9}))?)?)?\s*(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/i;
+
+export function readDate(cell: Cell, column: string): Date | undefined {
+  if (isNullCell(cell)) return undefined;
+  if (cell instanceof Date) {
+    if (Number.isNaN(cell.getTime())) throw new CellError(`${column} is not a valid date`);
+    return cell;
+  }
+  const text = String(cell).trim();
+  const match = DATE_TIME.exec(text);
+  if (!match) throw new CellError(`${column} "${text}" is not an ISO 8601 date`);
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
+  const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
+  let time = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), millis);
+  const utc = new Date(time);
+  if (utc.getUTCDate() !== Number(day)) throw new CellError(`${column} "${text}" is not a calendar date`);
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    time -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+  }
+  return new Date(time);
+}
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/;
+
+/**
+ * A decimal as the nearest binary double: no rounding to a number of places (10 and more
+ * decimals, exponents such as `8e-7`, negatives are kept as given). See the README's money
+ * decision for why doubles.
+ */
+export function readDecimal(cell: Cell, column: string): number | undefined {
+  if (isNullCell(cell)) return undefined;
+  if (typeof cell === 'number') {
+    if (!Number.isFinite(cell)) throw new CellError(`${column} ${cell} is not a finite number`);
+    return cell;
+  }
+  if (typeof cell === 'bigint') return Number(cell);
+  const text = String(cell).trim();
+  const parsed = DECIMAL.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(parsed)) throw new CellError(`${column} "${text}" is not a decimal number`);
+  return parsed;
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+export function readCurrency(cell: Cell, column: string): string | undefined {
+  const text = readText(cell);
+  if (text === undefined) return undefined;
+  if (!CURRENCY.test(text)) throw new CellError(`${column} "${text}" is not an ISO 4217 code`);
+  return text;
+}
+
+/** A JSON object cell (SkuPriceDetails, AllocatedMethodDetails): kept as its JSON text. */
+export function readJsonObject(cell: Cell, column: string): string | undefined {
+  if (isNullCell(cell)) return undefined;
+  if (typeof cell === 'object' && !(cell instanceof Date)) return readText(cell);
+  const text = String(cell).trim();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new CellError(`${column} is not valid JSON`);
+  }
+  if (!parsed || typeof parsed !== 'object') throw new CellError(`${column} must be a JSON object or array`);
+  return text;
+}
+
+/** `YYYYMM` of a date, in UTC. */
+export function periodOf(date: Date): string {
+  return `${date.getUTCFullYear()}${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+}

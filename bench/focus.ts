@@ -1,0 +1,200 @@
+/**
+ * `npm run bench:focus -- --rows 1000000 [--heap-mb 256]`
+ * Generates N FOCUS 1.2 rows (four providers) as CSV.gz and as Parquet (ZSTD) with tools/focus,
+ * imports each end to end through the real services (create upload, pre-signed PUT, import job)
+ * and prints rows/s, the time the job waited on the database apart, and the peak RSS of the
+ * costasset process. Each format is also imported at a quarter of the rows in a fresh process, to
+ * show whether memory grows with the row count. Baseline, in the same run on the same files: a
+ * bare streaming parse (gunzip + csv-parse; hyparquet by row group), nothing else.
+ */
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { parse } from 'csv-parse';
+import { open } from 'node:fs/promises';
+import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import type { AsyncBuffer } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { MongoClient } from 'mongodb';
+import { FocusFileFormat, generateFocus } from '../tools/focus/generate';
+import { peakRssMb, startServices } from './support/services';
+import { numberArg } from './support/stats';
+
+interface Measured {
+  rows: number;
+  seconds: number;
+  databaseSeconds: number;
+  peakRssMb: number;
+}
+
+async function fileBuffer(path: string): Promise<AsyncBuffer & { close(): Promise<void> }> {
+  const handle = await open(path);
+  return {
+    close: () => handle.close(),
+    byteLength: statSync(path).size,
+    async slice(start: number, end?: number) {
+      const length = (end ?? statSync(path).size) - start;
+      const bytes = Buffer.alloc(length);
+      // a read may answer fewer bytes than asked: read until the range is complete
+      for (let done = 0; done < length; ) {
+        const { bytesRead } = await handle.read(bytes, done, length - done, start + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + length) as ArrayBuffer;
+    },
+  };
+}
+
+async function baselineParse(file: string, format: FocusFileFormat): Promise<{ rows: number; seconds: number }> {
+  const started = performance.now();
+  let rows = 0;
+  if (format === 'parquet') {
+    const buffer = await fileBuffer(file);
+    const metadata = await parquetMetadataAsync(buffer);
+    let start = 0;
+    for (const group of metadata.row_groups) {
+      const end = start + Number(group.num_rows);
+      for (let slice = start; slice < end; slice += 10_000) {
+        rows += (
+          await parquetReadObjects({
+            file: buffer,
+            metadata,
+            rowStart: slice,
+            rowEnd: Math.min(end, slice + 10_000),
+            compressors,
+            useOffsetIndex: true,
+          })
+        ).length;
+      }
+      start = end;
+    }
+    await buffer.close();
+  } else {
+    for await (const _record of createReadStream(file)
+      .pipe(createGunzip())
+      .pipe(parse({ bom: true, from_line: 2 })))
+      rows++;
+  }
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}
+
+async function ingest(file: string, name: string, heapMb: number): Promise<Measured> {
+  const services = await startServices('focus', {
+    FOCUS_MAX_FILE_BYTES: String(4 * 1024 * 1024 * 1024),
+    NODE_OPTIONS: `--max-old-space-size=${heapMb}`,
+  });
+  try {
+    const token = await services.token();
+    const headers = { 'content-type': 'application/json', 'corelite-token': token };
+    // Azure rows are billed in EUR: the tenant needs a rate into its USD corporate currency
+    for (const [key, value] of [
+      ['INSTANCE_CURRENCIES', ['USD', 'EUR']],
+      ['CURRENCY_EXCHANGE_RATES', { EUR: 1.1 }],
+      ['DEFAULT_CURRENCY', 'USD'],
+    ] as const) {
+      const answer = await fetch(`${services.authzUrl}/core/configuration/v1/configvalues`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ configurationkey: key, configurationvalue: value }),
+      });
+      if (!answer.ok) throw new Error(`configuration ${key} answered ${answer.status}`);
+    }
+    const api = (path: string, init: RequestInit = {}) => fetch(`${services.costassetUrl}${path}`, { headers, ...init });
+    const created = (await (
+      await api('/api/costasset/v1/focus/uploads', { method: 'POST', body: JSON.stringify({ files: [{ name }] }) })
+    ).json()) as {
+      uploadId: string;
+      importPath: string;
+      files: { uploadUrl: string }[];
+    };
+    const put = await fetch(created.files[0].uploadUrl, {
+      method: 'PUT',
+      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+      headers: { 'content-length': String(statSync(file).size) },
+      duplex: 'half',
+    } as RequestInit);
+    if (!put.ok) throw new Error(`upload answered ${put.status}`);
+    const started = performance.now();
+    const { jobId } = (await (await api(created.importPath, { method: 'POST', body: '{}' })).json()) as { jobId: string };
+    for (;;) {
+      const job = (await (await api(`/api/costasset/v1/jobs/${jobId}`)).json()) as {
+        status: string;
+        error?: string;
+        result?: { rowsWritten: number; databaseMs: number };
+      };
+      if (job.status === 'failed' || job.status === 'terminated') throw new Error(`the import job ${job.status}: ${job.error}`);
+      if (job.status === 'succeeded' || job.status === 'completed_with_errors') {
+        return {
+          rows: job.result?.rowsWritten ?? 0,
+          seconds: (performance.now() - started) / 1000,
+          databaseSeconds: (job.result?.databaseMs ?? 0) / 1000,
+          peakRssMb: peakRssMb(services.costassetPid),
+        };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await services.stop();
+    const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
+    await client.db().dropDatabase();
+    await client.close();
+  }
+}
+
+function row(label: string, m: Measured, baselineRate: number): string {
+  const appRate = m.rows / (m.seconds - m.databaseSeconds);
+  return `| ${label} | ${m.rows.toLocaleString()} | ${m.seconds.toFixed(1)} | ${Math.round(m.rows / m.seconds).toLocaleString()} | ${m.databaseSeconds.toFixed(1)} | ${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% | ${m.peakRssMb.toFixed(0)} |`;
+}
+
+async function main(): Promise<void> {
+  const rows = numberArg('rows', 1_000_000);
+  const heapMb = numberArg('heap-mb', 256);
+  const formatIndex = process.argv.indexOf('--formats');
+  const formats = (formatIndex >= 0 ? process.argv[formatIndex + 1] : 'csv.gz,parquet').split(',') as FocusFileFormat[];
+  const dir = mkdtempSync(join(tmpdir(), 'bench-focus-'));
+  try {
+    const lines: string[] = [];
+    for (const format of formats) {
+      const sizes = [Math.round(rows / 4), rows];
+      const files = sizes.map((size) => join(dir, `focus-${size}.${format}`));
+      for (const [at, size] of sizes.entries()) {
+        await generateFocus({
+          version: '1.2',
+          format,
+          compression: 'zstd',
+          rows: size,
+          providers: ['aws', 'azure', 'oci', 'gcp'],
+          periods: ['202409', '202410', '202411'],
+          out: files[at],
+        });
+      }
+      const baseline = await baselineParse(files[1], format);
+      const baselineRate = baseline.rows / baseline.seconds;
+      console.log(
+        `${format} baseline: bare streaming parse of ${baseline.rows.toLocaleString()} rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB): ${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`,
+      );
+      const small = await ingest(files[0], `focus.${format}`, heapMb);
+      console.log(row(`${format} quarter`, small, baselineRate));
+      const large = await ingest(files[1], `focus.${format}`, heapMb);
+      console.log(row(`${format} full`, large, baselineRate));
+      lines.push(row(`${format} quarter`, small, baselineRate), row(`${format} full`, large, baselineRate));
+      lines.push(
+        `| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} (${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | |`,
+      );
+    }
+    console.log(`\nservices run with --max-old-space-size=${heapMb}`);
+    console.log('\n| run | rows written | total s | rows/s | database s | rows/s without database | vs baseline | peak RSS MB |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const line of lines) console.log(line);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`bench:focus: ${error.message}`);
+  process.exit(1);
+});
