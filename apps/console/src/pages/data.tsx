@@ -55,8 +55,10 @@ function useProviders(extra: string[]) {
 
 function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  const enrich = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [upload.GPDUploadRefId], provider: [upload.providerName], retry: 'true' } })));
-  const cleanup = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/cleanup', { params: { query: { providername: upload.providerName } }, body: { GPDUploadRefId: upload.GPDUploadRefId } })));
+  // a FOCUS import may carry no label: it is listed (and cleaned up) under a provider of its rows
+  const provider = upload.providerName ?? upload.providers?.[0] ?? '';
+  const enrich = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [upload.GPDUploadRefId], provider: upload.providerName ? [upload.providerName] : [], retry: 'true' } })));
+  const cleanup = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/cleanup', { params: { query: { providername: provider } }, body: { GPDUploadRefId: upload.GPDUploadRefId } })));
   return (
     <>
       <tr data-testid={`upload-${upload.GPDUploadRefId}`} data-status={upload.status}>
@@ -64,7 +66,7 @@ function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => voi
           <strong>{upload.fileName}</strong>
           <div class="muted small mono">{upload.GPDUploadRefId.slice(0, 8)}</div>
         </td>
-        <td>{upload.providerName}</td>
+        <td>{provider}</td>
         <td>
           <StatusBadge status={upload.status} />
         </td>
