@@ -59,7 +59,10 @@ interface Measured {
   refusalsWithoutRetryAfter: number;
   timeouts: number;
   errors: number;
-  /** Sent and not answered when the run stopped (younger than the time-out, or counted as one). */
+  /**
+   * Sent and not answered when the run stopped: about one per client (each sends its next request
+   * on every answer); never older than the time-out, which would have counted it as one.
+   */
   inFlightAtEnd: number;
 }
 
@@ -93,7 +96,9 @@ async function drive(
     requests: [
       {
         onResponse: (status, _body, _context, headers) => {
-          if (status === 503 && !headers['retry-after']) measured.refusalsWithoutRetryAfter += 1;
+          // raw header names, as the server wrote them
+          if (status === 503 && !Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after'))
+            measured.refusalsWithoutRetryAfter += 1;
         },
       },
     ],
@@ -192,7 +197,7 @@ async function main(): Promise<void> {
 
     console.log(`\n${new Date().toISOString().slice(0, 10)}, ${rows.toLocaleString()} line items; latencies in ms`);
     console.log(
-      '| route | phase | clients | req/s | p50 | p95 | p99 | answers by status | time-outs | errors | in flight at the end | 503 latency | 503 without Retry-After |',
+      '| route | phase | clients | req/s | p50 | p95 | p99 | answers by status | time-outs | errors | cut by the end | 503 latency | 503 without Retry-After |',
     );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const measured of results) console.log(row(measured));

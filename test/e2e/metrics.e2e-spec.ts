@@ -81,13 +81,14 @@ describe('metrics of both services', () => {
     const before = await scrape(platform.costasset.directUrl);
     const rows = [...validRows(7), { billedCost: 'not-a-number' }];
     const job = await ingestGpd(platform, admin, 'aws', await validGpd({ rows, withAssets: false }));
-    expect(job.status).toBe('succeeded');
+    // a rejected row ends the job completed_with_errors (INGEST_REJECTED_ROWS_THRESHOLD_PERCENT 0)
+    expect(job.status).toBe('completed_with_errors');
     const after = await scrape(platform.costasset.directUrl);
 
     const type = { type: 'gpd.enrich' };
     expect(delta(before, after, 'corelite_jobs_started_total', type)).toBe(1);
-    expect(delta(before, after, 'corelite_jobs_finished_total', { ...type, status: 'succeeded' })).toBe(1);
-    expect(delta(before, after, 'corelite_job_duration_seconds', { ...type, status: 'succeeded' })).toBe(1);
+    expect(delta(before, after, 'corelite_jobs_finished_total', { ...type, status: 'completed_with_errors' })).toBe(1);
+    expect(delta(before, after, 'corelite_job_duration_seconds', { ...type, status: 'completed_with_errors' })).toBe(1);
     expect(delta(before, after, 'corelite_ingestion_rows_total', { source: 'gpd', outcome: 'read' })).toBe(8);
     expect(delta(before, after, 'corelite_ingestion_rows_total', { source: 'gpd', outcome: 'written' })).toBe(7);
     expect(delta(before, after, 'corelite_ingestion_rows_total', { source: 'gpd', outcome: 'rejected' })).toBe(1);
