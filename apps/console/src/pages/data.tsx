@@ -55,10 +55,10 @@ function useProviders(extra: string[]) {
 
 function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  // a FOCUS import may carry no label: it is listed (and cleaned up) under a provider of its rows
-  const provider = upload.providerName ?? upload.providers?.[0] ?? '';
-  const enrich = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [upload.GPDUploadRefId], provider: upload.providerName ? [upload.providerName] : [], retry: 'true' } })));
-  const cleanup = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/cleanup', { params: { query: { providername: provider } }, body: { GPDUploadRefId: upload.GPDUploadRefId } })));
+  // GPD uploads always name their provider (only FOCUS uploads may not)
+  const providerName = upload.providerName ?? '';
+  const enrich = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [upload.GPDUploadRefId], provider: [providerName], retry: 'true' } })));
+  const cleanup = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/cleanup', { params: { query: { providername: providerName } }, body: { GPDUploadRefId: upload.GPDUploadRefId } })));
   return (
     <>
       <tr data-testid={`upload-${upload.GPDUploadRefId}`} data-status={upload.status}>
@@ -66,7 +66,7 @@ function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => voi
           <strong>{upload.fileName}</strong>
           <div class="muted small mono">{upload.GPDUploadRefId.slice(0, 8)}</div>
         </td>
-        <td>{provider}</td>
+        <td>{upload.providerName}</td>
         <td>
           <StatusBadge status={upload.status} />
         </td>
@@ -254,7 +254,6 @@ export default function Data() {
   const providers = useProviders(added);
   const uploads = useApi(async () => {
     const lists = await Promise.all(providers.map((providername) => unwrap(costasset.GET('/api/costasset/v1/gpd', { params: { query: { providername } } }))));
-    // each provider's newest page of uploads
     return lists.flatMap((page) => page.items).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [providers.join(',')]);
   // while an upload enriches, the list follows it
