@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { RouteAccess, RouteCatalog } from '@lib/auth';
-import { eventually, Platform, startPlatform } from '../support/platform';
+import { eventually, Platform, servedDirectly, startPlatform } from '../support/platform';
 import { seedLineItems } from '../support/line-item-seed';
 
 /**
@@ -48,8 +48,8 @@ describe('authorization matrix over every route', () => {
 
   const base = (service: 'authz' | 'costasset') => (service === 'authz' ? platform.authz.url : platform.costasset.url);
   const send = (service: 'authz' | 'costasset', method: string, path: string, call: Call, token?: string) => {
-    // health is each service's own path, not routed by the gateway
-    const agent = request(path.startsWith('/health/') ? (service === 'authz' ? platform.authz.directUrl : platform.costasset.directUrl) : base(service));
+    // health and metrics are each service's own paths, not routed by the gateway
+    const agent = request(servedDirectly(path) ? (service === 'authz' ? platform.authz.directUrl : platform.costasset.directUrl) : base(service));
     const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const filled = path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(call.path?.[name] ?? `unset-${name}`));
     let req = agent[verb](filled).query(call.query ?? {});

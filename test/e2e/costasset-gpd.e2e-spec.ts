@@ -54,7 +54,7 @@ describe('costasset GPD uploads and enrichment', () => {
   const upload = async (refId: string, provider = 'aws', token = admin) => {
     const res = await api().get(GPD).query({ providername: provider }).set('corelite-token', token).expect(200);
     type UploadRecord = Record<string, unknown> & { GPDUploadRefId: string; errors: { file: string; line: number; reason: string }[] };
-    return (res.body as UploadRecord[]).find((record) => record.GPDUploadRefId === refId) as UploadRecord;
+    return (res.body.items as UploadRecord[]).find((record) => record.GPDUploadRefId === refId) as UploadRecord;
   };
   const lineItems = async (query: Record<string, string | number>, token = admin) => {
     const items: Record<string, unknown>[] = [];
@@ -410,7 +410,7 @@ describe('costasset GPD uploads and enrichment', () => {
 
   it('keeps tenants apart: foreign uploads, jobs and rows are invisible', async () => {
     const { refId, jobId } = await ingest(await validGpd({ rows: validRows(3) }));
-    expect((await api().get(GPD).query({ providername: 'aws' }).set('corelite-token', stranger).expect(200)).body).toEqual([]);
+    expect((await api().get(GPD).query({ providername: 'aws' }).set('corelite-token', stranger).expect(200)).body).toEqual({ items: [], nextCursor: null });
     expectProblem(await enrich([refId], 'true', stranger), 404, 'GPD_UPLOAD_NOT_FOUND');
     expectProblem(await api().get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', stranger), 404, 'JOB_NOT_FOUND');
     expect((await api().get('/api/costasset/v1/jobs').set('corelite-token', stranger).expect(200)).body).toEqual({

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { JobsModule } from '../jobs/jobs.module';
 import { LineItemsModule } from '../line-items/line-items.module';
+import { AccountSummaries } from './account-summaries';
 import { DataDeletionHandler } from './data-deletion.handler';
 import { DataManagementController } from './data-management.controller';
 import { DataManagementService } from './data-management.service';
@@ -12,6 +13,6 @@ import { DELETION_REQUEST, DeletionRequestSchema } from './schemas/deletion-requ
 @Module({
   imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule],
   controllers: [DataManagementController],
-  providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler],
+  providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler, AccountSummaries],
 })
 export class DataManagementModule {}

@@ -9,16 +9,18 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import {
   CleanupDone,
   CleanupRequest,
   EnrichRequest,
   EnrichStarted,
+  ListUploadsQuery,
   ProviderQuery,
   RetryAccepted,
   RetryRequest,
   SubmitUploadQuery,
-  UploadRecordDto,
+  UploadRecordPage,
   UploadSubmitted,
 } from './dto/gpd.dto';
 import { GpdService } from './gpd.service';
@@ -31,10 +33,10 @@ export class GpdController {
 
   @Get()
   @AnyMember()
-  @ApiOperation({ summary: 'GPD uploads of a provider, with status and row counts' })
-  @ApiOkResponse({ type: [UploadRecordDto] })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ProviderQuery): Promise<UploadRecordDto[]> {
-    return this.gpd.list(principal.tenantId, query.providername);
+  @ApiOperation({ summary: 'GPD uploads of a provider, with status and row counts, newest first, in pages (cursor)' })
+  @ApiOkResponse({ type: UploadRecordPage })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListUploadsQuery): Promise<UploadRecordPage> {
+    return this.gpd.list(principal.tenantId, query.providername, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
   }
 
   @Post()

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/commo
 import { ApiBadRequestResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
-import { MigrationStatusQuery, MigrationStatusResponse, StartMigrationRequest, StartMigrationResponse } from './dto/migration.dto';
+import { MigrationStatusPage, MigrationStatusQuery, StartMigrationRequest, StartMigrationResponse } from './dto/migration.dto';
 import { MigrationService } from './migration.service';
 
 @ApiTags('migration')
@@ -26,14 +26,14 @@ export class MigrationController {
   }
 
   @Get('status')
-  @ApiOperation({ summary: 'Records of the latest migration (or `migrationId`) that succeeded and failed' })
-  @ApiOkResponse({ type: MigrationStatusResponse })
+  @ApiOperation({ summary: 'Records of the latest migration (or `migrationId`), each succeeded or failed (`status` filters), in pages (cursor)' })
+  @ApiOkResponse({ type: MigrationStatusPage })
   @ApiNoContentResponse({ description: 'No migration records' })
   async status(
     @CurrentPrincipal() principal: Principal,
     @Query() query: MigrationStatusQuery,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<MigrationStatusResponse | void> {
+  ): Promise<MigrationStatusPage | void> {
     const result = await this.migration.status(principal, query);
     if (!result) {
       response.status(204);
