@@ -239,7 +239,7 @@ describe('web console in a browser', () => {
     await page.waitForSelector('[data-testid="gpd-stage"][data-step="done"]', { timeout: 90_000 });
     const row = page.locator('tr[data-status="enriched"]', { hasText: 'console-upload.zip' });
     await row.waitFor();
-    const uploads = (await api(adminToken).get('/api/costasset/v1/gpd', { providername: 'gcp' }).expect(200)).body.items as { fileName: string; rowsWritten: number; rowsRejected: number }[];
+    const uploads = (await api(adminToken).get('/api/costasset/v1/gpd', { providername: 'gcp' }).expect(200)).body as { fileName: string; rowsWritten: number; rowsRejected: number }[];
     const upload = uploads.find((entry) => entry.fileName === 'console-upload.zip')!;
     expect(upload.rowsWritten).toBeGreaterThan(0);
     expect(await row.locator('td').nth(4).textContent()).toBe(new Intl.NumberFormat('en-US').format(upload.rowsWritten));

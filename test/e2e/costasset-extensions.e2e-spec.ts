@@ -300,7 +300,7 @@ describe('costasset extensions and raw data', () => {
 
       const uploads = (
         await api().get('/api/costasset/v1/gpd').query({ providername: PROVIDER_NAME }).set('corelite-token', admin).expect(200)
-      ).body.items as Record<string, unknown>[];
+      ).body as Record<string, unknown>[];
       expect(uploads).toEqual([
         expect.objectContaining({ GPDUploadRefId: jobId, providerName: PROVIDER_NAME, fileName: 'acme-extension.zip', status: 'uploaded' }),
       ]);
@@ -308,7 +308,7 @@ describe('costasset extensions and raw data', () => {
       expect(
         (await api().get('/api/costasset/v1/gpd').query({ providername: PROVIDER_NAME }).set('corelite-token', otherAdmin).expect(200))
           .body,
-      ).toEqual({ items: [], nextCursor: null });
+      ).toEqual([]);
 
       const enrich = await api()
         .post('/api/costasset/v1/gpd/enrich')
@@ -471,7 +471,7 @@ describe('costasset extensions and raw data', () => {
       expect((await lineItems()).filter((item) => item.billingAccountId === account)).toHaveLength(2);
       const uploads = (
         await api().get('/api/costasset/v1/gpd').query({ providername: 'Azure Raw' }).set('corelite-token', admin).expect(200)
-      ).body.items;
+      ).body;
       expect(uploads.find((upload: { GPDUploadRefId: string }) => upload.GPDUploadRefId === first.refId)).toMatchObject({
         status: 'superseded',
         supersededBy: [again.refId],

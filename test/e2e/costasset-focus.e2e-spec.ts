@@ -367,7 +367,7 @@ describe('costasset FOCUS import and export', () => {
     const job = await waitForJob(platform, admin, enrich.body.jobs[0].jobId);
     expect(job).toMatchObject({ status: 'succeeded', result: { rowsWritten: 80 } });
     const listed = (await api().get('/api/costasset/v1/gpd').query({ providername: 'microsoft' }).set('corelite-token', admin).expect(200))
-      .body.items;
+      .body;
     expect(listed.find((upload: { GPDUploadRefId: string }) => upload.GPDUploadRefId === submitted.body.GPDUploadRefId)).toMatchObject({
       format: 'focus',
       status: 'enriched',

@@ -54,7 +54,7 @@ describe('costasset GPD uploads and enrichment', () => {
   const upload = async (refId: string, provider = 'aws', token = admin) => {
     const res = await api().get(GPD).query({ providername: provider }).set('corelite-token', token).expect(200);
     type UploadRecord = Record<string, unknown> & { GPDUploadRefId: string; errors: { file: string; line: number; reason: string }[] };
-    return (res.body.items as UploadRecord[]).find((record) => record.GPDUploadRefId === refId) as UploadRecord;
+    return (res.body as UploadRecord[]).find((record) => record.GPDUploadRefId === refId) as UploadRecord;
   };
   const lineItems = async (query: Record<string, string | number>, token = admin) => {
     const items: Record<string, unknown>[] = [];
@@ -408,9 +408,28 @@ describe('costasset GPD uploads and enrichment', () => {
     expect(assets.body.items[0]).toMatchObject({ assetAccountId: `${account}-sub` });
   });
 
+  it('lists a provider\'s uploads as the interface\'s list, newest first, at most `limit`, the next page named by X-Next-Cursor and Link', async () => {
+    const provider = 'paged-provider';
+    const refIds: string[] = [];
+    for (let i = 0; i < 3; i++) refIds.push((await api().post(GPD).query({ providername: provider }).set('corelite-token', admin).expect(202)).body.GPDUploadRefId);
+    const all = await api().get(GPD).query({ providername: provider }).set('corelite-token', admin).expect(200);
+    expect(all.body.map((record: { GPDUploadRefId: string }) => record.GPDUploadRefId)).toEqual([...refIds].reverse());
+    expect(all.headers['x-next-cursor']).toBeUndefined();
+    const first = await api().get(GPD).query({ providername: provider, limit: 2 }).set('corelite-token', admin).expect(200);
+    expect(first.body).toHaveLength(2);
+    expect(first.headers.link).toContain('rel="next"');
+    const next = await api().get(GPD).query({ providername: provider, limit: 2, cursor: first.headers['x-next-cursor'] }).set('corelite-token', admin).expect(200);
+    expect([...first.body, ...next.body]).toEqual(all.body);
+    expect(next.headers['x-next-cursor']).toBeUndefined();
+    // the Link header is the same request for the next page
+    const linked = await api().get(/<([^>]+)>/.exec(first.headers.link)![1]).set('corelite-token', admin).expect(200);
+    expect(linked.body).toEqual(next.body);
+    expectProblem(await api().get(GPD).query({ providername: provider, cursor: 'not-a-cursor' }).set('corelite-token', admin), 400, 'VALIDATION_FAILED');
+  });
+
   it('keeps tenants apart: foreign uploads, jobs and rows are invisible', async () => {
     const { refId, jobId } = await ingest(await validGpd({ rows: validRows(3) }));
-    expect((await api().get(GPD).query({ providername: 'aws' }).set('corelite-token', stranger).expect(200)).body).toEqual({ items: [], nextCursor: null });
+    expect((await api().get(GPD).query({ providername: 'aws' }).set('corelite-token', stranger).expect(200)).body).toEqual([]);
     expectProblem(await enrich([refId], 'true', stranger), 404, 'GPD_UPLOAD_NOT_FOUND');
     expectProblem(await api().get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', stranger), 404, 'JOB_NOT_FOUND');
     expect((await api().get('/api/costasset/v1/jobs').set('corelite-token', stranger).expect(200)).body).toEqual({

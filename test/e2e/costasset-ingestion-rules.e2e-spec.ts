@@ -28,7 +28,7 @@ describe('costasset ingestion rules', () => {
     expect(refused.status).toBe('failed');
     expect(refused.error).toMatch(/COMMON_DISCOVERY is on and provider "oracle" is not in SUPPORTED_CD_PROVIDERS/);
     expect(await lineItemCount('oracle')).toBe(0);
-    const upload = (await request(platform.costasset.url).get('/api/costasset/v1/gpd').query({ providername: 'oracle' }).set('corelite-token', admin).expect(200)).body.items[0];
+    const upload = (await request(platform.costasset.url).get('/api/costasset/v1/gpd').query({ providername: 'oracle' }).set('corelite-token', admin).expect(200)).body[0];
     expect(upload).toMatchObject({ status: 'failed', rowsWritten: 0 });
     expect(upload.errors[0].reason).toMatch(/SUPPORTED_CD_PROVIDERS/);
 

@@ -57,7 +57,7 @@ describe('costasset jobs', () => {
   };
   const uploadOf = async (refId: string) => {
     const res = await api().get(GPD).query({ providername: 'aws' }).set('corelite-token', admin).expect(200);
-    return res.body.items.find((u: { GPDUploadRefId: string }) => u.GPDUploadRefId === refId);
+    return res.body.find((u: { GPDUploadRefId: string }) => u.GPDUploadRefId === refId);
   };
   const repository = () => platform.costasset.app.get(CostLineItemRepository);
   /** Stops the service without waiting for its running job (as a crash would) and starts a fresh one on the same database and NATS namespace. */

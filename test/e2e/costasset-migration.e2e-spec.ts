@@ -137,19 +137,20 @@ describe('costasset account migration', () => {
 
     const records = await status().expect(200);
     expect(JSON.stringify(records.body)).not.toContain('token-ok');
+    expect(records.body.failed).toEqual([]);
     expect(records.body.nextCursor).toBeNull();
-    expect(records.body.items.map((r: { accountId: string; provider: string; status: string }) => `${r.provider}/${r.accountId} ${r.status}`).sort()).toEqual([
-      'aws/a-1 succeeded',
-      'aws/a-2 succeeded',
-      'gcp/g-1 succeeded',
+    expect(records.body.succeeded.map((r: { accountId: string; provider: string }) => `${r.provider}/${r.accountId}`).sort()).toEqual([
+      'aws/a-1',
+      'aws/a-2',
+      'gcp/g-1',
     ]);
     await status('?status=failed').expect(204);
-    // pages in the order the records were written
+    // a page of records at a time, in the order they were written, in the interface's shape
     const first = await status('?limit=2').expect(200);
-    expect(first.body.items).toHaveLength(2);
+    expect(first.body.succeeded).toHaveLength(2);
     const second = await status(`?limit=2&cursor=${first.body.nextCursor}`).expect(200);
-    expect(second.body).toEqual({ items: [expect.objectContaining({ status: 'succeeded' })], nextCursor: null });
-    expect([...first.body.items, ...second.body.items]).toEqual(records.body.items);
+    expect(second.body).toEqual({ succeeded: [expect.objectContaining({ status: 'succeeded' })], failed: [], nextCursor: null });
+    expect([...first.body.succeeded, ...second.body.succeeded]).toEqual(records.body.succeeded);
     const accounts = await platform.costasset.app.get(BillingAccountRepository).find('default', {}, { sort: { accountId: 1 } });
     expect(accounts.map((a) => ({ accountId: a.accountId, name: a.name, provider: a.provider, currency: a.currency }))).toEqual([
       { accountId: 'a-1', name: 'Prod', provider: 'aws', currency: 'USD' },
@@ -163,21 +164,20 @@ describe('costasset account migration', () => {
     const answer = await start({ apiToken: 'token-partial', userName: 'jdoe', legacyURL: legacy.url }).expect(200);
     await finished(answer.body.jobId, 'succeeded');
     const all = await status().expect(200);
-    expect(all.body.items).toHaveLength(4);
-    const succeeded = await status('?status=succeeded').expect(200);
-    expect(succeeded.body).toEqual({
-      items: [{ migrationId: answer.body.migrationId, accountId: 'p-1', provider: 'azure', name: 'Good', status: 'succeeded' }],
-      nextCursor: null,
-    });
+    expect(all.body.succeeded).toEqual([
+      { migrationId: answer.body.migrationId, accountId: 'p-1', provider: 'azure', name: 'Good', status: 'succeeded' },
+    ]);
     const failed = await status('?status=failed').expect(200);
-    expect(failed.body.items).toHaveLength(3);
-    expect(failed.body.items).toEqual(
+    expect(Object.keys(failed.body)).toEqual(['failed', 'nextCursor']);
+    expect(failed.body.failed).toHaveLength(3);
+    expect(failed.body.failed).toEqual(
       expect.arrayContaining([
         { migrationId: answer.body.migrationId, accountId: 'p-2', status: 'failed', reason: expect.stringContaining('name must be') },
         { migrationId: answer.body.migrationId, accountId: 'p-3', status: 'failed', reason: expect.stringContaining('currency') },
         { migrationId: answer.body.migrationId, accountId: '#3', status: 'failed', reason: 'the record is not an object' },
       ]),
     );
+    expect(Object.keys((await status('?status=succeeded').expect(200)).body)).toEqual(['succeeded', 'nextCursor']);
     expect((await migrationDoc(answer.body.migrationId))?.sealedToken).toBeUndefined();
   });
 

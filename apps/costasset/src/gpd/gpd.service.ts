@@ -6,7 +6,8 @@ import { Problems } from '@lib/http';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
-import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordPage, UploadSubmitted } from './dto/gpd.dto';
+import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordDto, UploadSubmitted } from './dto/gpd.dto';
+import type { Paged } from '@lib/http';
 import { toUploadRecord } from './gpd-upload.presenter';
 import { FOCUS_IMPORT_JOB, focusPartKey, formatOfName, GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
 import { GpdUploadRepository } from './gpd.repository';
@@ -63,7 +64,7 @@ export class GpdService {
   }
 
   /** A page of the provider's uploads, newest first: GPD files of it, and FOCUS imports labelled with it or holding its rows. */
-  async list(tenantId: string, providerName: string, limit: number, cursor?: string): Promise<UploadRecordPage> {
+  async list(tenantId: string, providerName: string, limit: number, cursor?: string): Promise<Paged<UploadRecordDto>> {
     const filter = { $or: [{ providerName }, { providers: providerName }] };
     const page = await this.uploads.page(tenantId, filter, limit, cursor, 'newest', { collation: CASE_INSENSITIVE });
     return { items: page.items.map(toUploadRecord), nextCursor: page.nextCursor };

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/commo
 import { ApiBadRequestResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
-import { MigrationStatusPage, MigrationStatusQuery, StartMigrationRequest, StartMigrationResponse } from './dto/migration.dto';
+import { MigrationStatusResponse, MigrationStatusQuery, StartMigrationRequest, StartMigrationResponse } from './dto/migration.dto';
 import { MigrationService } from './migration.service';
 
 @ApiTags('migration')
@@ -26,14 +26,14 @@ export class MigrationController {
   }
 
   @Get('status')
-  @ApiOperation({ summary: 'Records of the latest migration (or `migrationId`), each succeeded or failed (`status` filters), in pages (cursor)' })
-  @ApiOkResponse({ type: MigrationStatusPage })
+  @ApiOperation({ summary: 'Records of the latest migration (or `migrationId`) that succeeded and failed (`status` filters), a page of records at a time (`limit`, `cursor`, `nextCursor`)' })
+  @ApiOkResponse({ type: MigrationStatusResponse })
   @ApiNoContentResponse({ description: 'No migration records' })
   async status(
     @CurrentPrincipal() principal: Principal,
     @Query() query: MigrationStatusQuery,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<MigrationStatusPage | void> {
+  ): Promise<MigrationStatusResponse | void> {
     const result = await this.migration.status(principal, query);
     if (!result) {
       response.status(204);

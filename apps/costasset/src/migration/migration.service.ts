@@ -10,7 +10,7 @@ import { JobsService } from '../jobs/jobs.service';
 import { ACCOUNT_MIGRATION_JOB } from './account-migration.handler';
 import {
   MigrationRecordResponse,
-  MigrationStatusPage,
+  MigrationStatusResponse,
   MigrationStatusQuery,
   StartMigrationRequest,
   StartMigrationResponse,
@@ -61,7 +61,7 @@ export class MigrationService {
    * A page of the records of one migration (by default the tenant's latest), optionally of one
    * outcome, in the order they were recorded; null when the first page holds none.
    */
-  async status(principal: Principal, query: MigrationStatusQuery): Promise<MigrationStatusPage | null> {
+  async status(principal: Principal, query: MigrationStatusQuery): Promise<MigrationStatusResponse | null> {
     const { tenantId } = principal;
     const migration = query.migrationId
       ? await this.migrations.findOne(tenantId, { migrationId: query.migrationId })
@@ -70,17 +70,19 @@ export class MigrationService {
     const filter = { migrationId: migration.migrationId, ...(query.status ? { status: query.status } : {}) };
     const page = await this.records.page(tenantId, filter, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     if (page.items.length === 0 && !query.cursor) return null;
-    const items = page.items.map(
-      (record): MigrationRecordResponse => ({
-        migrationId: record.migrationId,
-        accountId: record.accountId,
-        ...(record.provider ? { provider: record.provider } : {}),
-        ...(record.name ? { name: record.name } : {}),
-        status: record.status,
-        ...(record.reason ? { reason: record.reason } : {}),
-      }),
-    );
-    return { items, nextCursor: page.nextCursor };
+    const present = (status: string): MigrationRecordResponse[] =>
+      page.items
+        .filter((record) => record.status === status)
+        .map((record) => ({
+          migrationId: record.migrationId,
+          accountId: record.accountId,
+          ...(record.provider ? { provider: record.provider } : {}),
+          ...(record.name ? { name: record.name } : {}),
+          status: record.status,
+          ...(record.reason ? { reason: record.reason } : {}),
+        }));
+    const statuses = query.status ? [query.status] : (['succeeded', 'failed'] as const);
+    return { ...Object.fromEntries(statuses.map((status) => [status, present(status)])), nextCursor: page.nextCursor };
   }
 
   private legacyUrl(value: string): URL {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
-import { IsSafeText, PageOf, PageQuery } from '@lib/http';
+import { IsSafeText, PageQuery } from '@lib/http';
 import { FOCUS_FILE_FORMATS, GPD_STATUSES, UPLOAD_FORMATS } from '../schemas/gpd-upload.schema';
 import type { FocusFileFormat, GpdStatus, UploadFormat } from '../schemas/gpd-upload.schema';
 
@@ -170,4 +170,3 @@ export class CleanupDone {
   @ApiProperty({ type: Number }) utilizationRemoved: number;
 }
 
-export class UploadRecordPage extends PageOf(UploadRecordDto) {}

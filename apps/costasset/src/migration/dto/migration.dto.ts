@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { IsSafeText, PageOf, PageQuery } from '@lib/http';
+import { IsSafeText, PageQuery } from '@lib/http';
 import { MIGRATION_RECORD_STATUSES, MigrationRecordStatus } from '../schemas/migration-record.schema';
 
 export class StartMigrationRequest {
@@ -69,4 +69,14 @@ export class MigrationRecordResponse {
   reason?: string;
 }
 
-export class MigrationStatusPage extends PageOf(MigrationRecordResponse) {}
+/** The interface's shape (records that succeeded and failed), one page of records at a time. */
+export class MigrationStatusResponse {
+  @ApiPropertyOptional({ type: [MigrationRecordResponse] })
+  succeeded?: MigrationRecordResponse[];
+
+  @ApiPropertyOptional({ type: [MigrationRecordResponse] })
+  failed?: MigrationRecordResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page of records; null on the last page' })
+  nextCursor: string | null;
+}
