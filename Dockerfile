@@ -15,7 +15,7 @@ COPY test/support/swc-register.js ./test/support/swc-register.js
 RUN npm run build && npm prune --omit=dev
 
 # The API gateway with the web console: the routing table, the docs and dist/console under nginx's prefix.
-FROM nginx:1.27-alpine AS gateway
+FROM nginx:1.27.5-alpine AS gateway
 COPY deploy/gateway/nginx.conf /etc/nginx/conf.d/default.conf
 COPY deploy/gateway /etc/nginx/deploy/gateway
 COPY docs /etc/nginx/docs

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { RouteAccess, RouteCatalog } from '@lib/auth';
-import { eventually, Platform, startPlatform } from '../support/platform';
+import { eventually, Platform, servedDirectly, startPlatform } from '../support/platform';
 import { seedLineItems } from '../support/line-item-seed';
 
 /**
@@ -48,8 +48,8 @@ describe('authorization matrix over every route', () => {
 
   const base = (service: 'authz' | 'costasset') => (service === 'authz' ? platform.authz.url : platform.costasset.url);
   const send = (service: 'authz' | 'costasset', method: string, path: string, call: Call, token?: string) => {
-    // health is each service's own path, not routed by the gateway
-    const agent = request(path.startsWith('/health/') ? (service === 'authz' ? platform.authz.directUrl : platform.costasset.directUrl) : base(service));
+    // health and metrics are each service's own paths, not routed by the gateway
+    const agent = request(servedDirectly(path) ? (service === 'authz' ? platform.authz.directUrl : platform.costasset.directUrl) : base(service));
     const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const filled = path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(call.path?.[name] ?? `unset-${name}`));
     let req = agent[verb](filled).query(call.query ?? {});
@@ -136,6 +136,7 @@ describe('authorization matrix over every route', () => {
     ids.doomedUpload = (
       await admin('costasset', 'POST', '/api/costasset/v1/gpd', undefined, { providername: `${MARK}-aws` })
     ).body.GPDUploadRefId;
+    ids.focusUpload = (await admin('costasset', 'POST', '/api/costasset/v1/focus/uploads', { files: [{ name: `${MARK}-focus.csv` }] })).body.uploadId;
     const deletion = await admin('costasset', 'POST', '/api/costasset/v1/dataManagement', { filters: { providerName: `${MARK}-nothing` } });
     ids.deletion = deletion.body.id;
     ids.deletionJob = deletion.body.jobId;
@@ -321,6 +322,24 @@ describe('authorization matrix over every route', () => {
       'POST /api/costasset/v1/gpd/cleanup': {
         call: { query: { providername: `${MARK}-aws` }, body: { GPDUploadRefId: ids.doomedUpload } },
         absent: { query: { providername: `${MARK}-aws` }, body: { GPDUploadRefId: NO_SUCH_UUID } },
+      },
+      'POST /api/costasset/v1/focus/uploads': { call: { body: { files: [{ name: `${MARK}-part-1.csv.gz` }, { name: `${MARK}-part-2.parquet` }] } } },
+      'GET /api/costasset/v1/focus/uploads/:uploadId': {
+        call: { path: { uploadId: ids.focusUpload } },
+        absent: { path: { uploadId: NO_SUCH_UUID } },
+      },
+      // no file was PUT: every caller is told which files are missing
+      'POST /api/costasset/v1/focus/uploads/:uploadId/import': {
+        call: { path: { uploadId: ids.focusUpload }, body: {} },
+        absent: { path: { uploadId: NO_SUCH_UUID }, body: {} },
+        admin: 400,
+      },
+      // the first member cleans the upload up; it is gone for the callers after it
+      'DELETE /api/costasset/v1/focus/uploads/:uploadId': {
+        call: { path: { uploadId: ids.focusUpload } },
+        absent: { path: { uploadId: NO_SUCH_UUID } },
+        member: { noTeam: 200, withTeam: 404 },
+        admin: 404,
       },
       'POST /api/costasset/v1/enrichmentController/ingestion': { call: { body: {} } },
       'POST /api/costasset/v1/enrichmentController/ingestion/retry': { call: { body: {} } },

@@ -2,18 +2,24 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { describeBundle, measureBundle } from '../../tools/console/bundle-size';
 import { loadDemoData } from '../../tools/demo-data';
+import { csvLine } from '../../tools/gpd/gpd-content';
 import { generateGpd } from '../../tools/gpd/generate';
 import { REPO_ROOT } from '../../tools/stack/settings';
 import { launchBrowser, seriousAccessibilityViolations, TestBrowser } from '../support/browser';
+import { focusFile } from '../support/focus';
 import { Platform, startPlatform } from '../support/platform';
 
 const SCREENSHOTS = join(REPO_ROOT, '.stack', 'test', 'screenshots');
 const COSTS = '/api/costasset/v1/costs';
+const FOCUS_UPLOADS = '/api/costasset/v1/focus/uploads';
 const DIRECTORY_PASSWORD = 'directory-secret-7f3a';
+
+const count = (value: number) => new Intl.NumberFormat('en-US').format(value);
 
 /** The console rounds money for display as Intl does (en-US); the test formats the API's amounts the same way. */
 const money = (amount: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
@@ -247,6 +253,133 @@ describe('web console in a browser', () => {
     expect(costs.series.map((series: { key: { providerName: string } }) => series.key.providerName)).toEqual(['gcp']);
     expect(costs.series[0].lineItems).toBe(400); // the generated cost rows (rowsWritten also counts assets and utilization)
     expect(await page.textContent('[data-testid="explorer-sum"]')).toBe(money(costs.total, costs.currency));
+    await page.context().close();
+  });
+
+  it('imports a FOCUS export of two files (CSV and Parquet) chosen in the browser, follows the job, shows the row counts, and exports the month as FOCUS', async () => {
+    const parts = [
+      await focusFile({ version: '1.2', format: 'csv', rows: 150, providers: ['aws', 'azure'], periods: ['201911'] }, 'focus 2019-11 part 1.csv'),
+      await focusFile({ version: '1.2', format: 'parquet', rows: 90, providers: ['oci'], periods: ['201911'] }, 'focus-2019-11-part-2.snappy.parquet'),
+    ];
+    const rows = parts.reduce((sum, part) => sum + part.sums.rows, 0);
+    const page = await browser.newPage();
+    await page.goto(await signInLink('admin'));
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    await page.getByRole('tab', { name: 'FOCUS export' }).click();
+    await page.waitForSelector('[data-testid="focus-dropzone"]');
+    await page.fill('#focus-label', 'Console FOCUS 2019-11');
+    // the file picker, as a user chooses several files in it
+    await page.setInputFiles(
+      '#focus-file',
+      parts.map((part) => ({ name: part.name, mimeType: part.name.endsWith('.csv') ? 'text/csv' : 'application/octet-stream', buffer: part.body })),
+    );
+    expect(await page.locator('[data-testid="focus-files"] li').count()).toBe(2);
+    await page.getByRole('button', { name: 'Upload 2 files and import' }).click();
+    await page.waitForSelector('[data-testid="focus-stage"] [role="progressbar"]');
+    await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
+    // one progress bar per file, and one for the import job
+    expect(await page.locator('[data-testid="focus-stage"] > .upload-progress [role="progressbar"]').count()).toBe(3);
+
+    const list = (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body as { items: { GPDUploadRefId: string; providerName: string; status: string; rowsRead: number; rowsWritten: number; rowsRejected: number }[] };
+    const upload = list.items.find((item) => item.providerName === 'Console FOCUS 2019-11')!;
+    expect(upload).toMatchObject({ status: 'enriched', rowsRead: rows, rowsWritten: rows, rowsRejected: 0 });
+    const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
+    expect(await report.getAttribute('data-status')).toBe('enriched');
+    expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe(count(rows));
+    expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe(count(rows));
+    expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('0');
+    expect(await report.locator('[data-testid="focus-versions"]').textContent()).toBe('1.2');
+    expect(await report.locator('[data-testid="focus-parts"] tbody th').allTextContents()).toEqual(parts.map((part) => part.name));
+    // the list of FOCUS uploads holds it too
+    const row = page.locator(`[data-testid="focus-upload-${upload.GPDUploadRefId}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('enriched');
+    await settled(page);
+    await accessible(page, 'FOCUS import');
+    await screenshot(page, '07-data-focus-import');
+
+    // the explorer's month as a FOCUS file: every imported row of it, nothing else
+    await page.goto(`${gateway}/explorer?groupBy=providerName&from=201911&to=201911`);
+    await page.waitForSelector('[data-testid="explorer-focus-export"]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'FOCUS CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^focus-1\.2-cost-line-items-.*\.csv$/);
+    const exported = readFileSync((await download.path())!, 'utf8');
+    const records = parse(exported, { columns: true }) as Record<string, string>[];
+    // whole months of charge periods (the generator bills some charges of a month's last evening in the next month)
+    const totals = (await api(adminToken).get('/api/costasset/v1/costLineItems/totals', { period: '201911' }).expect(200)).body as { groups: { lineItems: number }[] };
+    expect(totals.groups[0].lineItems).toBeGreaterThan(0);
+    expect(records).toHaveLength(totals.groups[0].lineItems);
+    expect(new Set(records.map((record) => record.ChargePeriodStart.slice(0, 7)))).toEqual(new Set(['2019-11']));
+
+    // a restated part imported again replaces the rows the first import holds for its providers, accounts and months
+    await page.goto(`${gateway}/data`);
+    await page.getByRole('tab', { name: 'FOCUS export' }).click();
+    await page.fill('#focus-label', 'Console FOCUS 2019-11 restated');
+    await page.setInputFiles('#focus-file', [{ name: parts[0].name, mimeType: 'text/csv', buffer: parts[0].body }]);
+    await page.getByRole('button', { name: 'Upload the file and import' }).click();
+    await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
+    const restated = ((await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body.items as { providerName: string; replaced: { uploadRefId: string; rowsRemoved: number }[] }[]).find((item) => item.providerName === 'Console FOCUS 2019-11 restated')!;
+    expect(restated.replaced).toEqual([{ uploadRefId: upload.GPDUploadRefId, rowsRemoved: parts[0].sums.rows }]);
+    expect(await page.textContent('[data-testid="focus-stage"] [data-testid="focus-replaced"] li')).toBe(`${upload.GPDUploadRefId}: ${count(parts[0].sums.rows)} rows`);
+    await page.context().close();
+  });
+
+  it('shows the API’s problem for a file it cannot read, and the conformance report of a FOCUS file with a bad row; cleans that upload up', async () => {
+    const header = ['BilledCost', 'BillingAccountId', 'BillingCurrency', 'ChargeCategory', 'ChargePeriodStart', 'ChargePeriodEnd', 'ProviderName', 'ServiceCategory', 'ServiceName', 'Id'];
+    const csv = [header, ['1.25', 'acct-1', 'USD', 'Usage', '2019-10-01', '2019-10-02', 'AWS', 'Compute', 'EC2', 'r1'], ['abc', 'acct-1', 'USD', 'Usage', '2019-10-01', '2019-10-02', 'AWS', 'Compute', 'EC2', 'r2']]
+      .map((cells) => csvLine(cells))
+      .join('');
+    const page = await browser.newPage();
+    await page.goto(await signInLink('admin'));
+    await page.goto(`${gateway}/data`);
+    await page.getByRole('tab', { name: 'FOCUS export' }).click();
+
+    // a file the importer cannot read: the API's problem, as it words it
+    await page.setInputFiles('#focus-file', [{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not FOCUS') }]);
+    await page.getByRole('button', { name: 'Upload the file and import' }).click();
+    const problem = (await request(gateway).post(FOCUS_UPLOADS).set('corelite-token', adminToken).send({ files: [{ name: 'notes.txt' }] }).expect(400)).body;
+    expect(problem.code).toBe('FOCUS_FILE_FORMAT_UNKNOWN');
+    const shown = page.locator('[data-testid="focus-stage"] .state.error');
+    await shown.waitFor();
+    expect(await shown.textContent()).toContain(problem.detail);
+    expect(await shown.textContent()).toContain(problem.code);
+    await page.getByRole('button', { name: 'Remove notes.txt' }).click();
+
+    // a file with a bad row, dropped on the zone, declared as FOCUS 1.2
+    await page.selectOption('#focus-version', '1.2');
+    const dataTransfer = await page.evaluateHandle(
+      `(() => { const transfer = new DataTransfer(); transfer.items.add(new File([${JSON.stringify(csv)}], 'bad row.csv', { type: 'text/csv' })); return transfer; })()`,
+    );
+    await page.dispatchEvent('[data-testid="focus-dropzone"]', 'drop', { dataTransfer });
+    await page.getByRole('button', { name: 'Upload the file and import' }).click();
+    await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
+    expect(await page.getAttribute('[data-testid="focus-stage"]', 'data-job-status')).toBe('completed_with_errors');
+
+    const list = (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body as { items: { GPDUploadRefId: string; fileName: string; status: string; conformance: { rules: { rule: string; count: number }[] } }[] };
+    const upload = list.items.find((item) => item.status === 'enriched_with_errors' && item.fileName.includes('bad row.csv'))!;
+    expect(upload.conformance.rules.find((rule) => rule.rule === 'DECIMAL_INVALID')).toMatchObject({ count: 1 });
+    const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
+    expect(await report.getAttribute('data-status')).toBe('enriched_with_errors');
+    expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe('2');
+    expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe('1');
+    expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('1');
+    const rule = report.locator('[data-testid="conformance-rules"] tr[data-rule="DECIMAL_INVALID"]');
+    expect(await rule.locator('td').nth(0).textContent()).toBe('error');
+    expect(await rule.locator('td').nth(1).textContent()).toBe('1');
+    expect(await rule.locator('td').nth(2).textContent()).toBe('bad row.csv:3 (r2) BilledCost "abc" is not a decimal number');
+    expect(await report.locator('[data-testid="focus-rejections"]').textContent()).toContain('bad row.csv:3 (r2) BilledCost "abc" is not a decimal number');
+    await settled(page);
+    await accessible(page, 'FOCUS conformance report');
+    await screenshot(page, '07-data-focus-conformance');
+
+    // clean it up from the list of FOCUS uploads: its rows go, the record stays as cleaned
+    const row = page.locator(`[data-testid="focus-upload-${upload.GPDUploadRefId}"]`);
+    await row.locator('summary', { hasText: 'Remove' }).click();
+    await row.getByRole('button', { name: 'Remove its files and rows' }).click();
+    await page.waitForSelector(`[data-testid="focus-upload-${upload.GPDUploadRefId}"][data-status="cleaned"]`);
+    expect((await api(adminToken).get(`${FOCUS_UPLOADS}/${upload.GPDUploadRefId}`).expect(200)).body.status).toBe('cleaned');
+    const left = (await api(adminToken).get('/api/costasset/v1/costLineItems', { uploadRefId: upload.GPDUploadRefId }).expect(200)).body;
+    expect(left.items).toHaveLength(0);
     await page.context().close();
   });
 

@@ -135,7 +135,7 @@ describe('costasset FOCUS import and export', () => {
     );
 
     // the OpenAPI line-item schema lists every field the API returns
-    const openapi = (await api().get('/docs-json').expect(200)).body;
+    const openapi = (await api().get('/docs/costasset/openapi.json').expect(200)).body;
     const documented = Object.keys(openapi.components.schemas.CostLineItemDto.properties);
     const returned = new Set(items.flatMap((line) => Object.keys(line)));
     expect([...returned].filter((field) => !documented.includes(field))).toEqual([]);

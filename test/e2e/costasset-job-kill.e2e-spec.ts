@@ -1,22 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import request from 'supertest';
 import { validGpd, validRows } from '../support/gpd-fixtures';
 import { uploadGpd, waitForJob } from '../support/ingest';
 import { eventually, Platform, startPlatform } from '../support/platform';
-
-const root = join(__dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, ServiceProcess, startServiceProcess } from '../support/service-process';
 
 /**
  * A job interrupted by killing the process (SIGKILL: no shutdown hook, no ack) is redelivered to
@@ -24,24 +10,16 @@ async function freePort(): Promise<number> {
  */
 describe('costasset: a job survives a killed process', () => {
   let platform: Platform;
-  let worker: ChildProcess | undefined;
+  let worker: ServiceProcess | undefined;
   let workerUrl: string;
-  /** The JSON log lines of every worker. */
-  const logs: Record<string, unknown>[] = [];
+  const workers: ServiceProcess[] = [];
+  /** The JSON log lines of every worker, in the order they ran. */
+  const logs = () => workers.flatMap((started) => started.logs);
 
-  const startWorker = async (env: NodeJS.ProcessEnv, instance: string): Promise<ChildProcess> => {
-    const child = spawn(process.execPath, ['-r', join(root, 'test/support/swc-register.js'), join(root, 'apps/costasset/src/main.ts')], {
-      cwd: root,
-      env: { ...env, INSTANCE_ID: instance },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('{')) logs.push(JSON.parse(line) as Record<string, unknown>);
-    });
-    await eventually(async () => {
-      await request(workerUrl).get('/health/ready').expect(200);
-    }, 60_000, 250);
-    return child;
+  const startWorker = async (env: NodeJS.ProcessEnv, instance: string): Promise<ServiceProcess> => {
+    const started = await startServiceProcess('costasset', env, instance, Number(new URL(workerUrl).port));
+    workers.push(started);
+    return started;
   };
 
   beforeAll(async () => {
@@ -52,12 +30,12 @@ describe('costasset: a job survives a killed process', () => {
     workerUrl = `http://127.0.0.1:${await freePort()}`;
   });
   afterAll(async () => {
-    worker?.kill('SIGKILL');
+    await worker?.kill();
     await platform.authz.app.close();
   });
 
   it('finishes after SIGKILL and a restart, with every row exactly once', async () => {
-    const env = { ...platform.env, COSTASSET_PORT: new URL(workerUrl).port, LOG_LEVEL: 'info', JOBS_ACK_WAIT_MS: '3000', GPD_BATCH_SIZE: '500' };
+    const env = { ...platform.env, JOBS_ACK_WAIT_MS: '3000', GPD_BATCH_SIZE: '500' };
     worker = await startWorker(env, 'worker-1');
     const admin = await platform.token({ sub: 'admin' });
     const asPlatform = { ...platform, costasset: { ...platform.costasset, url: workerUrl } };
@@ -71,8 +49,7 @@ describe('costasset: a job survives a killed process', () => {
       expect(job.status).toBe('running');
       expect(job.progress.done).toBeGreaterThan(0);
     }, 30_000, 20);
-    worker.kill('SIGKILL');
-    await new Promise((resolve) => worker?.once('exit', resolve));
+    await worker.kill();
 
     worker = await startWorker(env, 'worker-2');
     const done = await waitForJob(asPlatform, admin, jobId, 60_000);
@@ -93,7 +70,7 @@ describe('costasset: a job survives a killed process', () => {
     expect(ids.size).toBe(20_000);
 
     // the logs tell which instance ran which attempt
-    const jobLines = logs.filter((line) => line.jobId === jobId).map(({ msg, attempt, instance, type, tenantId }) => ({ msg, attempt, instance, type, tenantId }));
+    const jobLines = logs().filter((line) => line.jobId === jobId).map(({ msg, attempt, instance, type, tenantId }) => ({ msg, attempt, instance, type, tenantId }));
     const base = { type: 'gpd.enrich', tenantId: 'default' };
     expect(jobLines[0]).toEqual({ ...base, msg: 'job started', attempt: 1, instance: 'worker-1' });
     expect(jobLines).toContainEqual({ ...base, msg: 'job started', attempt: job.attempts, instance: 'worker-2' });

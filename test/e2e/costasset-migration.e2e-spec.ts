@@ -138,11 +138,19 @@ describe('costasset account migration', () => {
     const records = await status().expect(200);
     expect(JSON.stringify(records.body)).not.toContain('token-ok');
     expect(records.body.failed).toEqual([]);
+    expect(records.body.nextCursor).toBeNull();
     expect(records.body.succeeded.map((r: { accountId: string; provider: string }) => `${r.provider}/${r.accountId}`).sort()).toEqual([
       'aws/a-1',
       'aws/a-2',
       'gcp/g-1',
     ]);
+    await status('?status=failed').expect(204);
+    // a page of records at a time, in the order they were written, in the interface's shape
+    const first = await status('?limit=2').expect(200);
+    expect(first.body.succeeded).toHaveLength(2);
+    const second = await status(`?limit=2&cursor=${first.body.nextCursor}`).expect(200);
+    expect(second.body).toEqual({ succeeded: [expect.objectContaining({ status: 'succeeded' })], failed: [], nextCursor: null });
+    expect([...first.body.succeeded, ...second.body.succeeded]).toEqual(records.body.succeeded);
     const accounts = await platform.costasset.app.get(BillingAccountRepository).find('default', {}, { sort: { accountId: 1 } });
     expect(accounts.map((a) => ({ accountId: a.accountId, name: a.name, provider: a.provider, currency: a.currency }))).toEqual([
       { accountId: 'a-1', name: 'Prod', provider: 'aws', currency: 'USD' },
@@ -160,7 +168,7 @@ describe('costasset account migration', () => {
       { migrationId: answer.body.migrationId, accountId: 'p-1', provider: 'azure', name: 'Good', status: 'succeeded' },
     ]);
     const failed = await status('?status=failed').expect(200);
-    expect(Object.keys(failed.body)).toEqual(['failed']);
+    expect(Object.keys(failed.body)).toEqual(['failed', 'nextCursor']);
     expect(failed.body.failed).toHaveLength(3);
     expect(failed.body.failed).toEqual(
       expect.arrayContaining([
@@ -169,7 +177,7 @@ describe('costasset account migration', () => {
         { migrationId: answer.body.migrationId, accountId: '#3', status: 'failed', reason: 'the record is not an object' },
       ]),
     );
-    expect(Object.keys((await status('?status=succeeded').expect(200)).body)).toEqual(['succeeded']);
+    expect(Object.keys((await status('?status=succeeded').expect(200)).body)).toEqual(['succeeded', 'nextCursor']);
     expect((await migrationDoc(answer.body.migrationId))?.sealedToken).toBeUndefined();
   });
 

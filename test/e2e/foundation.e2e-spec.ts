@@ -141,8 +141,8 @@ describe('foundation: tokens, principal, errors, docs', () => {
   it('reports liveness and readiness of every dependency', async () => {
     await request(platform.authz.directUrl).get('/health/live').expect(200, { status: 'ok' });
     const authz = await request(platform.authz.directUrl).get('/health/ready').expect(200);
-    expect(authz.body).toEqual({ status: 'ok', checks: { mongodb: 'up', nats: 'up' } });
+    expect(authz.body).toEqual({ status: 'ok', checks: { mongodb: 'up', nats: 'up', admission: 'up' } });
     const costasset = await request(platform.costasset.directUrl).get('/health/ready').expect(200);
-    expect(costasset.body).toEqual({ status: 'ok', checks: { mongodb: 'up', nats: 'up', objectStore: 'up' } });
+    expect(costasset.body).toEqual({ status: 'ok', checks: { mongodb: 'up', nats: 'up', objectStore: 'up', admission: 'up' } });
   });
 });

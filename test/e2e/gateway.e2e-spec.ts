@@ -194,7 +194,10 @@ describe('gateway: upstreams, errors and configuration', () => {
     symlinkSync(join(REPO_ROOT, 'docs'), join(prefix, 'docs'));
     const composeConf = readFileSync(join(REPO_ROOT, 'deploy', 'gateway', 'nginx.conf'), 'utf8');
     expect(composeConf).toContain('include deploy/gateway/routes.conf;');
-    writeFileSync(join(prefix, 'conf.d', 'default.conf'), composeConf.replace(/server (authz|costasset):/g, 'server 127.0.0.1:'));
+    // and without `resolve` (re-resolving the scaled containers' names), which Debian's nginx predates (1.27.3)
+    expect(composeConf).toMatch(/server authz:3001 resolve;/);
+    const local = composeConf.replace(/server (authz|costasset):(\d+) resolve;/g, 'server 127.0.0.1:$2;');
+    writeFileSync(join(prefix, 'conf.d', 'default.conf'), local);
     writeFileSync(join(prefix, 'nginx.conf'), `pid ${join(prefix, 'nginx.pid')};\nevents {}\nhttp {\n  include conf.d/*.conf;\n}\n`);
     const result = await runCommand(requireProgram('nginx'), [
       '-t',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeadLetter, MessageBus, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { ProblemException } from '@lib/http';
+import { Metrics } from '@lib/metrics';
 import { IsInt } from 'class-validator';
 import { eventually } from '../support/platform';
 
@@ -16,7 +17,7 @@ describe('messaging over real NATS', () => {
   beforeAll(async () => {
     nats = new NatsConnectionProvider({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:14222', name: 'contract-test', requestTimeoutMs: 1000, namespace: `msg_${randomUUID().slice(0, 8)}` });
     await nats.get();
-    bus = new MessageBus(nats);
+    bus = new MessageBus(nats, new Metrics('contract-test'));
   });
   afterAll(() => nats.onApplicationShutdown());
 

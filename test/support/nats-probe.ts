@@ -1,4 +1,5 @@
 import { BudgetThresholdCrossed, MessageBus, NatsConnectionProvider } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import type { Platform } from './platform';
 
 /** A NATS client in the platform's namespace, for tests that publish or observe events. */
@@ -12,7 +13,7 @@ export interface NatsProbe {
 export async function natsProbe(platform: Platform): Promise<NatsProbe> {
   const nats = new NatsConnectionProvider({ servers: platform.env.NATS_URL ?? '', name: 'e2e-probe', requestTimeoutMs: 3000, namespace: platform.env.NATS_NAMESPACE });
   const connection = await nats.get();
-  return { bus: new MessageBus(nats), flush: () => connection.flush(), close: () => nats.onApplicationShutdown() };
+  return { bus: new MessageBus(nats, new Metrics('e2e-probe')), flush: () => connection.flush(), close: () => nats.onApplicationShutdown() };
 }
 
 export async function collectThresholdEvents(bus: MessageBus): Promise<BudgetThresholdCrossed[]> {

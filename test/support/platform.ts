@@ -141,6 +141,9 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
   };
 }
 
+/** Paths each service answers on its own address only: the gateway publishes neither health checks nor metrics. */
+export const servedDirectly = (path: string): boolean => path.startsWith('/health/') || path === '/metrics';
+
 /** Polls until `check` passes or the time is up (for effects that travel over NATS). */
 export async function eventually(check: () => Promise<void>, timeoutMs = 10_000, intervalMs = 100): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -26,11 +26,6 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
     return `http://${host}:${this.AUTHZ_PORT}/core/authorization/v1/.well-known/jwks.json`;
   }
 
-  @IsInt()
-  @Min(0)
-  @Max(3_600_000)
-  PRINCIPAL_CACHE_TTL_MS: number = 60_000;
-
   /** Largest GPD zip accepted for enrichment (contract §5: 250 MB, configurable). */
   @IsInt()
   @Min(1)

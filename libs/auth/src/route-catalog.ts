@@ -10,6 +10,9 @@ export interface RouteAccess {
   /** `undefined` only for a route that declares no rule (the service then refuses to start). */
   rule: AccessRule | undefined;
   handler: string;
+  /** The handler and its controller, to read other metadata of the route. */
+  target: (...args: unknown[]) => unknown;
+  controller: new (...args: never[]) => object;
 }
 
 const asList = (value: unknown): string[] => (Array.isArray(value) ? value : [value ?? '']).map(String);
@@ -45,7 +48,7 @@ export class RouteCatalog implements OnModuleInit {
         const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [handler, controller]);
         for (const prefix of prefixes) {
           for (const path of asList(Reflect.getMetadata(PATH_METADATA, handler))) {
-            routes.push({ method: RequestMethod[method], path: joinPath(prefix, path), rule, handler: `${controller.name}.${name}` });
+            routes.push({ method: RequestMethod[method], path: joinPath(prefix, path), rule, handler: `${controller.name}.${name}`, target: handler, controller });
           }
         }
       }

@@ -37,6 +37,30 @@ export class CommonEnvironment {
   @IsBoolean()
   MONGODB_AUTO_INDEX: boolean = true;
 
+  /** Time limit (`maxTimeMS`) of a read: find, count, a page (a 503 `DATABASE_TIMEOUT` past it). */
+  @IsInt()
+  @Min(1)
+  @Max(600_000)
+  MONGODB_MAX_TIME_READ_MS: number = 5_000;
+
+  /** Time limit of an aggregation (reports, costs, budgets, summaries). */
+  @IsInt()
+  @Min(1)
+  @Max(600_000)
+  MONGODB_MAX_TIME_AGGREGATE_MS: number = 15_000;
+
+  /** Time limit of a write of one document. */
+  @IsInt()
+  @Min(1)
+  @Max(600_000)
+  MONGODB_MAX_TIME_WRITE_MS: number = 5_000;
+
+  /** Time limit of a write of many documents: bulk writes and `updateMany`/`deleteMany`, mostly by jobs. */
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  MONGODB_MAX_TIME_BULK_MS: number = 120_000;
+
   @Matches(/^(nats|tls):\/\/.+/, { message: 'must be a nats:// or tls:// URL (comma-separated for a cluster)' })
   NATS_URL: string = 'nats://127.0.0.1:4222';
 
@@ -53,6 +77,12 @@ export class CommonEnvironment {
   @IsString()
   JWT_ISSUER: string = 'corelite-authz';
 
+  /** Upper bound on the age of a cached principal (teams, roles): change events normally drop it sooner. */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  PRINCIPAL_CACHE_TTL_MS: number = 60_000;
+
   /** Comma-separated tenant ids bootstrapped at start-up (role, org, team and admin user). */
   @IsString()
   BOOTSTRAP_TENANTS: string = 'default';
@@ -64,6 +94,26 @@ export class CommonEnvironment {
   @Transform(toBoolean)
   @IsBoolean()
   SWAGGER_ENABLED: boolean = true;
+
+  /**
+   * Requests this instance serves at once; the next one is refused at once with 503 `SERVER_BUSY`
+   * and `Retry-After` (health, metrics, the key set and token refresh are always served).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  HTTP_MAX_IN_FLIGHT: number = 32;
+
+  /** A port of its own for `GET /metrics` (then the service's port does not answer it); unset: the service's port. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  METRICS_PORT?: number;
+
+  /** The address of the METRICS_PORT listener (loopback unless told otherwise). */
+  @Matches(/^[A-Za-z0-9.:-]{1,253}$/, { message: 'must be an IP address or a host name' })
+  METRICS_HOST: string = '127.0.0.1';
 
   @IsInt()
   @Min(1024)

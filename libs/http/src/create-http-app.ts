@@ -2,10 +2,12 @@ import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { Metrics } from '@lib/metrics';
 import { DeclaredInputsInterceptor, InputLimits, inputMiddleware, parseQuery } from './input';
 import { createValidationPipe, ProblemFilter } from './problem';
 import { answerClientErrorsWithProblems } from './problem/client-error';
 import { SwaggerOptions, setupSwagger } from './swagger';
+import { AdmissionControl, MetricsListenerOptions, metricsPortFilter, trafficMiddleware } from './traffic';
 
 export interface HttpAppOptions {
   swagger?: SwaggerOptions;
@@ -14,8 +16,9 @@ export interface HttpAppOptions {
 }
 
 /**
- * Everything both services share at the HTTP edge: structured logger, problem+json errors,
- * input limits before parsing, strict validation, Swagger, graceful shutdown. `main.ts` and the
+ * Everything both services share at the HTTP edge: admission control and HTTP metrics first (a
+ * refused request costs nothing), structured logger, problem+json errors, input limits before
+ * parsing, strict validation, Swagger, graceful shutdown. `main.ts` and the
  * e2e tests build the app through here so that tests run exactly what production runs.
  */
 export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<INestApplication> {
@@ -24,6 +27,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   // the middleware parses the query once and sets it; this only serves anything reading `req.query` before it
   const queryLimits = { ...options.limits.query, maxStringLength: options.limits.json.maxStringLength };
   app.set('query parser', (queryString: string) => parseQuery(queryString, queryLimits));
+  app.use(trafficMiddleware(app.get(AdmissionControl), app.get(Metrics)));
+  app.use(metricsPortFilter(app.get(MetricsListenerOptions).port));
   app.use(...inputMiddleware(options.limits));
   app.disable('x-powered-by');
   app.useGlobalPipes(createValidationPipe());

@@ -1,3 +1,5 @@
+import type { CacheObserver } from '@lib/metrics';
+
 interface Entry<V> {
   value: Promise<V>;
   expiresAt: number;
@@ -6,6 +8,8 @@ interface Entry<V> {
 export interface CacheOptions {
   ttlMs: number;
   maxEntries: number;
+  /** Counts hits and misses (`metrics.cacheObserver('<name>')`). */
+  observer?: CacheObserver;
 }
 
 /**
@@ -21,7 +25,11 @@ export class InvalidatingCache<V> {
   getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > now) return hit.value;
+    if (hit && hit.expiresAt > now) {
+      this.options.observer?.hit();
+      return hit.value;
+    }
+    this.options.observer?.miss();
     const value = load();
     this.entries.set(key, { value, expiresAt: now + this.options.ttlMs });
     value.catch(() => this.entries.get(key)?.value === value && this.entries.delete(key));

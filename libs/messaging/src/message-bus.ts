@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JSONCodec, NatsError, Subscription } from 'nats';
 import { ProblemException } from '@lib/http/problem/problem';
+import { Metrics } from '@lib/metrics';
 import { EVENT_PAYLOADS, Events, EventSubject, ReplyEnvelope, ReplyOf, REQUEST_PAYLOADS, RequestOf, RequestSubject } from './contract';
 import { NatsConnectionProvider } from './nats-connection';
 import { decodePayload, InvalidPayloadError, validPayload } from './payload';
@@ -28,11 +29,22 @@ function isEnvelope(value: unknown): value is ReplyEnvelope<unknown> {
 export class MessageBus {
   private readonly logger = new Logger('MessageBus');
 
-  constructor(private readonly nats: NatsConnectionProvider) {}
+  constructor(
+    private readonly nats: NatsConnectionProvider,
+    private readonly metrics: Metrics,
+  ) {}
 
-  /** Sends a request; an unreachable NATS, no responder or a timeout surface as 503, a reply that breaks the contract as 502. */
+  /**
+   * Sends a request; an unreachable NATS, no responder or a timeout surface as 503, a reply that
+   * breaks the contract as 502. Timed in `corelite_nats_request_duration_seconds` (a problem the
+   * other service answered is a reply, not a failure).
+   */
   async request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, timeoutMs?: number): Promise<ReplyOf<S>> {
-    if (!this.nats.isConnected()) throw unavailable(subject, 'not connected');
+    const done = this.metrics.natsRequest(subject);
+    if (!this.nats.isConnected()) {
+      done('not_connected');
+      throw unavailable(subject, 'not connected');
+    }
     const timeout = timeoutMs ?? this.nats.options.requestTimeoutMs;
     let reply: Uint8Array;
     try {
@@ -40,15 +52,20 @@ export class MessageBus {
       reply = (await nc.request(this.nats.subject(subject), codec.encode(payload), { timeout })).data;
     } catch (error) {
       const code = (error as NatsError).code ?? 'error';
-      throw unavailable(subject, code === '503' ? 'no responder' : code.toLowerCase());
+      const reason = code === '503' ? 'no responder' : code.toLowerCase();
+      done(reason.replace(/\W+/g, '_'));
+      throw unavailable(subject, reason);
     }
     try {
       const envelope: unknown = JSON.parse(new TextDecoder().decode(reply));
       if (!isEnvelope(envelope)) throw new InvalidPayloadError('the reply is not an envelope');
+      const data = envelope.ok ? validPayload(REQUEST_PAYLOADS[subject][1] as new () => ReplyOf<S>, envelope.data) : undefined;
+      done();
       if (!envelope.ok) throw new ProblemException(envelope.error.status, envelope.error.code, envelope.error.detail);
-      return validPayload(REQUEST_PAYLOADS[subject][1] as new () => ReplyOf<S>, envelope.data);
+      return data as ReplyOf<S>;
     } catch (error) {
       if (!(error instanceof InvalidPayloadError) && !(error instanceof SyntaxError)) throw error;
+      done('invalid_reply');
       this.logger.error({ err: error, subject }, 'a reply breaks the messaging contract');
       throw new ProblemException(502, 'DEPENDENCY_REPLY_INVALID', `The reply to "${subject}" breaks the messaging contract`);
     }

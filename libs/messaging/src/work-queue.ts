@@ -126,6 +126,13 @@ export class WorkQueue<T extends object> {
     return { duplicate: ack.duplicate };
   }
 
+  /** Messages waiting (not yet delivered) and delivered but not yet acknowledged, as JetStream counts them. */
+  async depth(): Promise<{ pending: number; inProgress: number }> {
+    const nc = await this.nats.get();
+    const info = await (await nc.jetstreamManager()).consumers.info(this.stream, this.definition.durable);
+    return { pending: info.num_pending, inProgress: info.num_ack_pending };
+  }
+
   /** Starts consuming in the background until `stop()`; survives NATS restarts. */
   start(handler: WorkHandler<T>, onDeadLetter: DeadLetterHandler<T>): void {
     void this.loop(handler, onDeadLetter);

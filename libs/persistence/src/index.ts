@@ -4,3 +4,4 @@ export * from './mongo-readiness.probe';
 export * from './database.module';
 export * from './duplicate-key';
 export * from './unique-indexes';
+export * from './time-limits';

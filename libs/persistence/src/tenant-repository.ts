@@ -1,8 +1,9 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { Types } from 'mongoose';
-import type { FilterQuery, Model, PipelineStage, ProjectionType, QueryOptions, UpdateQuery } from 'mongoose';
+import type { FilterQuery, InsertManyOptions, Model, PipelineStage, ProjectionType, QueryOptions, UpdateQuery } from 'mongoose';
 import { ProblemException } from '@lib/http/problem/problem';
 import type { TenantOwned } from './tenant-scoped.schema';
+import { OperationKind, OperationOptions, operationOptions } from './time-limits';
 
 import type { Paged } from '@lib/http/validation/paging';
 
@@ -31,22 +32,30 @@ function withoutTenant<T>(update: UpdateQuery<T>): UpdateQuery<T> {
 /**
  * Base of every repository. Each method takes the tenant first and puts it into the filter, the
  * inserted document or the pipeline's first stage, so that a feature cannot read or write across
- * tenants by forgetting it. Reads are lean (plain objects).
+ * tenants by forgetting it. Reads are lean (plain objects). Every operation carries the time limit
+ * of its kind (`maxTimeMS`), and reads and aggregations made for an HTTP request stop when its
+ * client goes away (`operationOptions`).
  */
 export abstract class TenantRepository<T extends TenantOwned> {
   protected constructor(protected readonly model: Model<T>) {}
 
+  /** The time limit (and abort signal) of one operation: subclasses pass it to their own driver calls. */
+  protected limits(kind: OperationKind): OperationOptions {
+    return operationOptions(this.model.db, kind);
+  }
+
+  /** Validated, cast and timestamped as `Model.create` would (no schema has save hooks); `insertMany` carries `maxTimeMS`. */
   async create(tenantId: string, doc: Omit<T, 'tenantId'>): Promise<Lean<T>> {
-    const created = await this.model.create({ ...doc, tenantId });
+    const [created] = await this.model.insertMany([{ ...doc, tenantId }], this.limits('write') as InsertManyOptions);
     return created.toObject() as Lean<T>;
   }
 
   find(tenantId: string, filter: Filter<T> = {}, options: QueryOptions<T> = {}, projection?: ProjectionType<T>): Promise<Lean<T>[]> {
-    return this.model.find(scoped(tenantId, filter), projection, options).lean<Lean<T>[]>().exec();
+    return this.model.find(scoped(tenantId, filter), projection, { ...options, ...this.limits('read') }).lean<Lean<T>[]>().exec();
   }
 
   findOne(tenantId: string, filter: Filter<T>, options: QueryOptions<T> = {}): Promise<Lean<T> | null> {
-    return this.model.findOne(scoped(tenantId, filter), undefined, options).lean<Lean<T>>().exec();
+    return this.model.findOne(scoped(tenantId, filter), undefined, { ...options, ...this.limits('read') }).lean<Lean<T>>().exec();
   }
 
   /** An id that is not an ObjectId simply matches nothing (the caller answers 404). */
@@ -55,21 +64,32 @@ export abstract class TenantRepository<T extends TenantOwned> {
     return this.findOne(tenantId, { _id: new Types.ObjectId(id) } as Filter<T>);
   }
 
+  /** The distinct values of `field` (served from an index led by `tenantId` and `field` when there is one). */
+  distinct<V>(tenantId: string, field: string, filter: Filter<T> = {}): Promise<V[]> {
+    return this.model
+      .distinct(field, scoped(tenantId, filter))
+      .setOptions(this.limits('read'))
+      .exec() as Promise<V[]>;
+  }
+
   count(tenantId: string, filter: Filter<T> = {}): Promise<number> {
-    return this.model.countDocuments(scoped(tenantId, filter)).exec();
+    return this.model.countDocuments(scoped(tenantId, filter), this.limits('read')).exec();
   }
 
   exists(tenantId: string, filter: Filter<T>): Promise<boolean> {
-    return this.model.exists(scoped(tenantId, filter)).then((found) => found !== null);
+    return this.model
+      .exists(scoped(tenantId, filter))
+      .setOptions(this.limits('read'))
+      .then((found) => found !== null);
   }
 
   async updateOne(tenantId: string, filter: Filter<T>, update: UpdateQuery<T>, options: { upsert?: boolean } = {}): Promise<number> {
-    const result = await this.model.updateOne(scoped(tenantId, filter), withoutTenant(update), options).exec();
+    const result = await this.model.updateOne(scoped(tenantId, filter), withoutTenant(update), { ...options, ...this.limits('write') }).exec();
     return result.matchedCount + (result.upsertedCount ?? 0);
   }
 
   async updateMany(tenantId: string, filter: Filter<T>, update: UpdateQuery<T>): Promise<number> {
-    const result = await this.model.updateMany(scoped(tenantId, filter), withoutTenant(update)).exec();
+    const result = await this.model.updateMany(scoped(tenantId, filter), withoutTenant(update), this.limits('bulk')).exec();
     return result.modifiedCount;
   }
 
@@ -80,21 +100,21 @@ export abstract class TenantRepository<T extends TenantOwned> {
     options: { upsert?: boolean; new?: boolean } = {},
   ): Promise<Lean<T> | null> {
     return this.model
-      .findOneAndUpdate(scoped(tenantId, filter), withoutTenant(update), { new: true, ...options, runValidators: true })
+      .findOneAndUpdate(scoped(tenantId, filter), withoutTenant(update), { new: true, ...options, runValidators: true, ...this.limits('write') })
       .lean<Lean<T>>()
       .exec();
   }
 
   findOneAndDelete(tenantId: string, filter: Filter<T>): Promise<Lean<T> | null> {
-    return this.model.findOneAndDelete(scoped(tenantId, filter)).lean<Lean<T>>().exec();
+    return this.model.findOneAndDelete(scoped(tenantId, filter), this.limits('write')).lean<Lean<T>>().exec();
   }
 
   async deleteOne(tenantId: string, filter: Filter<T>): Promise<number> {
-    return (await this.model.deleteOne(scoped(tenantId, filter)).exec()).deletedCount;
+    return (await this.model.deleteOne(scoped(tenantId, filter), this.limits('write')).exec()).deletedCount;
   }
 
   async deleteMany(tenantId: string, filter: Filter<T> = {}): Promise<number> {
-    return (await this.model.deleteMany(scoped(tenantId, filter)).exec()).deletedCount;
+    return (await this.model.deleteMany(scoped(tenantId, filter), this.limits('bulk')).exec()).deletedCount;
   }
 
   /** The tenant joins a leading `$match` (one pass over the data) or becomes the first stage. */
@@ -102,7 +122,10 @@ export abstract class TenantRepository<T extends TenantOwned> {
     const [first, ...rest] = pipeline;
     const scopedPipeline =
       first && '$match' in first ? [{ $match: scoped(tenantId, first.$match as Filter<T>) }, ...rest] : [{ $match: scoped(tenantId) }, ...pipeline];
-    return this.model.aggregate<R>(scopedPipeline as PipelineStage[]).exec();
+    return this.model
+      .aggregate<R>(scopedPipeline as PipelineStage[])
+      .option(this.limits('aggregate'))
+      .exec();
   }
 
   /**
@@ -118,13 +141,20 @@ export abstract class TenantRepository<T extends TenantOwned> {
    * cost. A cursor that is not one this method handed out is a 400 `INVALID_CURSOR`: restarting at
    * the first page would loop a client holding a corrupted cursor forever.
    */
-  async page(tenantId: string, filter: Filter<T>, limit: number, cursor?: string, order: 'oldest' | 'newest' = 'oldest'): Promise<Paged<Lean<T>>> {
+  async page(
+    tenantId: string,
+    filter: Filter<T>,
+    limit: number,
+    cursor?: string,
+    order: 'oldest' | 'newest' = 'oldest',
+    options: Pick<QueryOptions<T>, 'collation'> = {},
+  ): Promise<Paged<Lean<T>>> {
     const direction = order === 'oldest' ? 1 : -1;
     if (cursor !== undefined && !/^[0-9a-f]{24}$/i.test(cursor)) {
       throw new ProblemException(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this endpoint');
     }
     const after = cursor ? { _id: { [direction === 1 ? '$gt' : '$lt']: new Types.ObjectId(cursor) } } : {};
-    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { sort: { _id: direction }, limit: limit + 1 });
+    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { ...options, sort: { _id: direction }, limit: limit + 1 });
     const hasMore = items.length > limit;
     const pageItems = hasMore ? items.slice(0, limit) : items;
     return { items: pageItems, nextCursor: hasMore ? String(pageItems[pageItems.length - 1]._id) : null };
@@ -138,7 +168,7 @@ export abstract class TenantRepository<T extends TenantOwned> {
     if (docs.length === 0) return 0;
     const result = await this.model.collection.insertMany(
       docs.map((doc) => ({ ...doc, tenantId })),
-      { ordered: false },
+      { ordered: false, ...this.limits('bulk') },
     );
     return result.insertedCount;
   }
@@ -147,7 +177,7 @@ export abstract class TenantRepository<T extends TenantOwned> {
   async bulkWrite(tenantId: string, operations: AnyBulkWriteOperation<Omit<T, 'tenantId'>>[]): Promise<void> {
     if (operations.length === 0) return;
     const scopedOps = operations.map((op) => scopeBulkOperation(tenantId, op as BulkOperation));
-    await this.model.collection.bulkWrite(scopedOps, { ordered: false });
+    await this.model.collection.bulkWrite(scopedOps, { ordered: false, ...this.limits('bulk') });
   }
 }
 

@@ -1,10 +1,12 @@
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
+import union from 'sorted-btree/extended/union';
 import { formatDocument, isPlainObject, toNumber, type Document, type StringFold } from './bson-values';
 import { foldFor, type FoldLevel, type ResolvedCollation } from './collation';
 import { indexValues } from './document-paths';
 import { commandError, DuplicateKeyError } from './errors';
 import { complement, encodeValue, KeyWriter } from './key-encoding';
+import { PendingEntries } from './pending-entries';
 import type { Matcher } from './query-engine';
 
 /** An index as listIndexes reports it. */
@@ -22,6 +24,8 @@ export interface KeyRange {
 
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const NODE_SIZE = 64;
+/** Entries of a non-unique index kept aside before they are merged into its tree in key order. */
+const MAX_PENDING = 16_384;
 const writer = new KeyWriter();
 /** Met an array on the way: the document needs the multikey path. */
 const ARRAY = Symbol('array');
@@ -53,7 +57,14 @@ export class IndexState {
   readonly isIdIndex: boolean;
   /** Per field: whether some document gave an array for it (mongod's multiKeyPaths). */
   readonly multikeyFields: boolean[];
-  tree = new BTree<string, string>(undefined, compareStrings, NODE_SIZE);
+  private entries = new BTree<string, string>(undefined, compareStrings, NODE_SIZE);
+  /**
+   * New entries of a non-unique index not yet in the tree. Inserting keys one document at a time
+   * lands each in a different part of the tree (a cache miss per level); merged in key order,
+   * consecutive entries go to the same leaf. Every read of the tree merges them first, so no
+   * reader ever sees the index without them.
+   */
+  private pending = new PendingEntries();
   /** Changes with every modification of the tree: a cursor saved before a change re-seeks. */
   version = 0;
   /** Set when the index is dropped (queries using it stop with QueryPlanKilled). */
@@ -78,6 +89,18 @@ export class IndexState {
 
   get isMultikey(): boolean {
     return this.multikeyFields.some(Boolean);
+  }
+
+  /** The B+ tree of entries, with every pending entry merged in. */
+  get tree(): BTree<string, string> {
+    if (this.pending.size > 0) this.mergePending();
+    return this.entries;
+  }
+
+  private mergePending(): void {
+    const { keys, ids } = this.pending.drain();
+    // The union walks both trees, keeping whole subtrees of the index that no new key falls into.
+    this.entries = union<BTree<string, string>, string, string>(this.entries, bulkLoad(keys, ids, NODE_SIZE, compareStrings), (_key, _old, added) => added);
   }
 
   get size(): number {
@@ -186,7 +209,13 @@ export class IndexState {
 
   add(keys: string[], idKey: string): void {
     this.version++;
-    for (const key of keys) this.tree.set(key, idKey);
+    if (this.unique) {
+      // A unique index is checked against its tree before every insertion: no deferral.
+      for (const key of keys) this.entries.set(key, idKey);
+      return;
+    }
+    for (const key of keys) this.pending.add(key, idKey);
+    if (this.pending.size >= MAX_PENDING) this.mergePending();
   }
 
   remove(keys: string[]): void {
@@ -198,7 +227,8 @@ export class IndexState {
   load(entries: Array<[string, string]>): void {
     entries.sort((a, b) => compareStrings(a[0], b[0]));
     this.version++;
-    this.tree = bulkLoad(
+    this.pending = new PendingEntries();
+    this.entries = bulkLoad(
       entries.map((entry) => entry[0]),
       entries.map((entry) => entry[1]),
       NODE_SIZE,

@@ -120,6 +120,39 @@ describe('mongo-test-server: query plans, explain and notablescan', () => {
     });
   });
 
+  describe('bulk inserts into non-unique indexes', () => {
+    // Such entries are merged into the index in key order in bulk; every read must see them all.
+    it('answers like a scan during and after loads larger than one merge, with a cursor open across them', async () => {
+      const bulk = native.collection('bulk');
+      await bulk.createIndexes([{ key: { group: 1, n: -1 } }, { key: { tag: 1 } }]);
+      const row = (i: number) => ({ group: `g${i % 7}`, n: i, tag: i % 2 === 0 ? ['even', `t${i % 5}`] : `t${i % 5}` });
+      await bulk.insertMany(Array.from({ length: 100 }, (_, i) => row(i)));
+      const open = bulk.find({ group: 'g3' }).sort({ group: 1, n: -1 }).batchSize(5);
+      const firstPage: number[] = [];
+      for (let i = 0; i < 5; i++) firstPage.push(((await open.next()) as Document).n as number);
+      for (let offset = 100; offset < 18_100; offset += 9_000) {
+        await bulk.insertMany(Array.from({ length: 9_000 }, (_, k) => row(offset + k)), { ordered: false });
+        expect(await bulk.countDocuments({ group: 'g2', n: { $gte: offset - 50 } })).toBe(await bulk.countDocuments({ group: 'g2', n: { $gte: offset - 50 } }, { hint: { $natural: 1 } }));
+      }
+      const rest = (await open.toArray()).map((doc) => doc.n as number);
+      // The cursor continues after its last key: larger n of g3 (inserted meanwhile) are before it in the order.
+      expect([...firstPage, ...rest]).toEqual([...firstPage, ...rest].sort((a, b) => b - a));
+      expect(rest.every((n) => n < firstPage[4])).toBe(true);
+      await bulk.updateMany({ group: 'g4', n: { $lt: 9_000 } }, { $set: { group: 'g5' } });
+      await bulk.deleteMany({ tag: 'even', group: 'g1' });
+      await bulk.insertMany(Array.from({ length: 500 }, (_, k) => row(50_000 + k)));
+      for (const filter of [{ group: 'g5' }, { group: 'g4' }, { tag: 'even' }, { tag: 't3', group: 'g1' }, { group: { $in: ['g1', 'g6'] }, n: { $lt: 15_000, $gt: 100 } }]) {
+        const planned = await bulk.find(filter, { projection: { n: 1 } }).sort({ n: 1 }).toArray();
+        const scanned = await bulk.find(filter, { projection: { n: 1 } }).sort({ n: 1 }).hint({ $natural: 1 }).toArray();
+        expect(planned.map((doc) => doc.n)).toEqual(scanned.map((doc) => doc.n));
+        expect(planned.length).toBeGreaterThan(0);
+      }
+      const plan = await bulk.find({ tag: 'even' }).explain('executionStats');
+      expect(findStage(plan.queryPlanner.winningPlan as Document, 'IXSCAN')).toMatchObject({ indexName: 'tag_1', isMultiKey: true });
+      await bulk.drop();
+    });
+  });
+
   describe('notablescan', () => {
     afterEach(async () => {
       await native.admin().command({ setParameter: 1, notablescan: false });

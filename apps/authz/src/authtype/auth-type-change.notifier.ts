@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
+import { PrincipalService } from '../identity/principal.service';
 import { AuthTypeResolver } from './auth-type.resolver';
 
 export interface AuthTypeChange {
@@ -24,10 +25,12 @@ export class AuthTypeChangeNotifier {
   constructor(
     private readonly resolver: AuthTypeResolver,
     private readonly bus: MessageBus,
+    private readonly principals: PrincipalService,
   ) {}
 
   async changed(change: AuthTypeChange): Promise<void> {
     this.resolver.forget(change.tenantId);
+    this.principals.forget(change.tenantId);
     try {
       await this.bus.publish('authz.config.changed', { tenantId: change.tenantId, idpId: change.idpId, authTypeId: change.authTypeId });
       if (change.membershipOf) await this.bus.publish('authz.membership.changed', { tenantId: change.tenantId, ...change.membershipOf });

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { AuthType } from '@lib/auth';
 import { InvalidatingCache, MessageBus } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import { AuthTypeConfigurationRepository } from './auth-type-configuration.repository';
 import { IdpMappingRepository } from './idp-mapping.repository';
 
@@ -12,13 +13,16 @@ export interface ResolvedAuthType {
 /** The auth type an IdP has *now*: its mapped configuration, or `internal` when unmapped. */
 @Injectable()
 export class AuthTypeResolver implements OnModuleInit {
-  private readonly cache = new InvalidatingCache<ResolvedAuthType>({ ttlMs: 60_000, maxEntries: 10_000 });
+  private readonly cache: InvalidatingCache<ResolvedAuthType>;
 
   constructor(
     private readonly mappings: IdpMappingRepository,
     private readonly configurations: AuthTypeConfigurationRepository,
     private readonly bus: MessageBus,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.cache = new InvalidatingCache({ ttlMs: 60_000, maxEntries: 10_000, observer: metrics.cacheObserver('auth-types') });
+  }
 
   onModuleInit(): void {
     void this.bus.subscribe('authz.config.changed', (event) => this.forget(event.tenantId));

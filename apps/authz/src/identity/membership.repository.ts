@@ -24,7 +24,7 @@ export class MembershipRepository extends TenantRepository<Membership> {
         .updateOne(
           { tenantId, userId: pair.userId, teamCode: pair.teamCode },
           { $setOnInsert: { userId: pair.userId, teamCode: pair.teamCode } },
-          { upsert: true },
+          { upsert: true, ...this.limits('write') },
         )
         .exec();
       return (result.upsertedCount ?? 0) > 0;

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Principal, PrincipalResolver, PrincipalTeam, SYSTEM_ADMIN_ROLE, TokenClaims } from '@lib/auth';
-import { InvalidatingCache, ResolvePrincipalReply, ResolvePrincipalRequest } from '@lib/messaging';
+import { CommonEnvironment } from '@lib/config';
+import { InvalidatingCache, MessageBus, ResolvePrincipalReply, ResolvePrincipalRequest } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import { isDuplicateKey } from '@lib/persistence';
 import { AuthTypeResolver } from '../authtype/auth-type.resolver';
 import { MembershipRepository } from './membership.repository';
@@ -10,26 +12,55 @@ import { UserRepository } from './user.repository';
 /**
  * Contract §2: a caller's teams are its internal memberships plus, when its IdP is mapped to a
  * `hybrid` configuration, every team whose external reference is one of the token's groups.
- * Authorization reads these live (cached, dropped by change events), never the token's copy.
+ * Authorization reads these live, never the token's copy: cached per caller as costasset caches
+ * them, and a tenant's entries dropped by `authz.config.changed` and `authz.membership.changed`
+ * (and at once in this instance, by `forget`, when the change is made here).
  */
 @Injectable()
-export class PrincipalService extends PrincipalResolver {
-  private readonly provisioned = new InvalidatingCache<true>({ ttlMs: 10 * 60_000, maxEntries: 50_000 });
+export class PrincipalService extends PrincipalResolver implements OnModuleInit {
+  private readonly provisioned: InvalidatingCache<true>;
+  private readonly principals: InvalidatingCache<ResolvePrincipalReply>;
 
   constructor(
     private readonly users: UserRepository,
     private readonly teams: TeamRepository,
     private readonly memberships: MembershipRepository,
     private readonly authTypes: AuthTypeResolver,
+    private readonly bus: MessageBus,
+    metrics: Metrics,
+    env: CommonEnvironment,
   ) {
     super();
+    this.provisioned = new InvalidatingCache({ ttlMs: 10 * 60_000, maxEntries: 50_000, observer: metrics.cacheObserver('provisioned-users') });
+    this.principals = new InvalidatingCache({ ttlMs: env.PRINCIPAL_CACHE_TTL_MS, maxEntries: 20_000, observer: metrics.cacheObserver('principals') });
   }
 
+  onModuleInit(): void {
+    void this.bus.subscribe('authz.config.changed', (event) => this.forget(event.tenantId));
+    void this.bus.subscribe('authz.membership.changed', (event) => this.forget(event.tenantId));
+  }
+
+  /** The caller of an HTTP request to authz (the access guard). */
   async resolve(claims: TokenClaims): Promise<Principal> {
-    const resolved = await this.resolveAccess({ tenantId: claims.tid, userId: claims.sub, idpId: claims.idp, groups: claims.groups });
-    return { userId: claims.sub, tenantId: claims.tid, idpId: claims.idp, groups: claims.groups, ...resolved };
+    return { userId: claims.sub, tenantId: claims.tid, idpId: claims.idp, groups: claims.groups, ...(await this.cachedAccess(claims)) };
   }
 
+  /** Teams, roles and auth type from the cache (token refresh and the access guard). */
+  cachedAccess(claims: Pick<TokenClaims, 'tid' | 'sub' | 'idp' | 'groups'>): Promise<ResolvePrincipalReply> {
+    const groups = [...claims.groups].sort();
+    const key = [claims.tid, claims.sub, claims.idp, ...groups].join('\u0000');
+    return this.principals.getOrLoad(key, () => this.resolveAccess({ tenantId: claims.tid, userId: claims.sub, idpId: claims.idp, groups }));
+  }
+
+  /** Drops the tenant's cached principals: a change of this instance, or an event of any. */
+  forget(tenantId: string): void {
+    this.principals.invalidatePrefix(`${tenantId}\u0000`);
+  }
+
+  /**
+   * Read from the database, uncached: what costasset asks over NATS (it caches the answer itself,
+   * and must never cache an answer this instance read before it saw the event that dropped both).
+   */
   async resolveAccess(request: ResolvePrincipalRequest): Promise<ResolvePrincipalReply> {
     const { tenantId, userId, idpId, groups } = request;
     await this.provision(tenantId, userId);

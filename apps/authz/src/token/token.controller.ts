@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal, Public, SigningKey } from '@lib/auth';
+import { AlwaysServed } from '@lib/http';
 import { MeResponse } from './dto/me.dto';
 import { AccessTokenResponse, RefreshTokenRequest } from './dto/refresh-token.dto';
 import { SIGNING_KEY } from './signing-key.provider';
@@ -15,6 +16,7 @@ export class TokenController {
   ) {}
 
   @Public()
+  @AlwaysServed()
   @Get('.well-known/jwks.json')
   @ApiOperation({ summary: 'Public keys that verify corelite-tokens (JWKS)' })
   jwks(): { keys: object[] } {
@@ -22,6 +24,7 @@ export class TokenController {
   }
 
   @Public()
+  @AlwaysServed()
   @Post('token/refresh')
   @HttpCode(200)
   @ApiOperation({ summary: 'Exchange a refresh token for a new corelite-token' })

@@ -16,7 +16,7 @@ export class TokenService {
   /** Contract §2: the new access token carries the auth type of the caller's IdP as it is now. */
   async refresh(refreshToken: string): Promise<AccessTokenResponse> {
     const claims = await this.verifier.verify(refreshToken, 'refresh');
-    const access = await this.principals.resolveAccess({ tenantId: claims.tid, userId: claims.sub, idpId: claims.idp, groups: claims.groups });
+    const access = await this.principals.cachedAccess(claims);
     const issued = await this.issuer.issueAccess(
       { sub: claims.sub, tid: claims.tid, idp: claims.idp, groups: claims.groups, authType: access.authType, authTypeId: access.authTypeId },
       parseTtl(this.env.ACCESS_TOKEN_TTL),

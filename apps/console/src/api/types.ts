@@ -25,3 +25,5 @@ export type ConfigValue = Authz['ConfigValueResponse'];
 export type FeatureFlag = Authz['FeatureFlagResponse'];
 export type AuditRecord = Authz['AuditRecordResponse'];
 export type AuditQuery = NonNullable<AuthzOperations['AuditController_list']['parameters']['query']>;
+export type FocusExportQuery = Omit<NonNullable<CostassetOperations['FocusExportController_export']['parameters']['query']>, 'format'>;
+export type FocusUploadRequest = Costasset['CreateFocusUploadRequest'];

@@ -15,8 +15,31 @@ export function putWithProgress(url: string, file: File, onProgress: (fraction: 
   });
 }
 
-/** Drag a file here, or choose one (keyboard: the zone is a button that opens the file picker). */
-export function DropZone({ id, accept, label, hint, disabled, onFile }: { id: string; accept: string; label: string; hint?: string; disabled?: boolean; onFile: (file: File) => void }) {
+/**
+ * Drag a file here, or choose one (keyboard: the zone is a button that opens the file picker).
+ * With `multiple`, every file dropped or chosen is handed over at once.
+ */
+export function DropZone({
+  id,
+  accept,
+  label,
+  hint,
+  disabled,
+  multiple,
+  onFiles,
+}: {
+  id: string;
+  accept: string;
+  label: string;
+  hint?: string;
+  disabled?: boolean;
+  multiple?: boolean;
+  onFiles: (files: File[]) => void;
+}) {
+  const take = (list: FileList | null | undefined) => {
+    const files = [...(list ?? [])].slice(0, multiple ? undefined : 1);
+    if (files.length && !disabled) onFiles(files);
+  };
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   return (
@@ -37,8 +60,7 @@ export function DropZone({ id, accept, label, hint, disabled, onFile }: { id: st
       onDrop={(event) => {
         event.preventDefault();
         setOver(false);
-        const file = event.dataTransfer?.files[0];
-        if (file && !disabled) onFile(file);
+        take(event.dataTransfer?.files);
       }}
     >
       <svg aria-hidden="true" viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="1.8">
@@ -55,9 +77,9 @@ export function DropZone({ id, accept, label, hint, disabled, onFile }: { id: st
         accept={accept}
         hidden
         disabled={disabled}
+        multiple={multiple}
         onChange={(event) => {
-          const file = (event.target as HTMLInputElement).files?.[0];
-          if (file) onFile(file);
+          take((event.target as HTMLInputElement).files);
           (event.target as HTMLInputElement).value = '';
         }}
       />

@@ -5,11 +5,13 @@ import type { ExtensionValidation, Job, Upload } from '../api/types';
 import { useMe } from '../auth/me';
 import { dateTime, number } from '../components/format';
 import { ConfirmButton, TextField } from '../components/forms';
+import { RejectedRows } from '../components/rejections';
 import { Card, Empty, ErrorBox, Loading, PageHeader, StatusBadge } from '../components/states';
+import { describeProgress, followJob } from '../components/jobs';
 import { DropZone, Progress, putWithProgress } from '../components/upload';
+import { FocusImport, FocusUploads } from './data-focus';
 import { useAction, useApi } from '../components/use-api';
 
-const TERMINAL = new Set(['succeeded', 'failed', 'terminated', 'completed_with_errors']);
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /** A file name the API accepts (letters, digits, dot, dash, underscore), derived from the user's. */
@@ -28,15 +30,6 @@ function describeResult(result: Job['result']): string {
   const counts = (result ?? {}) as { rowsRead?: number; rowsWritten?: number; rowsRejected?: number };
   if (counts.rowsRead === undefined) return 'Enriched.';
   return `Enriched: ${number(counts.rowsRead)} rows read, ${number(counts.rowsWritten ?? 0)} written, ${number(counts.rowsRejected ?? 0)} rejected.`;
-}
-
-async function followJob(jobId: string, onJob: (job: Job) => void): Promise<Job> {
-  for (;;) {
-    const job = await unwrap(costasset.GET('/api/costasset/v1/jobs/{jobId}', { params: { path: { jobId } } }));
-    onJob(job);
-    if (TERMINAL.has(job.status)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 800));
-  }
 }
 
 /** Providers to list uploads for: those with costs, those the core lists, and any the user adds. */
@@ -81,7 +74,7 @@ function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => voi
         </td>
         <td>{dateTime(upload.updatedAt)}</td>
         <td class="actions">
-          {['failed', 'uploaded', 'enriched'].includes(upload.status) && (
+          {['failed', 'uploaded', 'enriched', 'enriched_with_errors'].includes(upload.status) && (
             <button type="button" class="button ghost small" disabled={enrich.busy} onClick={async () => (await enrich.run(), onChanged())}>
               {upload.status === 'uploaded' ? 'Enrich' : 'Enrich again'}
             </button>
@@ -99,18 +92,7 @@ function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => voi
       {open && (
         <tr>
           <td colSpan={8}>
-            <div class="muted small">Rejected rows and problems (the first 100):</div>
-            <ul class="rejections" data-testid="rejections">
-              {upload.errors.map((error, index) => (
-                <li key={index}>
-                  <code>
-                    {error.file}
-                    {error.line ? `:${error.line}` : ''}
-                  </code>{' '}
-                  {error.reason}
-                </li>
-              ))}
-            </ul>
+            <RejectedRows errors={upload.errors} testId="rejections" />
           </td>
         </tr>
       )}
@@ -141,10 +123,11 @@ function GpdUpload({ providers, onUploaded }: { providers: string[]; onUploaded:
       setStage({ step: 'enriching', label: 'Enrichment queued', fraction: 0 });
       const started = await unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [submitted.GPDUploadRefId], provider: [chosen], retry: 'false' } }));
       const job = await followJob(started.jobs[0].jobId, (job) =>
-        setStage({ step: 'enriching', label: `Enriching ${file.name}: ${job.status}${job.progress.total ? ` (${number(job.progress.done)} of ${number(job.progress.total)})` : ''}`, fraction: job.progress.percent / 100, job }),
+        setStage({ step: 'enriching', label: `Enriching ${file.name}: ${job.status}${job.progress.total ? ` (${describeProgress(job.progress)})` : ''}`, fraction: job.progress.percent / 100, job }),
       );
-      const ok = job.status === 'succeeded';
-      setStage({ step: ok ? 'done' : 'failed', label: ok ? `${file.name} enriched` : `${file.name}: enrichment ${job.status}`, fraction: 1, job, error: ok ? undefined : (job.error ?? 'see the upload list for the reasons') });
+      // completed_with_errors: the valid rows are written, the rejected ones listed in the upload list
+      const ok = job.status === 'succeeded' || job.status === 'completed_with_errors';
+      setStage({ step: ok ? 'done' : 'failed', label: ok ? `${file.name} enriched${job.status === 'succeeded' ? '' : ' with errors'}` : `${file.name}: enrichment ${job.status}`, fraction: 1, job, error: ok ? undefined : (job.error ?? 'see the upload list for the reasons') });
       onUploaded(chosen);
     } catch (error) {
       setStage({ step: 'failed', label: file.name, fraction: 0, error: error instanceof ApiError ? error.message : (error as Error).message });
@@ -165,7 +148,7 @@ function GpdUpload({ providers, onUploaded }: { providers: string[]; onUploaded:
           </datalist>
         </div>
       </div>
-      <DropZone id="gpd" accept=".zip,application/zip" label="Drop a GPD .zip here, or choose a file" hint="Uploaded straight to the object store, then enriched into line items." disabled={busy} onFile={start} />
+      <DropZone id="gpd" accept=".zip,application/zip" label="Drop a GPD .zip here, or choose a file" hint="Uploaded straight to the object store, then enriched into line items." disabled={busy} onFiles={([file]) => start(file)} />
       {stage && (
         <div data-testid="gpd-stage" data-step={stage.step}>
           <Progress label={stage.label} fraction={stage.fraction} tone={stage.step === 'failed' ? 'bad' : stage.step === 'done' ? 'ok' : 'busy'} />
@@ -181,23 +164,6 @@ function GpdUpload({ providers, onUploaded }: { providers: string[]; onUploaded:
           )}
         </div>
       )}
-    </div>
-  );
-}
-
-/**
- * FOCUS exports (AWS Data Exports, Azure, Google Cloud, OCI). GAP(focus-import): the FOCUS import
- * operation is being built in the FOCUS workstream; once it exists, `startFocusImport` calls it
- * (upload to its pre-signed URL with putWithProgress, then follow its job as GpdUpload does).
- */
-function FocusUpload() {
-  return (
-    <div class="grid">
-      <p class="gap" data-testid="focus-gap">
-        FOCUS import is not available in this build yet: upload a FOCUS export once the FOCUS importer ships (CSV, CSV.gz or Parquet, FOCUS 1.0–1.3). Until then, convert it to GPD or use a provider
-        extension.
-      </p>
-      <DropZone id="focus" accept=".csv,.gz,.parquet,.zip" label="Drop a FOCUS export here" hint="Not available yet" disabled onFile={() => undefined} />
     </div>
   );
 }
@@ -224,7 +190,7 @@ function Extensions() {
       <div class="form-grid">
         <TextField id="extension-code" label="Provider code" value={code} onValue={(value) => setCode(value.trim())} placeholder="acme" hint="The extension transforms this provider's raw data into GPD." />
       </div>
-      <DropZone id="extension" accept=".zip" label="Drop an extension .zip here" hint="It is validated (every JSONata mapping compiled, required columns checked) before any flow may use it." onFile={start} />
+      <DropZone id="extension" accept=".zip" label="Drop an extension .zip here" hint="It is validated (every JSONata mapping compiled, required columns checked) before any flow may use it." onFiles={([file]) => start(file)} />
       {stage && (
         <div data-testid="extension-stage">
           <Progress label={stage.label} fraction={stage.fraction} tone={stage.error || stage.validation?.valid === false ? 'bad' : stage.validation?.valid ? 'ok' : 'busy'} />
@@ -249,10 +215,15 @@ export default function Data() {
   const me = useMe();
   const [tab, setTab] = useState<'gpd' | 'focus' | 'extensions'>('gpd');
   const [added, setAdded] = useState<string[]>([]);
+  const [focusChanged, setFocusChanged] = useState(0);
   const providers = useProviders(added);
   const uploads = useApi(async () => {
     const lists = await Promise.all(providers.map((providername) => unwrap(costasset.GET('/api/costasset/v1/gpd', { params: { query: { providername } } }))));
-    return lists.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    // FOCUS uploads are listed under every provider they hold rows of: they have a list of their own below
+    return lists
+      .flat()
+      .filter((upload) => upload.format !== 'focus')
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [providers.join(',')]);
   // while an upload enriches, the list follows it
   const active = uploads.data?.some((upload) => upload.status === 'enriching' || upload.status === 'uploaded');
@@ -280,11 +251,11 @@ export default function Data() {
         </div>
         <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} style={{ paddingTop: '14px' }}>
           {tab === 'gpd' && <GpdUpload providers={providers} onUploaded={(provider) => (setAdded((list) => (list.includes(provider) ? list : [...list, provider])), uploads.reload())} />}
-          {tab === 'focus' && <FocusUpload />}
+          {tab === 'focus' && <FocusImport onChanged={() => setFocusChanged((count) => count + 1)} />}
           {tab === 'extensions' && <Extensions />}
         </div>
       </Card>
-      <Card title="Uploads" actions={<button type="button" class="button ghost small" onClick={uploads.reload}>Refresh</button>}>
+      <Card title="GPD uploads" actions={<button type="button" class="button ghost small" onClick={uploads.reload}>Refresh</button>}>
         {uploads.error ? (
           <ErrorBox error={uploads.error} onRetry={uploads.reload} />
         ) : !uploads.data ? (
@@ -314,6 +285,9 @@ export default function Data() {
             </table>
           </div>
         )}
+      </Card>
+      <Card title="FOCUS uploads" actions={<button type="button" class="button ghost small" onClick={() => setFocusChanged((count) => count + 1)}>Refresh</button>}>
+        <FocusUploads refresh={focusChanged} />
       </Card>
     </div>
   );

@@ -1,11 +1,12 @@
 import { useLocation } from 'preact-iso';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { costasset, download, unwrap } from '../api/client';
-import type { Costs, CostsQuery } from '../api/types';
+import type { Costs, CostsQuery, FocusExportQuery } from '../api/types';
 import { noVisibilityReason, useMe } from '../auth/me';
 import { Chart } from '../components/chart';
 import { stackedCostOption } from '../components/cost-chart';
 import { ExpressionInput } from '../components/expression-input';
+import { FocusExportButtons } from '../components/focus-export';
 import { bucketLabel, money, seriesLabel } from '../components/format';
 import { Card, Empty, ErrorBox, Loading, PageHeader } from '../components/states';
 import { useApi, useAction } from '../components/use-api';
@@ -80,6 +81,28 @@ function apiQuery(view: View): CostsQuery {
     metric: view.metric,
     top: view.top,
   };
+}
+
+/** The month (YYYYMM) of a bound of the explorer's range (YYYYMM or YYYY-MM-DD). */
+const monthOf = (bound: string) => bound.replace(/-/g, '').slice(0, 6);
+
+/** The months from `from` to `to` (YYYYMM or YYYY-MM-DD), at most `limit` of them. */
+function monthsBetween(from: string, to: string, limit = 120): string[] {
+  const month = (bound: string) => Number(bound.slice(0, 4)) * 12 + Number(monthOf(bound).slice(4, 6)) - 1;
+  const months: string[] = [];
+  for (let at = month(from); at <= month(to) && months.length < limit; at++) months.push(`${Math.floor(at / 12)}${String((at % 12) + 1).padStart(2, '0')}`);
+  return months;
+}
+
+/**
+ * The line items behind the view, for a FOCUS export: the filter and the months shown (whole
+ * months: the line-item expression knows periods, not days). Groupings and top N do not select.
+ */
+function exportQuery(filter: string, shown: Costs): FocusExportQuery {
+  const months = monthsBetween(shown.from, shown.to);
+  const period = months.length === 1 ? `period == '${months[0]}'` : months.map((month) => `period == '${month}'`).join(' || ');
+  const expr = filter.trim() ? `(${filter}) && (${period})` : period;
+  return { expr };
 }
 
 /** `<input type="month">` speaks YYYY-MM, the API YYYYMM; `<input type="date">` and the API both YYYY-MM-DD. */
@@ -237,6 +260,11 @@ export default function Explorer() {
         }
       />
       {csv.error && <ErrorBox error={csv.error} />}
+      {costs.data && costs.data.series.length > 0 && (
+        <div class="explorer-export" data-testid="explorer-focus-export">
+          <FocusExportButtons query={exportQuery(view.filter, costs.data)} label={`FOCUS export: the line items of ${bucketLabel(monthOf(costs.data.from))} – ${bucketLabel(monthOf(costs.data.to))}${view.filter.trim() ? ' matching the filter' : ''}, as`} />
+        </div>
+      )}
       <Card class="controls">
         <div class="control-grid">
           {groupings.map((value, index) => (index === 0 || groupings[index - 1] !== undefined || value !== undefined ? <GroupingSelect key={index} index={index} value={value} onChange={(next) => setGrouping(index, next)} /> : null))}

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InvalidatingCache, MessageBus } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import { CurrencyConversion, CurrencyConverter } from './currency-converter';
 
 export const CURRENCY_KEYS = ['INSTANCE_CURRENCIES', 'DEFAULT_CURRENCY', 'CURRENCY_EXCHANGE_RATES'] as const;
@@ -29,10 +30,14 @@ function asRates(value: unknown): Record<string, number> {
  */
 @Injectable()
 export class CurrencyService extends CurrencyConverter implements OnModuleInit {
-  private readonly cache = new InvalidatingCache<TenantCurrencies>({ ttlMs: 5 * 60_000, maxEntries: 10_000 });
+  private readonly cache: InvalidatingCache<TenantCurrencies>;
 
-  constructor(private readonly bus: MessageBus) {
+  constructor(
+    private readonly bus: MessageBus,
+    metrics: Metrics,
+  ) {
     super();
+    this.cache = new InvalidatingCache({ ttlMs: 5 * 60_000, maxEntries: 10_000, observer: metrics.cacheObserver('currencies') });
   }
 
   onModuleInit(): void {

@@ -3,6 +3,7 @@ import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
 import { JobsModule } from '../jobs/jobs.module';
 import { LineItemsModule } from '../line-items/line-items.module';
+import { AccountSummaries } from './account-summaries';
 import { DataDeletionHandler } from './data-deletion.handler';
 import { DataManagementController } from './data-management.controller';
 import { DataManagementService } from './data-management.service';
@@ -13,6 +14,6 @@ import { DELETION_REQUEST, DeletionRequestSchema } from './schemas/deletion-requ
 @Module({
   imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule, RollupsModule],
   controllers: [DataManagementController],
-  providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler],
+  providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler, AccountSummaries],
 })
 export class DataManagementModule {}

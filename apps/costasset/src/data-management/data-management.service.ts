@@ -3,6 +3,7 @@ import { Types } from 'mongoose';
 import { Principal } from '@lib/auth';
 import { JobsService } from '../jobs/jobs.service';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { AccountSummaries } from './account-summaries';
 import { DATA_DELETION_JOB } from './data-deletion.handler';
 import { DataManagementProblems } from './data-management.problems';
 import { DeletionRequestRepository } from './deletion-request.repository';
@@ -41,6 +42,7 @@ export class DataManagementService {
     private readonly requests: DeletionRequestRepository,
     private readonly jobs: JobsService,
     private readonly lineItems: CostLineItemRepository,
+    private readonly summaries: AccountSummaries,
   ) {}
 
   async submit(principal: Principal, body: CreateDeletionRequestDto): Promise<DeletionRequestResponse> {
@@ -94,55 +96,19 @@ export class DataManagementService {
     return present((await this.requests.findById(principal.tenantId, id)) ?? cancelled);
   }
 
+  /** Bounded: see `AccountSummaries`. */
   accounts(principal: Principal): Promise<BillingAccountSummary[]> {
-    return this.lineItems.aggregate<BillingAccountSummary>(principal.tenantId, [
-      {
-        $group: {
-          _id: { providerName: '$providerName', billingAccountId: '$billingAccountId' },
-          billingAccountName: { $max: '$billingAccountName' },
-          rows: { $sum: 1 },
-          periodFrom: { $min: '$period' },
-          periodTo: { $max: '$period' },
-        },
-      },
-      { $sort: { '_id.providerName': 1, '_id.billingAccountId': 1 } },
-      {
-        $project: {
-          _id: 0,
-          providerName: '$_id.providerName',
-          billingAccountId: '$_id.billingAccountId',
-          billingAccountName: 1,
-          rows: 1,
-          periodFrom: 1,
-          periodTo: 1,
-        },
-      },
-    ]);
+    return this.summaries.of(principal.tenantId);
   }
 
+  /** Providers and accounts from the same summary; periods from the `tenantId + period` index alone (a distinct scan). */
   async filters(principal: Principal): Promise<DeletionFilterValues> {
-    const [facets] = await this.lineItems.aggregate<{ accounts: FilterAccount[]; periods: { _id: string }[] }>(principal.tenantId, [
-      {
-        $facet: {
-          accounts: [
-            {
-              $group: {
-                _id: { providerName: '$providerName', billingAccountId: '$billingAccountId' },
-                billingAccountName: { $max: '$billingAccountName' },
-              },
-            },
-            { $sort: { '_id.providerName': 1, '_id.billingAccountId': 1 } },
-            { $project: { _id: 0, providerName: '$_id.providerName', billingAccountId: '$_id.billingAccountId', billingAccountName: 1 } },
-          ],
-          periods: [{ $group: { _id: '$period' } }, { $sort: { _id: -1 } }],
-        },
-      },
-    ]);
-    const accounts = facets?.accounts ?? [];
+    const [summary, periods] = await Promise.all([this.summaries.of(principal.tenantId), this.lineItems.distinct<string>(principal.tenantId, 'period')]);
+    const accounts: FilterAccount[] = summary.map(({ providerName, billingAccountId, billingAccountName }) => ({ providerName, billingAccountId, billingAccountName }));
     return {
       providers: [...new Set(accounts.map((account) => account.providerName))],
       accounts,
-      periods: (facets?.periods ?? []).map((period) => period._id),
+      periods: periods.sort().reverse(),
     };
   }
 }

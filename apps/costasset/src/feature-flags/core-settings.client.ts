@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { GetConfigValueReply, InvalidatingCache, MessageBus } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 
 /**
  * Feature flags and configuration values of the core service, as costasset's rules read them:
@@ -8,10 +9,16 @@ import { GetConfigValueReply, InvalidatingCache, MessageBus } from '@lib/messagi
  */
 @Injectable()
 export class CoreSettingsClient implements OnModuleInit {
-  private readonly flags = new InvalidatingCache<Map<string, string>>({ ttlMs: 5 * 60_000, maxEntries: 10_000 });
-  private readonly values = new InvalidatingCache<GetConfigValueReply['value']>({ ttlMs: 5 * 60_000, maxEntries: 50_000 });
+  private readonly flags: InvalidatingCache<Map<string, string>>;
+  private readonly values: InvalidatingCache<GetConfigValueReply['value']>;
 
-  constructor(private readonly bus: MessageBus) {}
+  constructor(
+    private readonly bus: MessageBus,
+    metrics: Metrics,
+  ) {
+    this.flags = new InvalidatingCache({ ttlMs: 5 * 60_000, maxEntries: 10_000, observer: metrics.cacheObserver('feature-flags') });
+    this.values = new InvalidatingCache({ ttlMs: 5 * 60_000, maxEntries: 50_000, observer: metrics.cacheObserver('config-values') });
+  }
 
   onModuleInit(): void {
     void this.bus.subscribe('core.flags.changed', (event) => this.flags.invalidate(event.tenantId));

@@ -12,6 +12,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { PageOf } from '@lib/http';
 import { UploadRecordDto } from '../gpd/dto/gpd.dto';
 import {
   CreateFocusUploadRequest,
@@ -22,10 +23,7 @@ import {
 } from './dto/focus-upload.dto';
 import { FocusUploadsService } from './focus-uploads.service';
 
-export class FocusUploadPage {
-  @ApiProperty({ type: [UploadRecordDto] }) items: UploadRecordDto[];
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
+export class FocusUploadPage extends PageOf(UploadRecordDto) {}
 
 export class FocusUploadCleaned {
   @ApiProperty({ type: String, example: 'cleaned' }) status: 'cleaned';

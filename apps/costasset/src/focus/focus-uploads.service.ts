@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'minio';
-import { Problems } from '@lib/http';
+import { DEFAULT_PAGE_SIZE, Problems } from '@lib/http';
 import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
 import { UploadRecordDto } from '../gpd/dto/gpd.dto';
@@ -98,7 +98,7 @@ export class FocusUploadsService {
     };
   }
 
-  async list(tenantId: string, limit = 50, cursor?: string): Promise<{ items: UploadRecordDto[]; nextCursor: string | null }> {
+  async list(tenantId: string, limit = DEFAULT_PAGE_SIZE, cursor?: string): Promise<{ items: UploadRecordDto[]; nextCursor: string | null }> {
     const page = await this.uploads.page(tenantId, { format: 'focus' }, limit, cursor, 'newest');
     return { items: page.items.map(toUploadRecord), nextCursor: page.nextCursor };
   }

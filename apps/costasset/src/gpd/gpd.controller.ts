@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -9,11 +10,13 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import {
   CleanupDone,
   CleanupRequest,
   EnrichRequest,
   EnrichStarted,
+  ListUploadsQuery,
   ProviderQuery,
   RetryAccepted,
   RetryRequest,
@@ -31,10 +34,29 @@ export class GpdController {
 
   @Get()
   @AnyMember()
-  @ApiOperation({ summary: 'GPD uploads of a provider, with status and row counts' })
-  @ApiOkResponse({ type: [UploadRecordDto] })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ProviderQuery): Promise<UploadRecordDto[]> {
-    return this.gpd.list(principal.tenantId, query.providername);
+  @ApiOperation({
+    summary: 'GPD uploads of a provider, with status and row counts, newest first',
+    description:
+      'A list, as the interface defines it, of at most `limit` uploads (default 100, at most 1000). When there are more, the `X-Next-Cursor` header ' +
+      '(and a `Link: <…>; rel="next"` header) gives the `cursor` of the next page.',
+  })
+  @ApiOkResponse({
+    type: [UploadRecordDto],
+    headers: { 'X-Next-Cursor': { description: 'Present when more uploads follow: pass it as `cursor`', schema: { type: 'string' } } },
+  })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListUploadsQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<UploadRecordDto[]> {
+    const page = await this.gpd.list(principal.tenantId, query.providername, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    if (page.nextCursor) {
+      const next = new URLSearchParams({ providername: query.providername, cursor: page.nextCursor, ...(query.limit ? { limit: String(query.limit) } : {}) });
+      response.setHeader('X-Next-Cursor', page.nextCursor);
+      response.setHeader('Link', `<${request.baseUrl}${request.path}?${next.toString()}>; rel="next"`);
+    }
+    return page.items;
   }
 
   @Post()

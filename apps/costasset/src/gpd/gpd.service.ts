@@ -8,12 +8,15 @@ import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { RollupsService } from '../rollups/rollups.service';
 import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordDto, UploadSubmitted } from './dto/gpd.dto';
+import type { Paged } from '@lib/http';
 import { toUploadRecord } from './gpd-upload.presenter';
 import { FOCUS_IMPORT_JOB, focusPartKey, formatOfName, GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
 import { GpdUploadRepository } from './gpd.repository';
 import { GpdUpload } from './schemas/gpd-upload.schema';
 
 const DEFAULT_FILE_NAME = 'upload.zip';
+/** Provider names match case-insensitively, as the uploads' index is collated. */
+const CASE_INSENSITIVE = { locale: 'en', strength: 2 };
 const sameProvider = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** GPD upload records and their life cycle: awaiting_upload → uploaded → enriching → enriched | failed, and cleaned. */
@@ -62,14 +65,11 @@ export class GpdService {
     return { GPDUploadRefId: refId, uploadUrl, expiresAt: new Date(Date.now() + ttl * 1000).toISOString() };
   }
 
-  /** Uploads of the provider: GPD files of it, and FOCUS imports labelled with it or holding its rows. */
-  async list(tenantId: string, providerName: string): Promise<UploadRecordDto[]> {
-    const found = await this.uploads.find(
-      tenantId,
-      { $or: [{ providerName }, { providers: providerName }] },
-      { sort: { _id: 1 }, collation: { locale: 'en', strength: 2 } },
-    );
-    return found.map(toUploadRecord);
+  /** A page of the provider's uploads, newest first: GPD files of it, and FOCUS imports labelled with it or holding its rows. */
+  async list(tenantId: string, providerName: string, limit: number, cursor?: string): Promise<Paged<UploadRecordDto>> {
+    const filter = { $or: [{ providerName }, { providers: providerName }] };
+    const page = await this.uploads.page(tenantId, filter, limit, cursor, 'newest', { collation: CASE_INSENSITIVE });
+    return { items: page.items.map(toUploadRecord), nextCursor: page.nextCursor };
   }
 
   async enrich(tenantId: string, request: EnrichRequest): Promise<EnrichStarted> {
@@ -140,11 +140,7 @@ export class GpdService {
   }
 
   async cleanup(tenantId: string, providerName: string, refId: string): Promise<CleanupDone> {
-    const upload = await this.uploads.findOne(
-      tenantId,
-      { refId, $or: [{ providerName }, { providers: providerName }] },
-      { collation: { locale: 'en', strength: 2 } },
-    );
+    const upload = await this.uploads.findOne(tenantId, { refId, $or: [{ providerName }, { providers: providerName }] }, { collation: CASE_INSENSITIVE });
     if (!upload) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
     if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     const keys = upload.parts?.length ? upload.parts.map((part) => part.objectKey) : [upload.objectKey];

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Metrics } from '@lib/metrics';
 import { CostassetEnvironment } from '../costasset.environment';
 import { IngestCounts, outcomeOf, RejectedRow } from '../ingest-rules/ingest-report';
 import { PermanentJobError } from '../jobs/job-handler';
@@ -21,15 +22,17 @@ export class UploadOutcomes {
     private readonly assets: AssetRepository,
     private readonly utilization: UtilizationRepository,
     private readonly rollups: RollupsService,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Records the counts; throws a PermanentJobError (the job fails) when no row was written. */
   async finish(
     tenantId: string,
-    upload: Pick<GpdUpload, 'refId'>,
+    upload: Pick<GpdUpload, 'refId' | 'format'>,
     counts: IngestCounts,
     extra: Partial<GpdUpload> = {},
   ): Promise<'succeeded' | 'completed_with_errors'> {
+    this.metrics.ingestionRows(upload.format ?? 'gpd', { read: counts.rowsRead, written: counts.rowsWritten, rejected: counts.rowsRejected });
     const outcome = outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT);
     if (outcome === 'failed') {
       const reason = `no row could be written: ${counts.rowsRead} read, ${counts.rowsRejected} rejected`;

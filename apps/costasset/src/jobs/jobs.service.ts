@@ -3,6 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Principal } from '@lib/auth';
 import { Problems } from '@lib/http';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import { CostassetEnvironment } from '../costasset.environment';
 import { CompletedWithErrors, JobContext, JobHandler, JobTerminatedError, PermanentJobError, ProgressDetail } from './job-handler';
 import { JobMessage } from './job-message';
@@ -36,6 +37,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly jobs: JobsRepository,
     nats: NatsConnectionProvider,
     env: CostassetEnvironment,
+    private readonly metrics: Metrics,
   ) {
     this.instance = env.INSTANCE_ID;
     this.queue = new WorkQueue<JobMessage>(nats, {
@@ -49,6 +51,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       ackWaitMs: env.JOBS_ACK_WAIT_MS,
       retryDelayMs: env.JOBS_RETRY_DELAY_MS,
     });
+    metrics.watchQueueDepth(JOBS_STREAM, () => this.queue.depth());
   }
 
   register<P>(type: string, handler: JobHandler<P>): void {
@@ -209,30 +212,37 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     };
     const started = Date.now();
     this.logger.log(fields, 'job started');
+    this.metrics.jobStarted(current.type, delivery.attempt);
+    const ended = (status: string) => this.metrics.jobFinished(current.type, status, (Date.now() - started) / 1000);
     try {
       const result = await handler.run(context);
       if (result instanceof CompletedWithErrors) {
         await this.finish(tenantId, jobId, 'completed_with_errors', { result: result.result });
+        ended('completed_with_errors');
         this.logger.warn({ ...fields, durationMs: Date.now() - started }, 'job completed with errors');
       } else {
         await this.finish(tenantId, jobId, 'succeeded', { result });
+        ended('succeeded');
         this.logger.log({ ...fields, durationMs: Date.now() - started }, 'job succeeded');
       }
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       if (error instanceof JobTerminatedError) {
         await this.finish(tenantId, jobId, 'terminated', {});
+        ended('terminated');
         this.logger.log({ ...fields, durationMs: Date.now() - started }, 'job terminated');
         await handler.onTerminated?.(ref);
         return;
       }
       if (error instanceof PermanentJobError) {
         await this.finish(tenantId, jobId, 'failed', { error: reason, result: error.details });
+        ended('failed');
         this.logger.warn({ ...fields, durationMs: Date.now() - started, reason }, 'job failed');
         await handler.onFailed?.(ref, reason);
         return;
       }
       const retries = delivery.attempt < JOBS_MAX_DELIVER;
+      ended(retries ? 'retried' : 'failed');
       this.logger.warn({ ...fields, reason }, retries ? 'job attempt failed; it will be retried' : 'job attempt failed; it was the last attempt');
       await this.jobs.updateOne(
         tenantId,
@@ -253,7 +263,8 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   ): Promise<void> {
     delivery.heartbeat();
     const percent = total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0;
-    const set: Record<string, number> = { 'progress.done': done, 'progress.total': total, 'progress.percent': percent };
+    // a reader may count a few bytes twice (a Parquet footer): done never passes total
+    const set: Record<string, number> = { 'progress.done': total > 0 ? Math.min(done, total) : done, 'progress.total': total, 'progress.percent': percent };
     if (detail.rows !== undefined) set['progress.rows'] = detail.rows;
     const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: set });
     if (job?.terminateRequested) throw new JobTerminatedError();

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/commo
 import { ApiBadRequestResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
-import { MigrationStatusQuery, MigrationStatusResponse, StartMigrationRequest, StartMigrationResponse } from './dto/migration.dto';
+import { MigrationStatusResponse, MigrationStatusQuery, StartMigrationRequest, StartMigrationResponse } from './dto/migration.dto';
 import { MigrationService } from './migration.service';
 
 @ApiTags('migration')
@@ -26,7 +26,7 @@ export class MigrationController {
   }
 
   @Get('status')
-  @ApiOperation({ summary: 'Records of the latest migration (or `migrationId`) that succeeded and failed' })
+  @ApiOperation({ summary: 'Records of the latest migration (or `migrationId`) that succeeded and failed (`status` filters), a page of records at a time (`limit`, `cursor`, `nextCursor`)' })
   @ApiOkResponse({ type: MigrationStatusResponse })
   @ApiNoContentResponse({ description: 'No migration records' })
   async status(

@@ -4,13 +4,14 @@ import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@lib/auth';
 import { SecretSealer } from '@lib/config';
+import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobsService } from '../jobs/jobs.service';
 import { ACCOUNT_MIGRATION_JOB } from './account-migration.handler';
 import {
   MigrationRecordResponse,
-  MigrationStatusQuery,
   MigrationStatusResponse,
+  MigrationStatusQuery,
   StartMigrationRequest,
   StartMigrationResponse,
 } from './dto/migration.dto';
@@ -56,21 +57,21 @@ export class MigrationService {
     return { migrationId, jobId: job.jobId, status: 'started' };
   }
 
-  /** The records of one migration (by default the tenant's latest), split by outcome; null when there are none. */
+  /**
+   * A page of the records of one migration (by default the tenant's latest), optionally of one
+   * outcome, in the order they were recorded; null when the first page holds none.
+   */
   async status(principal: Principal, query: MigrationStatusQuery): Promise<MigrationStatusResponse | null> {
     const { tenantId } = principal;
     const migration = query.migrationId
       ? await this.migrations.findOne(tenantId, { migrationId: query.migrationId })
       : await this.migrations.findOne(tenantId, {}, { sort: { _id: -1 } });
     if (!migration) return null;
-    const records = await this.records.find(
-      tenantId,
-      { migrationId: migration.migrationId, ...(query.status ? { status: query.status } : {}) },
-      { sort: { _id: 1 } },
-    );
-    if (records.length === 0) return null;
+    const filter = { migrationId: migration.migrationId, ...(query.status ? { status: query.status } : {}) };
+    const page = await this.records.page(tenantId, filter, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    if (page.items.length === 0 && !query.cursor) return null;
     const present = (status: string): MigrationRecordResponse[] =>
-      records
+      page.items
         .filter((record) => record.status === status)
         .map((record) => ({
           migrationId: record.migrationId,
@@ -80,8 +81,8 @@ export class MigrationService {
           status: record.status,
           ...(record.reason ? { reason: record.reason } : {}),
         }));
-    if (query.status) return { [query.status]: present(query.status) };
-    return { succeeded: present('succeeded'), failed: present('failed') };
+    const statuses = query.status ? [query.status] : (['succeeded', 'failed'] as const);
+    return { ...Object.fromEntries(statuses.map((status) => [status, present(status)])), nextCursor: page.nextCursor };
   }
 
   private legacyUrl(value: string): URL {

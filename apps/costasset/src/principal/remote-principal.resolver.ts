@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Principal, PrincipalResolver, TokenClaims } from '@lib/auth';
 import { InvalidatingCache, MessageBus, ResolvePrincipalReply } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import { CostassetEnvironment } from '../costasset.environment';
 
 /**
@@ -14,9 +15,10 @@ export class RemotePrincipalResolver extends PrincipalResolver implements OnModu
   constructor(
     private readonly bus: MessageBus,
     env: CostassetEnvironment,
+    metrics: Metrics,
   ) {
     super();
-    this.cache = new InvalidatingCache({ ttlMs: env.PRINCIPAL_CACHE_TTL_MS, maxEntries: 20_000 });
+    this.cache = new InvalidatingCache({ ttlMs: env.PRINCIPAL_CACHE_TTL_MS, maxEntries: 20_000, observer: metrics.cacheObserver('principals') });
   }
 
   onModuleInit(): void {

@@ -37,7 +37,7 @@ export class LocationRepository extends TenantRepository<LocationMappingRecord> 
           },
         };
       }),
-      { ordered: false },
+      { ordered: false, ...this.limits('bulk') },
     );
     return { upserted: result.upsertedCount, matched: result.matchedCount };
   }

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { MessageBus } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import type { LocationRepository } from './location.repository';
 import { ProviderMetadataCache } from './provider-metadata.cache';
 import type { ServiceCategoryRepository } from './service-category.repository';
@@ -25,6 +26,7 @@ function setUp() {
     categories as unknown as ServiceCategoryRepository,
     locations as unknown as LocationRepository,
     bus as unknown as MessageBus,
+    new Metrics('costasset'),
   );
   cache.onModuleInit();
   return { cache, categories, locations, bus, deliver: (event: Parameters<Handler>[0]) => handler?.(event) };

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InvalidatingCache, MessageBus } from '@lib/messaging';
+import { Metrics } from '@lib/metrics';
 import { LOCATION_FIELDS } from './location-fields';
 import { LocationRepository } from './location.repository';
 import { LocationMapping, ProviderMetadataLookup, ProviderMetadataSnapshot } from './provider-metadata.lookup';
@@ -20,14 +21,16 @@ const keyOf = (tenantId: string, providerName: string) => `${tenantId}\u0000${pr
 @Injectable()
 export class ProviderMetadataCache extends ProviderMetadataLookup implements OnModuleInit {
   private readonly logger = new Logger(ProviderMetadataCache.name);
-  private readonly cache = new InvalidatingCache<ProviderMetadataSnapshot>({ ttlMs: SNAPSHOT_TTL_MS, maxEntries: MAX_SNAPSHOTS });
+  private readonly cache: InvalidatingCache<ProviderMetadataSnapshot>;
 
   constructor(
     private readonly categories: ServiceCategoryRepository,
     private readonly locations: LocationRepository,
     private readonly bus: MessageBus,
+    metrics: Metrics,
   ) {
     super();
+    this.cache = new InvalidatingCache({ ttlMs: SNAPSHOT_TTL_MS, maxEntries: MAX_SNAPSHOTS, observer: metrics.cacheObserver('provider-metadata') });
   }
 
   onModuleInit(): void {

@@ -22,7 +22,7 @@ export class ServiceCategoryRepository extends TenantRepository<ServiceCategoryM
       items.map(({ assetType, serviceCategory }) => ({
         updateOne: { filter: { tenantId, providerName, assetType }, update: { $set: { serviceCategory } }, upsert: true },
       })),
-      { ordered: false },
+      { ordered: false, ...this.limits('bulk') },
     );
     return { upserted: result.upsertedCount, matched: result.matchedCount };
   }

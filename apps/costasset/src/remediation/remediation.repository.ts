@@ -28,7 +28,7 @@ export class RemediationRepository extends TenantRepository<CostLineItem> {
     if (updates.length === 0) return { matched: 0, modified: 0 };
     const result = await this.model.collection.bulkWrite(
       updates.map(({ filter, update }) => ({ updateMany: { filter: { ...filter, tenantId }, update } })),
-      { ordered: false },
+      { ordered: false, ...this.limits('bulk') },
     );
     return { matched: result.matchedCount, modified: result.modifiedCount };
   }

@@ -2,6 +2,8 @@ import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '@lib/auth/access';
 import { ProblemException } from '../problem';
+import { AdmissionControl } from '../traffic/admission';
+import { AlwaysServed } from '../traffic/always-served';
 import { READINESS_PROBES, ReadinessProbe } from './readiness-probe';
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -21,11 +23,21 @@ async function probe(readiness: ReadinessProbe): Promise<'up' | 'down'> {
   }
 }
 
+/**
+ * `/health/live`: the process runs (a failure means restart it). `/health/ready`: this instance
+ * can take traffic now: every dependency answers and it is not at its bound of work in flight (a
+ * failure means send traffic elsewhere for now; it recovers by itself). Both are always served,
+ * whatever the load.
+ */
 @ApiTags('health')
 @Public()
+@AlwaysServed()
 @Controller('health')
 export class HealthController {
-  constructor(@Inject(READINESS_PROBES) private readonly probes: ReadinessProbe[]) {}
+  constructor(
+    @Inject(READINESS_PROBES) private readonly probes: ReadinessProbe[],
+    private readonly admission: AdmissionControl,
+  ) {}
 
   @Get('live')
   @HttpCode(200)
@@ -35,9 +47,13 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Every dependency answers; 503 problem+json naming the ones that do not' })
+  @ApiOperation({
+    summary: 'This instance can take traffic now: every dependency answers and it is not saturated; 503 problem+json naming what is not',
+    description: '`admission` is down while every slot of work in flight (HTTP_MAX_IN_FLIGHT) is taken.',
+  })
   async ready(): Promise<{ status: 'ok'; checks: Record<string, 'up' | 'down'> }> {
-    const results = await Promise.all(this.probes.map(async (p) => [p.name, await probe(p)] as const));
+    const dependencies = await Promise.all(this.probes.map(async (p) => [p.name, await probe(p)] as const));
+    const results = [...dependencies, ['admission', this.admission.saturated() ? 'down' : 'up'] as const];
     const checks = Object.fromEntries(results);
     const down = results.filter(([, state]) => state === 'down').map(([name]) => name);
     if (down.length > 0) {

@@ -12,11 +12,12 @@ export class ProblemFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request & { id?: string }>();
     const response = http.getResponse<Response>();
-    const { problem, unexpected } = toProblem(error);
+    const { problem, unexpected, retryAfterSeconds } = toProblem(error);
     if (unexpected) {
       this.logger.error({ err: error, requestId: request.id }, 'unexpected error');
     }
     if (response.headersSent) return;
+    if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
     response
       .status(problem.status)
       .type(PROBLEM_CONTENT_TYPE)

@@ -34,8 +34,14 @@ export function statusTitle(status: number): string {
     .join(' ');
 }
 
+/** Seconds a client should wait before retrying a 503, unless the problem says otherwise (`Retry-After`). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 /** The one exception the product throws for anything a caller should see. */
 export class ProblemException extends HttpException {
+  /** `Retry-After` of a 503 (every 503 carries one; `DEFAULT_RETRY_AFTER_SECONDS` unless set). */
+  retryAfterSeconds?: number;
+
   constructor(
     status: number,
     readonly code: string,
@@ -67,5 +73,6 @@ export const Problems = {
   notFound: (code: string, detail: string) => new ProblemException(404, code, detail),
   conflict: (code: string, detail: string) => new ProblemException(409, code, detail),
   payloadTooLarge: (code: string, detail: string) => new ProblemException(413, code, detail),
-  unavailable: (code: string, detail: string) => new ProblemException(503, code, detail),
+  unavailable: (code: string, detail: string, retryAfterSeconds?: number) =>
+    Object.assign(new ProblemException(503, code, detail), { retryAfterSeconds }),
 };

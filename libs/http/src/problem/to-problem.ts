@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { duplicateKeyFields } from '@lib/persistence/duplicate-key';
-import { FieldProblem, ProblemDetails, ProblemException, problemType, statusTitle } from './problem';
+import { DEFAULT_RETRY_AFTER_SECONDS, FieldProblem, ProblemDetails, ProblemException, Problems, problemType, statusTitle } from './problem';
 
 interface MongoLikeError {
   name?: string;
@@ -9,6 +9,11 @@ interface MongoLikeError {
   errors?: Record<string, { message?: string }>;
   path?: string;
 }
+
+/** mongod's `MaxTimeMSExpired`: the operation ran past its `maxTimeMS` and was stopped. */
+const MAX_TIME_MS_EXPIRED = 50;
+/** What a client waits before retrying a query that ran out of time: the database is busy, not down. */
+const DATABASE_TIMEOUT_RETRY_AFTER_SECONDS = 2;
 
 const MONGO_UNAVAILABLE = new Set([
   'MongoServerSelectionError',
@@ -45,6 +50,13 @@ function fromMongo(error: MongoLikeError): ProblemException | undefined {
     }));
     return new ProblemException(400, 'VALIDATION_FAILED', 'The record is invalid', errors);
   }
+  if (error.code === MAX_TIME_MS_EXPIRED) {
+    return Problems.unavailable(
+      'DATABASE_TIMEOUT',
+      'The database did not answer within the time limit of this kind of operation; retry later, or narrow the request',
+      DATABASE_TIMEOUT_RETRY_AFTER_SECONDS,
+    );
+  }
   if (error.name && MONGO_UNAVAILABLE.has(error.name)) {
     return new ProblemException(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; retry later');
   }
@@ -78,13 +90,18 @@ function fromHttpError(error: unknown): ProblemException | undefined {
  * Turns anything thrown into the problem a caller may see. Unexpected errors become a bare 500:
  * their message may hold queries, paths or secrets, so it only reaches the log.
  */
-export function toProblem(error: unknown): { problem: ProblemDetails; unexpected: boolean } {
-  if (error instanceof ProblemException) return { problem: error.toProblem(), unexpected: false };
+export function toProblem(error: unknown): { problem: ProblemDetails; unexpected: boolean; retryAfterSeconds?: number } {
+  const answer = problemOf(error);
+  return answer.problem.status === 503 ? { ...answer, retryAfterSeconds: answer.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS } : answer;
+}
+
+function problemOf(error: unknown): { problem: ProblemDetails; unexpected: boolean; retryAfterSeconds?: number } {
+  if (error instanceof ProblemException) return { problem: error.toProblem(), unexpected: false, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof HttpException) return { problem: fromHttpException(error), unexpected: error.getStatus() >= 500 };
   const bodyParser = fromBodyParser(error) ?? fromHttpError(error);
   if (bodyParser) return { problem: bodyParser.toProblem(), unexpected: false };
   const mongo = typeof error === 'object' && error ? fromMongo(error as MongoLikeError) : undefined;
-  if (mongo) return { problem: mongo.toProblem(), unexpected: mongo.getStatus() >= 500 };
+  if (mongo) return { problem: mongo.toProblem(), unexpected: mongo.getStatus() >= 500 && mongo.code !== 'DATABASE_TIMEOUT', retryAfterSeconds: mongo.retryAfterSeconds };
   return {
     problem: {
       type: problemType('INTERNAL_ERROR'),

@@ -1,22 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  Max,
-  Min,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
+import { IsSafeText, PageQuery, RequiredNestedArray } from '@lib/http';
 import { FOCUS_VERSIONS } from '../../ingest-rules/focus-columns';
 
 /** Any file name a provider gives its parts, without control characters or path separators. */
@@ -29,9 +13,7 @@ export class FocusPartRequest {
     description: 'File name of the part as the provider wrote it; its ending gives the format: `.csv`, `.csv.gz` (or `.gz`), `.parquet`',
     example: 'focus-2024-10-00001.snappy.parquet',
   })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @IsSafeText(255)
   @Matches(PART_NAME, { message: 'name may not hold control characters, `/` or `\\`' })
   name: string;
 }
@@ -41,12 +23,7 @@ export class CreateFocusUploadRequest {
     type: [FocusPartRequest],
     description: 'Every file of the export (the manifest of parts): the import starts only once each one is in the store',
   })
-  @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(10_000)
-  @ValidateNested({ each: true })
-  @Type(() => FocusPartRequest)
+  @RequiredNestedArray(() => FocusPartRequest, { minItems: 1, maxItems: 10_000 })
   files: FocusPartRequest[];
 
   @ApiPropertyOptional({
@@ -55,9 +32,7 @@ export class CreateFocusUploadRequest {
     example: 'AWS CUR 2.0 FOCUS 2024-10',
   })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @IsSafeText(200)
   label?: string;
 
   @ApiPropertyOptional({
@@ -103,18 +78,5 @@ export class FocusImportStarted {
   @ApiProperty({ type: String, format: 'uuid', description: 'The `focus.import` job (GET /api/costasset/v1/jobs/{jobId})' }) jobId: string;
 }
 
-export class ListFocusUploadsQuery {
-  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ type: String, description: 'The `nextCursor` of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  cursor?: string;
-}
+/** Newest uploads first. */
+export class ListFocusUploadsQuery extends PageQuery {}

@@ -1,10 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
-import { IsSafeText } from '@lib/http';
+import { IsSafeText, PageQuery } from '@lib/http';
 import { FOCUS_FILE_FORMATS, GPD_STATUSES, UPLOAD_FORMATS } from '../schemas/gpd-upload.schema';
 import type { FocusFileFormat, GpdStatus, UploadFormat } from '../schemas/gpd-upload.schema';
 
 export class ProviderQuery {
+  @ApiProperty({ type: String, example: 'aws' })
+  @IsSafeText(100)
+  providername: string;
+}
+
+/** A page of a provider's uploads, newest first. */
+export class ListUploadsQuery extends PageQuery {
   @ApiProperty({ type: String, example: 'aws' })
   @IsSafeText(100)
   providername: string;
@@ -162,3 +169,4 @@ export class CleanupDone {
   @ApiProperty({ type: Number }) assetsRemoved: number;
   @ApiProperty({ type: Number }) utilizationRemoved: number;
 }
+

@@ -156,8 +156,11 @@ export const GpdUploadSchema = new Schema<GpdUpload>(
 );
 GpdUploadSchema.plugin(tenantScopedPlugin);
 GpdUploadSchema.index({ refId: 1 }, { unique: true });
-// Uploads are listed and found by provider case-insensitively (the queries carry this collation).
-// Its own name: the simple-collation index this replaces may still exist in older databases.
-GpdUploadSchema.index({ tenantId: 1, providerName: 1 }, { name: 'tenantId_1_providerName_1_ci', collation: { locale: 'en', strength: 2 } });
+// Uploads are listed (pages in _id order) and found by provider case-insensitively (the queries
+// carry this collation): a GPD file by its provider, a FOCUS import by the providers of its rows
+// (one index per branch of the query's $or). Own names: indexes these replace may still exist in
+// older databases.
+GpdUploadSchema.index({ tenantId: 1, providerName: 1, _id: 1 }, { name: 'tenantId_1_providerName_1__id_1_ci', collation: { locale: 'en', strength: 2 } });
+GpdUploadSchema.index({ tenantId: 1, providers: 1, _id: 1 }, { name: 'tenantId_1_providers_1__id_1_ci', collation: { locale: 'en', strength: 2 } });
 // Housekeeping marks a tenant's enriched or failed uploads as cleaned.
 GpdUploadSchema.index({ tenantId: 1, status: 1 });

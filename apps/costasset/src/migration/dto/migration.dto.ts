@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { IsSafeText } from '@lib/http';
+import { IsSafeText, PageQuery } from '@lib/http';
 import { MIGRATION_RECORD_STATUSES, MigrationRecordStatus } from '../schemas/migration-record.schema';
 
 export class StartMigrationRequest {
@@ -36,7 +36,8 @@ export class StartMigrationResponse {
   status: 'started';
 }
 
-export class MigrationStatusQuery {
+/** The records of one migration (by default the latest), in pages in the order they were recorded. */
+export class MigrationStatusQuery extends PageQuery {
   @ApiPropertyOptional({ enum: MIGRATION_RECORD_STATUSES })
   @IsOptional()
   @IsIn(MIGRATION_RECORD_STATUSES)
@@ -68,10 +69,14 @@ export class MigrationRecordResponse {
   reason?: string;
 }
 
+/** The interface's shape (records that succeeded and failed), one page of records at a time. */
 export class MigrationStatusResponse {
   @ApiPropertyOptional({ type: [MigrationRecordResponse] })
   succeeded?: MigrationRecordResponse[];
 
   @ApiPropertyOptional({ type: [MigrationRecordResponse] })
   failed?: MigrationRecordResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page of records; null on the last page' })
+  nextCursor: string | null;
 }

@@ -31,3 +31,5 @@ export const MigrationRecordSchema = new Schema<MigrationRecord>(
 );
 MigrationRecordSchema.plugin(tenantScopedPlugin);
 MigrationRecordSchema.index({ tenantId: 1, migrationId: 1, provider: 1, accountId: 1 }, { unique: true });
+// Pages of one migration's records in the order they were recorded.
+MigrationRecordSchema.index({ tenantId: 1, migrationId: 1, _id: 1 });

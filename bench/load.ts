@@ -1,0 +1,244 @@
+/**
+ * `npm run bench:load -- [--rows 1000000] [--connections 200] [--duration 30] [--baseline 10]`
+ * Both services as real processes behind a gateway of their own (nginx, the routing table of
+ * `npm start`), N line items seeded with the driver, then C concurrent clients for T seconds
+ * through the gateway, split evenly over four routes run at the same time: a line-items page, a
+ * filtered page, a report execution and authz's `/me`. Baseline in the same run: each route
+ * alone, one client, before the load. Prints per route req/s, p50/p95/p99, answers by status,
+ * time-outs (no answer within 30 s), the latency of the 503s and whether each carried
+ * `Retry-After`, then the seconds until both services answer `/health/ready` 200 after the load,
+ * and the issue's acceptance lines.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { startGateway } from '../tools/stack/gateway';
+import { REPO_ROOT } from '../tools/stack/settings';
+import { lineItem } from './support/line-items';
+import { startServices } from './support/services';
+import { numberArg, summarize } from './support/stats';
+
+// autocannon ships no type declarations: the few fields used here.
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  timeout: number;
+  headers: Record<string, string>;
+  requests: { onResponse: (status: number, body: string, context: unknown, headers: Record<string, string>) => void }[];
+}
+interface AutocannonResult {
+  requests: { sent: number };
+  timeouts: number;
+  errors: number;
+}
+interface AutocannonRun extends PromiseLike<AutocannonResult> {
+  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (options: AutocannonOptions) => AutocannonRun;
+
+const BATCH = 10_000;
+/** A request without an answer within this is a time-out (the issue's bound). */
+const ANSWER_TIMEOUT_S = 30;
+const FAST_REFUSAL_MS = 50;
+
+interface Route {
+  name: string;
+  path: string;
+}
+
+interface Measured {
+  route: string;
+  phase: 'baseline' | 'load';
+  connections: number;
+  seconds: number;
+  latencies: number[];
+  byStatus: Map<number, number>;
+  refusalLatencies: number[];
+  refusalsWithoutRetryAfter: number;
+  timeouts: number;
+  errors: number;
+  /**
+   * Sent and not answered when the run stopped: about one per client (each sends its next request
+   * on every answer); never older than the time-out, which would have counted it as one.
+   */
+  inFlightAtEnd: number;
+}
+
+async function drive(
+  baseUrl: string,
+  token: string,
+  route: Route,
+  connections: number,
+  seconds: number,
+  phase: Measured['phase'],
+): Promise<Measured> {
+  const measured: Measured = {
+    route: route.name,
+    phase,
+    connections,
+    seconds,
+    latencies: [],
+    byStatus: new Map(),
+    refusalLatencies: [],
+    refusalsWithoutRetryAfter: 0,
+    timeouts: 0,
+    errors: 0,
+    inFlightAtEnd: 0,
+  };
+  const run = autocannon({
+    url: baseUrl + route.path,
+    connections,
+    duration: seconds,
+    timeout: ANSWER_TIMEOUT_S,
+    headers: { 'corelite-token': token },
+    requests: [
+      {
+        onResponse: (status, _body, _context, headers) => {
+          // raw header names, as the server wrote them
+          if (status === 503 && !Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after'))
+            measured.refusalsWithoutRetryAfter += 1;
+        },
+      },
+    ],
+  });
+  run.on('response', (_client, status, _bytes, ms) => {
+    measured.latencies.push(ms);
+    measured.byStatus.set(status, (measured.byStatus.get(status) ?? 0) + 1);
+    if (status === 503) measured.refusalLatencies.push(ms);
+  });
+  const result = await run;
+  measured.timeouts = result.timeouts;
+  measured.errors = result.errors - result.timeouts;
+  measured.inFlightAtEnd = Math.max(0, result.requests.sent - measured.latencies.length - result.errors);
+  return measured;
+}
+
+async function secondsUntilReady(urls: string[]): Promise<number> {
+  const started = performance.now();
+  const deadline = started + 300_000;
+  const ready = async (url: string) =>
+    (await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined))?.status === 200;
+  while (performance.now() < deadline) {
+    if ((await Promise.all(urls.map(ready))).every(Boolean)) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '–');
+
+function row(m: Measured): string {
+  const s = summarize(m.latencies);
+  const statuses = [...m.byStatus.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${status}: ${count.toLocaleString()}`)
+    .join(', ');
+  const refusals = m.refusalLatencies.length
+    ? `p99 ${ms(summarize(m.refusalLatencies).p99)}, max ${ms(summarize(m.refusalLatencies).max)}`
+    : '–';
+  return `| ${m.route} | ${m.phase} | ${m.connections} | ${(m.latencies.length / m.seconds).toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${statuses || '–'} | ${m.timeouts} | ${m.errors} | ${m.inFlightAtEnd} | ${refusals} | ${m.refusalsWithoutRetryAfter} |`;
+}
+
+async function main(): Promise<void> {
+  const rows = numberArg('rows', 1_000_000);
+  const connections = numberArg('connections', 200);
+  const duration = numberArg('duration', 30);
+  const baselineSeconds = numberArg('baseline', 10);
+  const services = await startServices('load');
+  const runDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE ?? 'dev', 'gateways', `bench-load-${process.pid}`);
+  const gateway = await startGateway({
+    port: 0,
+    upstreams: { authz: [new URL(services.authzUrl).host], costasset: [new URL(services.costassetUrl).host] },
+    runDir,
+  });
+  const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
+  try {
+    const collection = client.db().collection('cost_line_items');
+    const loadStart = performance.now();
+    for (let offset = 0; offset < rows; offset += BATCH) {
+      const size = Math.min(BATCH, rows - offset);
+      await collection.insertMany(
+        Array.from({ length: size }, (_, k) => lineItem(offset + k)),
+        { ordered: false },
+      );
+    }
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+    console.log(
+      `seeded ${rows.toLocaleString()} line items in ${loadSeconds.toFixed(1)} s (${Math.round(rows / loadSeconds).toLocaleString()} rows/s)`,
+    );
+
+    const token = await services.token();
+    const created = await fetch(`${gateway.url}/api/costasset/v1/reportModels/bench-load?templateId=cost-by-provider`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'corelite-token': token },
+      body: JSON.stringify({ append: false, type: 'v1', vtags: [], expr: 'period == ${period}' }),
+    });
+    if (!created.ok) throw new Error(`creating the report model failed: ${created.status} ${await created.text()}`);
+    const params = encodeURIComponent(JSON.stringify({ period: '202406' }));
+    const routes: Route[] = [
+      { name: 'line-items page', path: '/api/costasset/v1/costLineItems?limit=100' },
+      { name: 'filtered page', path: '/api/costasset/v1/costLineItems?limit=100&providerName=aws&period=202406' },
+      { name: 'report execution', path: `/api/costasset/v1/reportModels/bench-load/execution?templateParams=${params}` },
+      { name: 'authz /me', path: '/core/authorization/v1/me' },
+    ];
+    for (const route of routes) {
+      const answer = await fetch(gateway.url + route.path, { headers: { 'corelite-token': token } });
+      if (answer.status !== 200) throw new Error(`${route.name} answers ${answer.status} before the load: ${await answer.text()}`);
+    }
+
+    const results: Measured[] = [];
+    for (const route of routes) results.push(await drive(gateway.url, token, route, 1, baselineSeconds, 'baseline'));
+    const each = Math.max(1, Math.floor(connections / routes.length));
+    console.log(`load: ${each * routes.length} clients (${each} per route) for ${duration} s through the gateway ${gateway.url}`);
+    results.push(...(await Promise.all(routes.map((route) => drive(gateway.url, token, route, each, duration, 'load')))));
+    const readyAfter = await secondsUntilReady([services.authzUrl, services.costassetUrl]);
+
+    console.log(`\n${new Date().toISOString().slice(0, 10)}, ${rows.toLocaleString()} line items; latencies in ms`);
+    console.log(
+      '| route | phase | clients | req/s | p50 | p95 | p99 | answers by status | time-outs | errors | cut by the end | 503 latency | 503 without Retry-After |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const measured of results) console.log(row(measured));
+    console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
+
+    const loaded = results.filter((m) => m.phase === 'load');
+    const unanswered = loaded.reduce((sum, m) => sum + m.timeouts + m.errors, 0);
+    const unexpected = loaded.reduce(
+      (sum, m) =>
+        sum + [...m.byStatus.entries()].filter(([status]) => status !== 200 && status !== 503).reduce((n, [, count]) => n + count, 0),
+      0,
+    );
+    const refusals = loaded.flatMap((m) => m.refusalLatencies);
+    const slowRefusals = refusals.filter((latency) => latency >= FAST_REFUSAL_MS).length;
+    const withoutRetryAfter = loaded.reduce((sum, m) => sum + m.refusalsWithoutRetryAfter, 0);
+    const me = loaded.find((m) => m.route === 'authz /me') as Measured;
+    const meP99 = summarize(me.latencies).p99;
+    const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    console.log('\nacceptance:');
+    console.log(`- no request without an answer within ${ANSWER_TIMEOUT_S} s: ${unanswered} without one (${verdict(unanswered === 0)})`);
+    console.log(
+      `- every answer a 200, or a 503 with Retry-After in under ${FAST_REFUSAL_MS} ms: ${unexpected} other statuses, ${refusals.length} 503s of which ${slowRefusals} took ${FAST_REFUSAL_MS} ms or more and ${withoutRetryAfter} had no Retry-After (${verdict(unexpected === 0 && slowRefusals === 0 && withoutRetryAfter === 0)})`,
+    );
+    console.log(`- authz /me p99 under 500 ms during the costasset load: ${ms(meP99)} ms (${verdict(meP99 < 500)})`);
+    console.log(`- both services ready within 5 s after the load: ${readyAfter.toFixed(1)} s (${verdict(readyAfter <= 5)})`);
+  } finally {
+    await client
+      .db()
+      .dropDatabase()
+      .catch(() => undefined);
+    await client.close();
+    await gateway.stop();
+    rmSync(runDir, { recursive: true, force: true });
+    await services.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

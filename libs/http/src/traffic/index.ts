@@ -1,0 +1,7 @@
+export * from './always-served';
+export * from './admission';
+export * from './request-context';
+export * from './traffic.middleware';
+export * from './traffic.module';
+export * from './metrics.controller';
+export * from './metrics-listener';
