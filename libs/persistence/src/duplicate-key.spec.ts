@@ -9,6 +9,14 @@ describe('duplicateKeyFields', () => {
     ]);
   });
 
+  it('reads the first write error of a bulk write (insertMany), and field names holding underscores from the message', () => {
+    const bulk = { code: 11000, message: 'E11000 …', writeErrors: [{ err: { code: 11000, keyPattern: { tenantId: 1, idp_id: 1 } } }] };
+    expect(duplicateKeyFields(bulk)).toEqual(['idp_id']);
+    const message =
+      'E11000 duplicate key error collection: db.idp_mappings index: tenantId_1_idp_id_1 dup key: { tenantId: "default", idp_id: "idp-default" }';
+    expect(duplicateKeyFields({ code: 11000, message })).toEqual(['idp_id']);
+  });
+
   it('answers undefined for anything that is not a duplicate key', () => {
     expect(duplicateKeyFields(new Error('boom'))).toBeUndefined();
     expect(duplicateKeyFields({ code: 11001 })).toBeUndefined();

@@ -9,20 +9,36 @@ interface DuplicateKeyError {
   writeErrors?: unknown;
 }
 
+type KeyDocument = Record<string, unknown>;
+
+/** The first write error of a bulk write (`insertMany`), where the driver keeps the key pattern. */
+function firstWriteError(error: DuplicateKeyError): { keyPattern?: KeyDocument; keyValue?: KeyDocument } | undefined {
+  const list = Array.isArray(error.writeErrors) ? error.writeErrors : error.writeErrors ? [error.writeErrors] : [];
+  const first = list[0] as { err?: { keyPattern?: KeyDocument; keyValue?: KeyDocument }; keyPattern?: KeyDocument } | undefined;
+  return first?.err ?? first;
+}
+
+/** Field names of the `dup key: { a: …, b: … }` part of the server's message (field names may hold `_`). */
+function fieldsOfMessage(message: string): string[] {
+  const dupKey = /dup key: \{(.*)\}/.exec(message)?.[1] ?? '';
+  const named = [...dupKey.matchAll(/(?:^|,)\s*([^\s:,{}"]+):/g)].map((match) => match[1]);
+  if (named.length > 0) return named;
+  const indexName = /index: (\S+)/.exec(message)?.[1] ?? '';
+  return indexName.split('_').filter((part, i) => i % 2 === 0 && part !== '');
+}
+
 /**
  * The fields (tenant left out) of the unique index a write collided with, or `undefined` when the
- * error is not a duplicate key. Uses `keyPattern`, then `keyValue`, then the index name in the
- * message (`index: tenantId_1_name_1`), as drivers and servers fill them unevenly.
+ * error is not a duplicate key. Uses `keyPattern`, then `keyValue` (of the error, or of the first
+ * write error of a bulk write), then the `dup key` or index name of the message, as drivers and
+ * servers fill them unevenly.
  */
 export function duplicateKeyFields(error: unknown): string[] | undefined {
   const duplicate = error as DuplicateKeyError | null | undefined;
   if (!duplicate || typeof duplicate !== 'object' || duplicate.code !== DUPLICATE_KEY) return undefined;
-  const source = duplicate.keyPattern ?? duplicate.keyValue;
-  let fields = source ? Object.keys(source) : [];
-  if (fields.length === 0) {
-    const indexName = /index: (\S+)/.exec(duplicate.message ?? '')?.[1] ?? '';
-    fields = indexName.split('_').filter((part, i) => i % 2 === 0 && part !== '');
-  }
+  const written = firstWriteError(duplicate);
+  const source = duplicate.keyPattern ?? duplicate.keyValue ?? written?.keyPattern ?? written?.keyValue;
+  const fields = source ? Object.keys(source) : fieldsOfMessage(duplicate.message ?? '');
   return fields.filter((field) => field !== 'tenantId');
 }
 
