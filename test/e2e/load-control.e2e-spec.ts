@@ -103,7 +103,12 @@ describe('under load: time limits, admission control, readiness', () => {
   });
 
   it('reports itself not ready while saturated, ready again once the work in flight ends; health and metrics stay served', async () => {
-    const work = [slowPage(), slowPage()];
+    // two clients keep the instance at its bound of 2 (one slow page after the other), however fast the machine
+    let busy = true;
+    const keepBusy = async () => {
+      while (busy) await slowPage();
+    };
+    const work = [keepBusy(), keepBusy()];
     let saturated: { status: number; body: { checks: Record<string, string> } } | undefined;
     await eventually(async () => {
       const answer = await ready();
@@ -113,7 +118,8 @@ describe('under load: time limits, admission control, readiness', () => {
     expect(saturated).toMatchObject({ status: 503, body: { code: 'NOT_READY', checks: { admission: 'down', mongodb: 'up', nats: 'up' } } });
     expect((await fetch(`${costasset}/health/live`)).status).toBe(200);
     expect((await fetch(`${costasset}/metrics`)).status).toBe(200);
-    expect((await slowPage()).status).toBe(503);
+    await eventually(async () => expect((await slowPage()).status).toBe(503), 10_000, 5);
+    busy = false;
     await Promise.all(work);
     const started = Date.now();
     await eventually(async () => expect((await ready()).status).toBe(200), 5_000, 20);

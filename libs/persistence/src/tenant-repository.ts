@@ -117,14 +117,18 @@ export abstract class TenantRepository<T extends TenantOwned> {
     return (await this.model.deleteMany(scoped(tenantId, filter), this.limits('bulk')).exec()).deletedCount;
   }
 
-  /** The tenant joins a leading `$match` (one pass over the data) or becomes the first stage. */
-  aggregate<R>(tenantId: string, pipeline: PipelineStage[]): Promise<R[]> {
+  /**
+   * The tenant joins a leading `$match` (one pass over the data) or becomes the first stage.
+   * `kind`: `aggregate` for what answers a request (its time limit, stopped when the client
+   * leaves), `bulk` for the maintenance work of jobs over many documents (the bulk limit).
+   */
+  aggregate<R>(tenantId: string, pipeline: PipelineStage[], kind: 'aggregate' | 'bulk' = 'aggregate'): Promise<R[]> {
     const [first, ...rest] = pipeline;
     const scopedPipeline =
       first && '$match' in first ? [{ $match: scoped(tenantId, first.$match as Filter<T>) }, ...rest] : [{ $match: scoped(tenantId) }, ...pipeline];
     return this.model
       .aggregate<R>(scopedPipeline as PipelineStage[])
-      .option(this.limits('aggregate'))
+      .option(this.limits(kind))
       .exec();
   }
 

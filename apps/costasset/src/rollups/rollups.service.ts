@@ -32,7 +32,7 @@ export class RollupsService {
 
   /** The uploads holding line items that match a filter (on the tenant + upload index for one upload). */
   async uploadsMatching(tenantId: string, filter: Record<string, unknown>): Promise<string[]> {
-    const rows = await this.lineItems.aggregate<{ _id: string | null }>(tenantId, [{ $match: filter }, { $group: { _id: '$uploadRefId' } }]);
+    const rows = await this.lineItems.aggregate<{ _id: string | null }>(tenantId, [{ $match: filter }, { $group: { _id: '$uploadRefId' } }], 'bulk');
     return rows.map((row) => row._id).filter((id): id is string => typeof id === 'string');
   }
 
@@ -145,7 +145,7 @@ export class RollupsService {
       const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
       // someone else refreshes: it will see the generation this call bumped and recompute
       if (!state) return;
-      if (await this.store(tenantId, uploadRefId, state.generation, () => this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId)))) return;
+      if (await this.store(tenantId, uploadRefId, state.generation, () => this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId), 'bulk'))) return;
     }
   }
 
