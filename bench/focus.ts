@@ -10,16 +10,14 @@
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import { open } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import type { AsyncBuffer } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { MongoClient } from 'mongodb';
 import { FocusFileFormat, generateFocus } from '../tools/focus/generate';
-import { peakRssMb, startServices } from './support/services';
+import { peakRssMb, putFile, startServices, stopAndDropDatabase, waitForJob } from './support/services';
 import { numberArg } from './support/stats';
 
 interface Measured {
@@ -110,37 +108,18 @@ async function ingest(file: string, name: string, heapMb: number): Promise<Measu
       importPath: string;
       files: { uploadUrl: string }[];
     };
-    const put = await fetch(created.files[0].uploadUrl, {
-      method: 'PUT',
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-      headers: { 'content-length': String(statSync(file).size) },
-      duplex: 'half',
-    } as RequestInit);
-    if (!put.ok) throw new Error(`upload answered ${put.status}`);
+    await putFile(created.files[0].uploadUrl, file);
     const started = performance.now();
     const { jobId } = (await (await api(created.importPath, { method: 'POST', body: '{}' })).json()) as { jobId: string };
-    for (;;) {
-      const job = (await (await api(`/api/costasset/v1/jobs/${jobId}`)).json()) as {
-        status: string;
-        error?: string;
-        result?: { rowsWritten: number; databaseMs: number };
-      };
-      if (job.status === 'failed' || job.status === 'terminated') throw new Error(`the import job ${job.status}: ${job.error}`);
-      if (job.status === 'succeeded' || job.status === 'completed_with_errors') {
-        return {
-          rows: job.result?.rowsWritten ?? 0,
-          seconds: (performance.now() - started) / 1000,
-          databaseSeconds: (job.result?.databaseMs ?? 0) / 1000,
-          peakRssMb: peakRssMb(services.costassetPid),
-        };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    const job = await waitForJob<{ rowsWritten: number; databaseMs: number }>(services, headers, jobId, 500);
+    return {
+      rows: job.result?.rowsWritten ?? 0,
+      seconds: (performance.now() - started) / 1000,
+      databaseSeconds: (job.result?.databaseMs ?? 0) / 1000,
+      peakRssMb: peakRssMb(services.costassetPid),
+    };
   } finally {
-    await services.stop();
-    const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
-    await client.db().dropDatabase();
-    await client.close();
+    await stopAndDropDatabase(services);
   }
 }
 

@@ -6,15 +6,13 @@
  * is a bare streaming unzip + CSV parse (yauzl + csv-parse, nothing else). Enrichment runs a second
  * time at a quarter of the rows in a fresh process, to show whether memory grows with row count.
  */
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import * as yauzl from 'yauzl';
-import { MongoClient } from 'mongodb';
 import { generateGpd } from '../tools/gpd/generate';
-import { peakRssMb, startServices } from './support/services';
+import { peakRssMb, putFile, startServices, stopAndDropDatabase, waitForJob } from './support/services';
 import { numberArg } from './support/stats';
 
 interface Measured {
@@ -60,13 +58,7 @@ async function ingest(file: string, heapMb?: number): Promise<Measured> {
     const token = await services.token();
     const headers = { 'content-type': 'application/json', 'corelite-token': token };
     const submitted = (await (await fetch(`${services.costassetUrl}/api/costasset/v1/gpd?providername=aws`, { method: 'POST', headers })).json()) as { GPDUploadRefId: string; uploadUrl: string };
-    const upload = await fetch(submitted.uploadUrl, {
-      method: 'PUT',
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-      headers: { 'content-length': String(statSync(file).size) },
-      duplex: 'half',
-    } as RequestInit);
-    if (!upload.ok) throw new Error(`upload answered ${upload.status}`);
+    await putFile(submitted.uploadUrl, file);
     const started = performance.now();
     const enrich = await fetch(`${services.costassetUrl}/api/costasset/v1/gpd/enrich`, {
       method: 'POST',
@@ -74,29 +66,16 @@ async function ingest(file: string, heapMb?: number): Promise<Measured> {
       body: JSON.stringify({ GPDUploadRefId: [submitted.GPDUploadRefId], provider: ['aws'], retry: 'false' }),
     });
     const { jobs } = (await enrich.json()) as { jobs: { jobId: string }[] };
-    for (;;) {
-      const job = (await (await fetch(`${services.costassetUrl}/api/costasset/v1/jobs/${jobs[0].jobId}`, { headers })).json()) as {
-        status: string;
-        error?: string;
-        result?: { rowsWritten: number; databaseMs: number; rollupMs?: number };
-      };
-      if (job.status === 'failed' || job.status === 'terminated') throw new Error(`the enrichment job ${job.status}: ${job.error}`);
-      if (job.status === 'succeeded') {
-        return {
-          rows: job.result?.rowsWritten ?? 0,
-          seconds: (performance.now() - started) / 1000,
-          databaseSeconds: (job.result?.databaseMs ?? 0) / 1000,
-          rollupSeconds: (job.result?.rollupMs ?? 0) / 1000,
-          peakRssMb: peakRssMb(services.costassetPid),
-        };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const job = await waitForJob<{ rowsWritten: number; databaseMs: number; rollupMs?: number }>(services, headers, jobs[0].jobId, 250);
+    return {
+      rows: job.result?.rowsWritten ?? 0,
+      seconds: (performance.now() - started) / 1000,
+      databaseSeconds: (job.result?.databaseMs ?? 0) / 1000,
+      rollupSeconds: (job.result?.rollupMs ?? 0) / 1000,
+      peakRssMb: peakRssMb(services.costassetPid),
+    };
   } finally {
-    await services.stop();
-    const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
-    await client.db().dropDatabase();
-    await client.close();
+    await stopAndDropDatabase(services);
   }
 }
 

@@ -3,8 +3,10 @@
  * benchmark in a database of its own, and mints tokens with the local key.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { MongoClient } from 'mongodb';
 import { loadSigningKey, TokenIssuer } from '../../libs/auth/src';
 import { stackUp } from '../../tools/stack';
 
@@ -37,6 +39,44 @@ export function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = /VmHWM:\s+(\d+) kB/.exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+/** PUTs a file to a pre-signed URL, streamed from disk. */
+export async function putFile(url: string, file: string): Promise<void> {
+  const answer = await fetch(url, {
+    method: 'PUT',
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+    headers: { 'content-length': String(statSync(file).size) },
+    duplex: 'half',
+  } as RequestInit);
+  if (!answer.ok) throw new Error(`upload answered ${answer.status}`);
+}
+
+export interface FinishedJob<R> {
+  status: 'succeeded' | 'completed_with_errors';
+  result?: R;
+}
+
+/** Polls a job until it ends; a failed or terminated job throws. */
+export async function waitForJob<R>(services: RunningServices, headers: Record<string, string>, jobId: string, intervalMs: number): Promise<FinishedJob<R>> {
+  for (;;) {
+    const job = (await (await fetch(`${services.costassetUrl}/api/costasset/v1/jobs/${jobId}`, { headers })).json()) as {
+      status: string;
+      error?: string;
+      result?: R;
+    };
+    if (job.status === 'failed' || job.status === 'terminated') throw new Error(`the job ${job.status}: ${job.error}`);
+    if (job.status === 'succeeded' || job.status === 'completed_with_errors') return job as FinishedJob<R>;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Stops the services and drops the benchmark's database. */
+export async function stopAndDropDatabase(services: RunningServices): Promise<void> {
+  await services.stop();
+  const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
+  await client.db().dropDatabase();
+  await client.close();
 }
 
 export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServices> {
