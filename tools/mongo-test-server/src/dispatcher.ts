@@ -80,9 +80,11 @@ const OWN_TIME_LIMIT = new Set(['getMore']);
 
 /**
  * Runs one command document and always resolves to a reply (errors in mongod's shape). The
- * command runs as an operation (currentOp, killOp) limited by its `maxTimeMS`.
+ * command runs as an operation (currentOp, killOp) limited by its `maxTimeMS`, counted from
+ * `receivedAt` (when it was read off the connection): a command whose limit ran out while it
+ * waited fails with MaxTimeMSExpired before doing any of its work.
  */
-export async function runCommand(command: Document, state: ServerState): Promise<Reply> {
+export async function runCommand(command: Document, state: ServerState, receivedAt = performance.now()): Promise<Reply> {
   let op: Operation | undefined;
   try {
     const name = Object.keys(command)[0];
@@ -96,8 +98,11 @@ export async function runCommand(command: Document, state: ServerState): Promise
       if (REFUSED_COMMANDS.has(name)) throw notSupported(`the ${name} command`);
       throw commandError('CommandNotFound', `no such command: '${name}'`);
     }
-    op = state.operations.start(state.connectionId, state.client, command, state.parameters.internalQueryExecYieldPeriodMS);
-    if (!OWN_TIME_LIMIT.has(name)) op.limitTo(parseMaxTimeMS(command));
+    op = state.operations.start(state.connectionId, state.client, command, state.parameters.internalQueryExecYieldPeriodMS, receivedAt);
+    if (!OWN_TIME_LIMIT.has(name)) {
+      op.limitTo(parseMaxTimeMS(command));
+      op.checkForInterrupt();
+    }
     return await handler(command, { ...state, db, op });
   } catch (error) {
     return toCommandError(error).toReply();

@@ -33,8 +33,7 @@ export class Operation {
   numYields = 0;
   /** False for explain: mongod's explain plans anew (showing every candidate) instead of using the plan cache. */
   usesPlanCache = true;
-  readonly startedAt = new Date();
-  readonly started = performance.now();
+  readonly startedAt: Date;
   private killedWith: CommandError | null = null;
   private sliceStart = performance.now();
   private countdown = CHECK_EVERY;
@@ -47,13 +46,21 @@ export class Operation {
     readonly command: Document,
     /** Longest slice of work before a yield, in ms (internalQueryExecYieldPeriodMS). */
     private readonly yieldPeriodMs: number,
-  ) {}
+    /**
+     * performance.now() when the command was read off its connection. The time limit counts from
+     * there: a command that waited behind the earlier commands of its connection spent its time
+     * waiting, as a mongod operation waiting for a ticket or a lock does.
+     */
+    readonly started = performance.now(),
+  ) {
+    this.startedAt = new Date(Date.now() - (performance.now() - started));
+  }
 
   get name(): string {
     return Object.keys(this.command)[0] ?? '';
   }
 
-  /** Sets the time limit from now (a command's maxTimeMS, or a cursor's remaining time). */
+  /** Sets the time limit from the command's receipt (a command's maxTimeMS, or a cursor's remaining time). */
   limitTo(ms: number): void {
     if (ms > 0) this.deadline = Math.min(this.deadline, this.started + ms);
   }
@@ -111,8 +118,8 @@ export class OperationRegistry {
   private readonly running = new Map<number, Operation>();
   private nextOpid = 1;
 
-  start(connectionId: number, client: string, command: Document, yieldPeriodMs: number): Operation {
-    const operation = new Operation(this.nextOpid++, connectionId, client, command, yieldPeriodMs);
+  start(connectionId: number, client: string, command: Document, yieldPeriodMs: number, receivedAt = performance.now()): Operation {
+    const operation = new Operation(this.nextOpid++, connectionId, client, command, yieldPeriodMs, receivedAt);
     this.running.set(operation.opid, operation);
     return operation;
   }

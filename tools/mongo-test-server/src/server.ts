@@ -110,7 +110,8 @@ export class MongoTestServer {
       try {
         for (const raw of reader.push(chunk)) {
           const message = parseMessage(raw);
-          queue = queue.then(() => this.handle(socket, message, state));
+          const receivedAt = performance.now();
+          queue = queue.then(() => this.handle(socket, message, state, receivedAt));
         }
       } catch {
         // Malformed framing: mongod drops the connection too.
@@ -126,9 +127,10 @@ export class MongoTestServer {
     });
   }
 
-  private async handle(socket: net.Socket, message: IncomingMessage, state: ServerState): Promise<void> {
+  private async handle(socket: net.Socket, message: IncomingMessage, state: ServerState, receivedAt: number): Promise<void> {
     const requestId = this.nextRequestId++;
     const responseTo = message.header.requestId;
+    // a command whose client went away while it waited is not run
     if (socket.destroyed) return;
     if (message.kind === 'unsupported') {
       // OP_COMPRESSED is never advertised; other legacy opcodes were removed from mongod.
@@ -142,7 +144,7 @@ export class MongoTestServer {
       socket.write(buildLegacyReply(requestId, responseTo, reply instanceof EncodedReply ? legacyOpQueryRefusal(name) : reply));
       return;
     }
-    const reply = await runCommand(message.command, state);
+    const reply = await runCommand(message.command, state, receivedAt);
     // Every change the command made reaches the operating system before it is acknowledged.
     this.dataDirectory?.flush();
     if (message.flags & MSG_MORE_TO_COME) return; // unacknowledged write (w: 0): no reply expected
