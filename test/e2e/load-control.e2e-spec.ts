@@ -10,8 +10,9 @@ const SLOW_PAGE = '/api/costasset/v1/costLineItems?limit=1000&chargeCategory=non
 
 /**
  * Under load, every request gets an answer in time: a query past its time limit is stopped by the
- * database and answered 503 with Retry-After; beyond its bound of work in flight an instance
- * refuses at once; readiness says when it is saturated; a client that goes away stops its query.
+ * database and answered 503 with Retry-After; beyond its bounds of work in flight (every request:
+ * 3, heavy routes: 2) an instance refuses at once, and cheap routes stay served while heavy ones
+ * are refused; readiness says when it is saturated; a client that goes away stops its query.
  * The slow request is a page whose filter matches none of the tenant's rows: the index on
  * `tenantId + _id` walks all of them (no collection scan) before answering an empty page.
  */
@@ -25,7 +26,7 @@ describe('under load: time limits, admission control, readiness', () => {
   const ready = () => fetch(`${costasset}/health/ready`).then(async (res) => ({ status: res.status, body: (await res.json()) as { checks: Record<string, string> } }));
 
   beforeAll(async () => {
-    platform = await startPlatform({ HTTP_MAX_IN_FLIGHT: '2', MONGODB_MAX_TIME_AGGREGATE_MS: '1' });
+    platform = await startPlatform({ HTTP_MAX_IN_FLIGHT: '3', HTTP_MAX_HEAVY_IN_FLIGHT: '2', MONGODB_MAX_TIME_AGGREGATE_MS: '1' });
     admin = await platform.token({ sub: 'admin' });
     costasset = platform.costasset.directUrl;
     client = await MongoClient.connect(platform.env.MONGODB_URI as string);
@@ -71,7 +72,7 @@ describe('under load: time limits, admission control, readiness', () => {
     expect((await ready()).status).toBe(200);
   });
 
-  it('refuses requests beyond its bound at once with 503 SERVER_BUSY and Retry-After, before they reach the database', async () => {
+  it('refuses heavy requests beyond their bound at once with 503 SERVER_BUSY and Retry-After, before they reach the database', async () => {
     const before = await scrape(costasset);
     const answers = await Promise.all(
       Array.from({ length: 12 }, async () => {
@@ -96,14 +97,16 @@ describe('under load: time limits, admission control, readiness', () => {
     // a refusal does not wait for the work in flight
     expect(Math.max(...refused.map((answer) => answer.ms))).toBeLessThan(Math.max(...served.map((answer) => answer.ms)));
     const after = await scrape(costasset);
-    expect(total(after, 'corelite_http_admission_refusals_total') - total(before, 'corelite_http_admission_refusals_total')).toBe(refused.length);
+    const refusals = (families: typeof after, bound: string) => total(families, 'corelite_http_admission_refusals_total', { bound });
+    expect(refusals(after, 'heavy') - refusals(before, 'heavy')).toBe(refused.length);
+    expect(refusals(after, 'all') - refusals(before, 'all')).toBe(0);
     // only admitted requests reached the database: one find each
     const finds = (families: typeof after) => total(families, 'corelite_db_operation_duration_seconds', { operation: 'find' });
     expect(finds(after) - finds(before)).toBe(served.length);
   });
 
-  it('reports itself not ready while saturated, ready again once the work in flight ends; health and metrics stay served', async () => {
-    // two clients keep the instance at its bound of 2 (one slow page after the other), however fast the machine
+  it('reports itself not ready while saturated, ready again once the work in flight ends; cheap routes, health and metrics stay served', async () => {
+    // two clients keep the instance at its bound of 2 heavy requests (one slow page after the other), however fast the machine
     let busy = true;
     const keepBusy = async () => {
       while (busy) await slowPage();
@@ -119,6 +122,9 @@ describe('under load: time limits, admission control, readiness', () => {
     expect((await fetch(`${costasset}/health/live`)).status).toBe(200);
     expect((await fetch(`${costasset}/metrics`)).status).toBe(200);
     await eventually(async () => expect((await slowPage()).status).toBe(503), 10_000, 5);
+    // a cheap route takes the third slot of every request's bound while heavy ones are refused
+    const cheap = await request(platform.costasset.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin);
+    expect(cheap.status).toBe(200);
     busy = false;
     await Promise.all(work);
     const started = Date.now();

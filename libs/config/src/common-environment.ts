@@ -1,9 +1,23 @@
 import { hostname } from 'node:os';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
 
 export const toBoolean = ({ value }: { value: unknown }) =>
   value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
+
+/** The value is at most the (numeric) value of another variable of the same environment. */
+const IsAtMost = (other: string) =>
+  ValidateBy({
+    name: 'isAtMost',
+    constraints: [other],
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => {
+        const limit = (args?.object as Record<string, unknown> | undefined)?.[other];
+        return typeof value !== 'number' || typeof limit !== 'number' || value <= limit;
+      },
+      defaultMessage: () => `must not be greater than ${other}`,
+    },
+  });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -103,6 +117,18 @@ export class CommonEnvironment {
   @Min(1)
   @Max(10_000)
   HTTP_MAX_IN_FLIGHT: number = 32;
+
+  /**
+   * Of those, requests to heavy routes (whose database work grows with the tenant's data: line-item
+   * pages and totals, cost queries, report executions, data summaries) served at once; the next is
+   * refused the same way. Sized so that what is admitted finishes within its time limits (see
+   * docs/running.md, Under load); at most HTTP_MAX_IN_FLIGHT.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  @IsAtMost('HTTP_MAX_IN_FLIGHT')
+  HTTP_MAX_HEAVY_IN_FLIGHT: number = 4;
 
   /** A port of its own for `GET /metrics` (then the service's port does not answer it); unset: the service's port. */
   @IsOptional()

@@ -1,4 +1,5 @@
 import { IsInt, IsString, Min } from 'class-validator';
+import { CommonEnvironment } from './common-environment';
 import { EnvironmentError, loadEnvironment } from './load-environment';
 
 class SampleEnvironment {
@@ -26,5 +27,14 @@ describe('loadEnvironment', () => {
     expect(caught).toBeInstanceOf(EnvironmentError);
     expect((caught as EnvironmentError).problems).toEqual(expect.arrayContaining([expect.stringMatching(/^PORT: /)]));
     expect((caught as Error).message).not.toContain('secret-value');
+  });
+
+  it('keeps the bound of heavy requests within the bound of every request', () => {
+    expect(loadEnvironment(CommonEnvironment, {})).toMatchObject({ HTTP_MAX_IN_FLIGHT: 32, HTTP_MAX_HEAVY_IN_FLIGHT: 4 });
+    expect(loadEnvironment(CommonEnvironment, { HTTP_MAX_IN_FLIGHT: '8', HTTP_MAX_HEAVY_IN_FLIGHT: '8' }).HTTP_MAX_HEAVY_IN_FLIGHT).toBe(8);
+    expect(() => loadEnvironment(CommonEnvironment, { HTTP_MAX_IN_FLIGHT: '8', HTTP_MAX_HEAVY_IN_FLIGHT: '9' })).toThrow(
+      'HTTP_MAX_HEAVY_IN_FLIGHT: must not be greater than HTTP_MAX_IN_FLIGHT',
+    );
+    expect(() => loadEnvironment(CommonEnvironment, { HTTP_MAX_HEAVY_IN_FLIGHT: '0' })).toThrow(/HTTP_MAX_HEAVY_IN_FLIGHT: /);
   });
 });

@@ -33,7 +33,7 @@ export class Metrics {
 
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly httpInFlight: Gauge;
-  readonly httpAdmissionRefusals: Counter;
+  readonly httpAdmissionRefusals: Counter<'bound'>;
   readonly httpAbandoned: Counter;
   readonly dbDuration: Histogram<'operation' | 'outcome'>;
   readonly dbTimeouts: Counter<'operation'>;
@@ -61,9 +61,11 @@ export class Metrics {
     this.httpInFlight = new Gauge({ name: 'corelite_http_requests_in_flight', help: 'HTTP requests being served now (admitted)', registers });
     this.httpAdmissionRefusals = new Counter({
       name: 'corelite_http_admission_refusals_total',
-      help: 'Requests refused at once (503 SERVER_BUSY) because the work in flight was at its bound',
+      help: 'Requests refused at once (503 SERVER_BUSY) because the work in flight was at its bound (all: HTTP_MAX_IN_FLIGHT, heavy: HTTP_MAX_HEAVY_IN_FLIGHT)',
+      labelNames: ['bound'],
       registers,
     });
+    for (const bound of ['all', 'heavy']) this.httpAdmissionRefusals.inc({ bound }, 0);
     this.httpAbandoned = new Counter({
       name: 'corelite_http_requests_abandoned_total',
       help: 'Requests whose client went away before the answer; their database reads were stopped',

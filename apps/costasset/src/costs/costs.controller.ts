@@ -1,6 +1,7 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
+import { HeavyRoute } from '@lib/http';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import { costsCsvLines, csvFileName } from './costs-csv';
 import { CostsService } from './costs.service';
@@ -14,6 +15,7 @@ export class CostsController {
 
   @Get('costs')
   @AnyMember()
+  @HeavyRoute()
   @ApiOperation({
     summary: 'Costs grouped by up to three dimensions or a tag, per month or day, with the caller’s visibility (the cost explorer)',
     description: 'See the repository’s docs/cost-explorer.md. `format=csv` answers the long CSV form as a download.',

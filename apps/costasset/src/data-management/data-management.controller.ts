@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
-import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
+import { DEFAULT_PAGE_SIZE, PageQuery, HeavyRoute } from '@lib/http';
 import { DataManagementService } from './data-management.service';
 import {
   BillingAccountSummary,
@@ -41,6 +41,7 @@ export class DataManagementController {
   }
 
   @Get('accounts')
+  @HeavyRoute()
   @ApiOperation({ summary: 'Billing accounts holding cost line items, with row counts and period range' })
   @ApiOkResponse({ type: [BillingAccountSummary] })
   accounts(@CurrentPrincipal() principal: Principal): Promise<BillingAccountSummary[]> {

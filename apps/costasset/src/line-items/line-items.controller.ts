@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HeavyRoute } from '@lib/http';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import { CostTotalsDto, CostTotalsQuery } from './dto/cost-totals.dto';
 import { AssetPage, CostLineItemPage } from './dto/line-item.response';
@@ -14,6 +15,7 @@ export class LineItemsController {
 
   @Get('costLineItems')
   @AnyMember()
+  @HeavyRoute()
   @ApiOperation({ summary: 'Enriched cost line items of the tenant, filtered by field, in pages (cursor)' })
   @ApiOkResponse({ type: CostLineItemPage })
   costLineItems(@CurrentPrincipal() principal: Principal, @Query() query: ListCostLineItemsQuery): Promise<CostLineItemPage> {
@@ -22,6 +24,7 @@ export class LineItemsController {
 
   @Get('costLineItems/totals')
   @AnyMember()
+  @HeavyRoute()
   @ApiOperation({
     summary: 'Unrounded sums of the cost columns, grouped by up to four fields, over the same selection as the list',
     description:
@@ -34,6 +37,7 @@ export class LineItemsController {
 
   @Get('assets')
   @AnyMember()
+  @HeavyRoute()
   @ApiOperation({ summary: 'Assets of the tenant, filtered by field, in pages (cursor)' })
   @ApiOkResponse({ type: AssetPage })
   assets(@CurrentPrincipal() principal: Principal, @Query() query: ListAssetsQuery): Promise<AssetPage> {

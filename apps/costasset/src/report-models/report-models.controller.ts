@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
-import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
+import { DEFAULT_PAGE_SIZE, PageQuery, HeavyRoute } from '@lib/http';
 import { ExecutionQuery, ReportExecutionResponse, SavedReportOutputPage } from './dto/report-execution.dto';
 import {
   CreateReportModelQuery,
@@ -29,6 +29,7 @@ export class ReportModelsController {
 
   @Get(':reportModelID/execution')
   @AnyMember()
+  @HeavyRoute()
   @ApiOperation({ summary: 'Runs the model: expression AND vtags AND the caller\'s visibility, aggregated in the database' })
   @ApiOkResponse({ type: ReportExecutionResponse })
   @ApiBadRequestResponse({ description: '`INVALID_TEMPLATE_PARAMS`, `INVALID_EXPRESSION` (e.g. a missing placeholder value), `UNKNOWN_VISIBILITY_TAG`' })

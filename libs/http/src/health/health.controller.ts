@@ -49,7 +49,7 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     summary: 'This instance can take traffic now: every dependency answers and it is not saturated; 503 problem+json naming what is not',
-    description: '`admission` is down while every slot of work in flight (HTTP_MAX_IN_FLIGHT) is taken.',
+    description: '`admission` is down while every slot of work in flight (HTTP_MAX_IN_FLIGHT), or every slot of heavy work (HTTP_MAX_HEAVY_IN_FLIGHT), is taken.',
   })
   async ready(): Promise<{ status: 'ok'; checks: Record<string, 'up' | 'down'> }> {
     const dependencies = await Promise.all(this.probes.map(async (p) => [p.name, await probe(p)] as const));

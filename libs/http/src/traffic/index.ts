@@ -1,4 +1,5 @@
 export * from './always-served';
+export * from './heavy-route';
 export * from './admission';
 export * from './request-context';
 export * from './traffic.middleware';

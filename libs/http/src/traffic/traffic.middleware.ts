@@ -27,9 +27,10 @@ function routeOf(req: Request): string {
 export function trafficMiddleware(admission: AdmissionControl, metrics: Metrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const end = metrics.httpDuration.startTimer({ method: req.method });
-    const counted = !admission.isAlwaysServed(req.method, req.path);
-    if (counted && !admission.tryEnter()) {
-      metrics.httpAdmissionRefusals.inc();
+    const admissionClass = admission.classify(req.method, req.path);
+    const refusedBy = admissionClass === 'always' ? null : admission.tryEnter(admissionClass);
+    if (refusedBy) {
+      metrics.httpAdmissionRefusals.inc({ bound: refusedBy });
       res.statusCode = 503;
       res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
       res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
@@ -37,11 +38,11 @@ export function trafficMiddleware(admission: AdmissionControl, metrics: Metrics)
       end({ route: 'refused', status: '503' });
       return;
     }
-    if (counted) metrics.httpInFlight.inc();
+    if (admissionClass !== 'always') metrics.httpInFlight.inc();
     const controller = new AbortController();
     res.once('close', () => {
-      if (counted) {
-        admission.leave();
+      if (admissionClass !== 'always') {
+        admission.leave(admissionClass);
         metrics.httpInFlight.dec();
       }
       const abandoned = !res.writableFinished;

@@ -5,6 +5,7 @@ import { MetricsListener, MetricsListenerOptions } from './metrics-listener';
 
 export interface TrafficOptions {
   maxInFlight: number;
+  maxHeavyInFlight: number;
   /** `METRICS_PORT`: `/metrics` on a listener of its own instead of the service's port. */
   metricsPort?: number;
   metricsHost: string;
@@ -19,7 +20,7 @@ export class TrafficModule {
       module: TrafficModule,
       controllers: [MetricsController],
       providers: [
-        { provide: AdmissionOptions, useValue: { maxInFlight: options.maxInFlight } },
+        { provide: AdmissionOptions, useValue: { maxInFlight: options.maxInFlight, maxHeavyInFlight: options.maxHeavyInFlight } },
         { provide: MetricsListenerOptions, useValue: { port: options.metricsPort, host: options.metricsHost } },
         AdmissionControl,
         MetricsListener,
