@@ -42,9 +42,19 @@ function quoted(value: string): string {
   return `"${value.replace(/(["\\])/g, '\\$1')}"`;
 }
 
+/**
+ * Idle connections to the services that nginx keeps for reuse. Enough for every client of a busy
+ * gateway (with fewer, each request beyond them opens and closes a TCP connection to the service:
+ * under load the service's accept queue overflows and requests wait for SYN retransmissions,
+ * seconds, even for a refusal). Closed after 4 s idle, before Node's own 5 s keep-alive time-out,
+ * so nginx never sends a request on a connection the service is closing. Also in
+ * deploy/gateway/nginx.conf.
+ */
+export const UPSTREAM_KEEPALIVE = ['keepalive 256;', 'keepalive_timeout 4s;'];
+
 function upstreamBlock(name: keyof GatewayUpstreams, servers: string[]): string[] {
   if (servers.length === 0) throw new Error(`the gateway needs at least one ${name} server`);
-  return [`  upstream ${name} {`, ...servers.map((server) => `    server ${server};`), '    keepalive 16;', '  }'];
+  return [`  upstream ${name} {`, ...servers.map((server) => `    server ${server};`), ...UPSTREAM_KEEPALIVE.map((line) => `    ${line}`), '  }'];
 }
 
 /** A complete nginx.conf for an unprivileged local gateway: everything it writes stays in `runDir`. */

@@ -13,7 +13,7 @@ describe('gateway configuration', () => {
 
   it('lists every server of a service in its upstream, and includes the shared routing table', () => {
     const config = renderGatewayConfig(input);
-    expect(config).toContain('  upstream authz {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 16;\n  }');
+    expect(config).toContain('  upstream authz {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 256;\n    keepalive_timeout 4s;\n  }');
     expect(config).toContain('  upstream costasset {\n    server 127.0.0.1:3002;');
     expect(config).toContain('    listen 127.0.0.1:8080;');
     expect(config).toContain('    include "/repo/deploy/gateway/routes.conf";');
