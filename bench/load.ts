@@ -1,15 +1,19 @@
 /**
  * `npm run bench:load -- [--rows 1000000] [--connections 200] [--duration 30] [--baseline 10]`
  * Both services as real processes behind a gateway of their own (nginx, the routing table of
- * `npm start`), N line items seeded with the driver, then C concurrent clients for T seconds
- * through the gateway, split evenly over four routes run at the same time: a line-items page, a
- * filtered page, a report execution and authz's `/me`. Baseline in the same run: each route
- * alone, one client, before the load. Prints per route req/s, p50/p95/p99, answers by status,
- * time-outs (no answer within 30 s), the latency of the 503s and whether each carried
- * `Retry-After`, then the seconds until both services answer `/health/ready` 200 after the load,
- * and the issue's acceptance lines.
+ * `npm start`; `BENCH_GATEWAY_PORT`, any free port by default), N line items seeded with the
+ * driver, then C concurrent clients for T seconds through the gateway, split evenly over four
+ * routes run at the same time: a line-items page, a filtered page, a report execution and authz's
+ * `/me`. The seeded line items bypass the services, so their rollups are backfilled first, as for
+ * a tenant whose data predates rollups: the bench waits until a report execution answers from
+ * them and prints how long that took. Baseline in the same run: each route alone, one client,
+ * before the load. Prints per route req/s, p50/p95/p99, answers by status, time-outs (no answer
+ * within 30 s), the 503s by problem code with their latencies (share under 50 ms) and whether each
+ * carried `Retry-After`, the `source` of the report executions, then the seconds until both
+ * services answer `/health/ready` 200 after the load, and the issue's acceptance lines.
  */
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startGateway } from '../tools/stack/gateway';
@@ -42,6 +46,8 @@ const BATCH = 10_000;
 /** A request without an answer within this is a time-out (the issue's bound). */
 const ANSWER_TIMEOUT_S = 30;
 const FAST_REFUSAL_MS = 50;
+/** Longest wait for the rollup backfill of the seeded line items. */
+const BACKFILL_TIMEOUT_MS = 20 * 60_000;
 
 interface Route {
   name: string;
@@ -56,7 +62,11 @@ interface Measured {
   latencies: number[];
   byStatus: Map<number, number>;
   refusalLatencies: number[];
+  /** Latencies of the 503s by their problem `code` (SERVER_BUSY, DATABASE_TIMEOUT, ...). */
+  refusalsByCode: Map<string, number[]>;
   refusalsWithoutRetryAfter: number;
+  /** Report executions answered 200, by the `source` they name (rollup, line-items). */
+  sources: Map<string, number>;
   timeouts: number;
   errors: number;
   /**
@@ -82,11 +92,15 @@ async function drive(
     latencies: [],
     byStatus: new Map(),
     refusalLatencies: [],
+    refusalsByCode: new Map(),
     refusalsWithoutRetryAfter: 0,
+    sources: new Map(),
     timeouts: 0,
     errors: 0,
     inFlightAtEnd: 0,
   };
+  // onResponse runs just before the 'response' event of the same answer: it leaves the 503's code here
+  let lastCode = '';
   const run = autocannon({
     url: baseUrl + route.path,
     connections,
@@ -95,10 +109,15 @@ async function drive(
     headers: { 'corelite-token': token },
     requests: [
       {
-        onResponse: (status, _body, _context, headers) => {
-          // raw header names, as the server wrote them
-          if (status === 503 && !Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after'))
-            measured.refusalsWithoutRetryAfter += 1;
+        onResponse: (status, body, _context, headers) => {
+          if (status === 503) {
+            lastCode = /"code":"([A-Z_]+)"/.exec(body)?.[1] ?? 'none';
+            // raw header names, as the server wrote them
+            if (!Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after')) measured.refusalsWithoutRetryAfter += 1;
+          } else if (status === 200) {
+            const source = /"source":"([a-z-]+)"/.exec(body)?.[1];
+            if (source) measured.sources.set(source, (measured.sources.get(source) ?? 0) + 1);
+          }
         },
       },
     ],
@@ -106,7 +125,12 @@ async function drive(
   run.on('response', (_client, status, _bytes, ms) => {
     measured.latencies.push(ms);
     measured.byStatus.set(status, (measured.byStatus.get(status) ?? 0) + 1);
-    if (status === 503) measured.refusalLatencies.push(ms);
+    if (status === 503) {
+      measured.refusalLatencies.push(ms);
+      const byCode = measured.refusalsByCode.get(lastCode) ?? [];
+      byCode.push(ms);
+      measured.refusalsByCode.set(lastCode, byCode);
+    }
   });
   const result = await run;
   measured.timeouts = result.timeouts;
@@ -127,6 +151,21 @@ async function secondsUntilReady(urls: string[]): Promise<number> {
   return Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Runs the report once (which starts the rollup backfill of line items written around the
+ * services), then again until it answers from the rollups; the seconds it took.
+ */
+async function waitForRollups(url: string, token: string): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < BACKFILL_TIMEOUT_MS) {
+    const answer = await fetch(url, { headers: { 'corelite-token': token } });
+    if (answer.status !== 200) throw new Error(`the report execution answers ${answer.status} before the load: ${await answer.text()}`);
+    if (((await answer.json()) as { source?: string }).source === 'rollup') return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`the rollups were not backfilled within ${BACKFILL_TIMEOUT_MS / 60_000} minutes`);
+}
+
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '–');
 
 function row(m: Measured): string {
@@ -141,6 +180,16 @@ function row(m: Measured): string {
   return `| ${m.route} | ${m.phase} | ${m.connections} | ${(m.latencies.length / m.seconds).toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${statuses || '–'} | ${m.timeouts} | ${m.errors} | ${m.inFlightAtEnd} | ${refusals} | ${m.refusalsWithoutRetryAfter} |`;
 }
 
+const fastShare = (latencies: number[]) => latencies.filter((latency) => latency < FAST_REFUSAL_MS).length / latencies.length;
+
+/** One line per route and 503 code: how many, how fast. */
+function refusalRows(m: Measured): string[] {
+  return [...m.refusalsByCode.entries()].map(([code, latencies]) => {
+    const s = summarize(latencies);
+    return `| ${m.route} | ${code} | ${latencies.length.toLocaleString()} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${(100 * fastShare(latencies)).toFixed(1)} % |`;
+  });
+}
+
 async function main(): Promise<void> {
   const rows = numberArg('rows', 1_000_000);
   const connections = numberArg('connections', 200);
@@ -149,7 +198,8 @@ async function main(): Promise<void> {
   const services = await startServices('load');
   const runDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE ?? 'dev', 'gateways', `bench-load-${process.pid}`);
   const gateway = await startGateway({
-    port: 0,
+    // BENCH_GATEWAY_PORT keeps benchmarks of several checkouts on one machine apart (0: any free port)
+    port: Number(process.env.BENCH_GATEWAY_PORT ?? 0),
     upstreams: { authz: [new URL(services.authzUrl).host], costasset: [new URL(services.costassetUrl).host] },
     runDir,
   });
@@ -177,6 +227,8 @@ async function main(): Promise<void> {
     });
     if (!created.ok) throw new Error(`creating the report model failed: ${created.status} ${await created.text()}`);
     const params = encodeURIComponent(JSON.stringify({ period: '202406' }));
+    const backfillSeconds = await waitForRollups(`${gateway.url}/api/costasset/v1/reportModels/bench-load/execution?templateParams=${params}`, token);
+    console.log(`rollups of the seeded line items backfilled in ${backfillSeconds.toFixed(1)} s (report executions answer from source "rollup")`);
     const routes: Route[] = [
       { name: 'line-items page', path: '/api/costasset/v1/costLineItems?limit=100' },
       { name: 'filtered page', path: '/api/costasset/v1/costLineItems?limit=100&providerName=aws&period=202406' },
@@ -191,9 +243,12 @@ async function main(): Promise<void> {
     const results: Measured[] = [];
     for (const route of routes) results.push(await drive(gateway.url, token, route, 1, baselineSeconds, 'baseline'));
     const each = Math.max(1, Math.floor(connections / routes.length));
+    const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
+    console.log(`load average before the load: ${loadAverage()}`);
     console.log(`load: ${each * routes.length} clients (${each} per route) for ${duration} s through the gateway ${gateway.url}`);
     results.push(...(await Promise.all(routes.map((route) => drive(gateway.url, token, route, each, duration, 'load')))));
     const readyAfter = await secondsUntilReady([services.authzUrl, services.costassetUrl]);
+    console.log(`load average at the end of the load: ${loadAverage()}`);
 
     console.log(`\n${new Date().toISOString().slice(0, 10)}, ${rows.toLocaleString()} line items; latencies in ms`);
     console.log(
@@ -201,6 +256,15 @@ async function main(): Promise<void> {
     );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const measured of results) console.log(row(measured));
+    console.log('\n503s by problem code (latency in ms at the client)');
+    console.log(`| route | code | count | p50 | p95 | p99 | max | under ${FAST_REFUSAL_MS} ms |`);
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const measured of results.filter((m) => m.phase === 'load')) for (const line of refusalRows(measured)) console.log(line);
+    const execution = results.filter((m) => m.route === 'report execution');
+    for (const measured of execution) {
+      const sources = [...measured.sources.entries()].map(([source, count]) => `${source}: ${count.toLocaleString()}`).join(', ');
+      console.log(`report executions answered 200 (${measured.phase}), by source: ${sources || 'none'}`);
+    }
     console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
 
     const loaded = results.filter((m) => m.phase === 'load');
@@ -212,6 +276,11 @@ async function main(): Promise<void> {
     );
     const refusals = loaded.flatMap((m) => m.refusalLatencies);
     const slowRefusals = refusals.filter((latency) => latency >= FAST_REFUSAL_MS).length;
+    const byCode = new Map<string, number[]>();
+    for (const m of loaded) for (const [code, latencies] of m.refusalsByCode) byCode.set(code, [...(byCode.get(code) ?? []), ...latencies]);
+    const split = [...byCode.entries()]
+      .map(([code, latencies]) => `${code} ${latencies.length} (${latencies.filter((latency) => latency >= FAST_REFUSAL_MS).length} of them ${FAST_REFUSAL_MS} ms or more, p99 ${ms(summarize(latencies).p99)} ms)`)
+      .join(', ');
     const withoutRetryAfter = loaded.reduce((sum, m) => sum + m.refusalsWithoutRetryAfter, 0);
     const me = loaded.find((m) => m.route === 'authz /me') as Measured;
     const meP99 = summarize(me.latencies).p99;
@@ -219,7 +288,7 @@ async function main(): Promise<void> {
     console.log('\nacceptance:');
     console.log(`- no request without an answer within ${ANSWER_TIMEOUT_S} s: ${unanswered} without one (${verdict(unanswered === 0)})`);
     console.log(
-      `- every answer a 200, or a 503 with Retry-After in under ${FAST_REFUSAL_MS} ms: ${unexpected} other statuses, ${refusals.length} 503s of which ${slowRefusals} took ${FAST_REFUSAL_MS} ms or more and ${withoutRetryAfter} had no Retry-After (${verdict(unexpected === 0 && slowRefusals === 0 && withoutRetryAfter === 0)})`,
+      `- every answer a 200, or a 503 with Retry-After in under ${FAST_REFUSAL_MS} ms: ${unexpected} other statuses, ${refusals.length} 503s of which ${slowRefusals} took ${FAST_REFUSAL_MS} ms or more and ${withoutRetryAfter} had no Retry-After; by code: ${split || 'none'} (${verdict(unexpected === 0 && slowRefusals === 0 && withoutRetryAfter === 0)})`,
     );
     console.log(`- authz /me p99 under 500 ms during the costasset load: ${ms(meP99)} ms (${verdict(meP99 < 500)})`);
     console.log(`- both services ready within 5 s after the load: ${readyAfter.toFixed(1)} s (${verdict(readyAfter <= 5)})`);
