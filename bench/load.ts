@@ -166,6 +166,17 @@ async function waitForRollups(url: string, token: string): Promise<number> {
   throw new Error(`the rollups were not backfilled within ${BACKFILL_TIMEOUT_MS / 60_000} minutes`);
 }
 
+/** A few process figures from a service's own `/metrics` (CPU seconds used, event-loop lag since the last scrape). */
+async function processFigures(serviceUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${serviceUrl}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    cpuSeconds: value('corelite_process_cpu_seconds_total'),
+    lagP99Ms: value('corelite_nodejs_eventloop_lag_p99_seconds') * 1000,
+    lagMaxMs: value('corelite_nodejs_eventloop_lag_max_seconds') * 1000,
+  };
+}
+
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '–');
 
 function row(m: Measured): string {
@@ -245,8 +256,11 @@ async function main(): Promise<void> {
     const each = Math.max(1, Math.floor(connections / routes.length));
     const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
     console.log(`load average before the load: ${loadAverage()}`);
+    const serviceUrls = { authz: services.authzUrl, costasset: services.costassetUrl };
+    const figuresBefore = await Promise.all(Object.values(serviceUrls).map(processFigures));
     console.log(`load: ${each * routes.length} clients (${each} per route) for ${duration} s through the gateway ${gateway.url}`);
     results.push(...(await Promise.all(routes.map((route) => drive(gateway.url, token, route, each, duration, 'load')))));
+    const figuresAfter = await Promise.all(Object.values(serviceUrls).map(processFigures));
     const readyAfter = await secondsUntilReady([services.authzUrl, services.costassetUrl]);
     console.log(`load average at the end of the load: ${loadAverage()}`);
 
@@ -265,6 +279,11 @@ async function main(): Promise<void> {
       const sources = [...measured.sources.entries()].map(([source, count]) => `${source}: ${count.toLocaleString()}`).join(', ');
       console.log(`report executions answered 200 (${measured.phase}), by source: ${sources || 'none'}`);
     }
+    Object.keys(serviceUrls).forEach((service, i) =>
+      console.log(
+        `${service} during the load: ${(figuresAfter[i].cpuSeconds - figuresBefore[i].cpuSeconds).toFixed(1)} CPU seconds, event-loop lag p99 ${ms(figuresAfter[i].lagP99Ms)} ms, max ${ms(figuresAfter[i].lagMaxMs)} ms`,
+      ),
+    );
     console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
 
     const loaded = results.filter((m) => m.phase === 'load');

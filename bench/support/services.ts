@@ -107,8 +107,10 @@ export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = 
     );
     if (answered) throw new Error(`${url} is already in use (a leftover benchmark service?); stop it first`);
   }
+  // BENCH_NODE_ARGS: options for both services' node, e.g. `--prof` to see where their CPU goes
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const start = (service: string): ChildProcess =>
-    spawn(process.execPath, [join(root, `dist/apps/${service}/apps/${service}/src/main.js`)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${service}/apps/${service}/src/main.js`)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const authz = start('authz');
   const costasset = start('costasset');
   // An interrupted benchmark must not leave its services behind.

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
+import { createLocalJWKSet, SignJWT } from 'jose';
 import { ProblemException } from '@lib/http/problem/problem';
 import { loadSigningKey, SigningKey } from './signing-key';
 import { TokenIssuer } from './token-issuer';
@@ -52,6 +52,39 @@ describe('TokenVerifier', () => {
     const problem = await rejection(verifier.verify(await signed(payload)));
     expect(problem.getStatus()).toBe(401);
     expect(problem.code).toBe(code);
+  });
+
+  it('checks the signature of a token once, and refuses it again once it has expired', async () => {
+    let lookups = 0;
+    const keys = createLocalJWKSet({ keys: [key.publicJwk] });
+    const counting = new TokenVerifier(
+      (header, token) => {
+        lookups += 1;
+        return keys(header, token);
+      },
+      ISSUER,
+      0,
+    );
+    const token = await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 2 });
+    await expect(counting.verify(token)).resolves.toMatchObject({ sub: 'alice' });
+    await expect(counting.verify(token)).resolves.toMatchObject({ sub: 'alice' });
+    expect(lookups).toBe(1);
+    // the remembered verification does not outlive the token
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await rejection(counting.verify(token))).code).toBe('TOKEN_EXPIRED');
+    expect(lookups).toBe(2);
+    // nor does it change the type a route asks for
+    expect((await rejection(counting.verify(token, 'refresh'))).code).toBe('TOKEN_EXPIRED');
+  });
+
+  it('never remembers a failure: a token refused once is checked again', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const forged = await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }, privateKey);
+    expect((await rejection(verifier.verify(forged))).code).toBe('TOKEN_SIGNATURE_INVALID');
+    expect((await rejection(verifier.verify(forged))).code).toBe('TOKEN_SIGNATURE_INVALID');
+    const { token } = await new TokenIssuer(key, ISSUER).issueAccess(claims, 60);
+    await verifier.verify(token);
+    expect((await rejection(verifier.verify(token, 'refresh'))).code).toBe('TOKEN_TYPE_INVALID');
   });
 
   it('refuses a token signed by another key under our kid as a bad signature', async () => {
