@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { Metrics } from '@lib/metrics';
-import { DeclaredInputsInterceptor, InputLimits, inputMiddleware, parseQuery } from './input';
+import { DeclaredInputsGuard, InputLimits, inputMiddleware, parseQuery } from './input';
 import { createValidationPipe, ProblemFilter } from './problem';
 import { answerClientErrorsWithProblems } from './problem/client-error';
 import { SwaggerOptions, setupSwagger } from './swagger';
@@ -32,7 +32,8 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   app.use(...inputMiddleware(options.limits));
   app.disable('x-powered-by');
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalInterceptors(new DeclaredInputsInterceptor());
+  // after the APP_GUARD of authentication, which Nest registered while creating the app
+  app.useGlobalGuards(new DeclaredInputsGuard());
   app.useGlobalFilters(new ProblemFilter());
   answerClientErrorsWithProblems(app.getHttpServer());
   app.enableShutdownHooks();

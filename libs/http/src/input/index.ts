@@ -1,4 +1,4 @@
 export * from './json-limits';
 export * from './query-parser';
 export * from './input-limits';
-export * from './declared-inputs.interceptor';
+export * from './declared-inputs.guard';

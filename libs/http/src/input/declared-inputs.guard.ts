@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { Request } from 'express';
-import type { Observable } from 'rxjs';
 import { ProblemException } from '../problem/problem';
 
 /** What a handler reads of the request, from its parameter decorators (`@Body()`, `@Query()`, `@Req()` …). */
@@ -21,14 +20,17 @@ const sendsBytes = (req: Request) => Number(req.headers['content-length'] ?? 0) 
  * for what a handler does not declare at all): query parameters on an operation that reads none,
  * a body on an operation that takes none (`{}` is tolerated), and a body the JSON or form parsers
  * could not read on an operation that takes one (415). Handlers that read the raw request
- * (`@Req()`) decide for themselves.
+ * (`@Req()`) decide for themselves. A guard rather than an interceptor: it only looks before the
+ * handler, and an interceptor costs every request a wrapping of the handler (Nest binds each to
+ * its async context, ~0.1 ms of CPU on Node 20). Registered after the authentication guard, so an
+ * unauthenticated caller learns nothing about a route's inputs.
  */
 @Injectable()
-export class DeclaredInputsInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
+export class DeclaredInputsGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
     const inputs = declaredInputs(context);
-    if (inputs.has(RouteParamtypes.REQUEST)) return next.handle();
+    if (inputs.has(RouteParamtypes.REQUEST)) return true;
     const req = context.switchToHttp().getRequest<Request>();
     const queryNames = Object.keys(req.query ?? {});
     if (!inputs.has(RouteParamtypes.QUERY) && queryNames.length > 0) {
@@ -46,6 +48,6 @@ export class DeclaredInputsInterceptor implements NestInterceptor {
     } else if (req.body === undefined && sendsBytes(req)) {
       throw new ProblemException(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
     }
-    return next.handle();
+    return true;
   }
 }
