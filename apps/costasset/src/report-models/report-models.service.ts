@@ -122,11 +122,11 @@ export class ReportModelsService {
       this.currency.currencies(principal.tenantId),
     ]);
     const filter = combineFilters(modelFilter as Record<string, unknown>, vtagFilter, callerFilter);
-    const source = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId));
+    const where = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId));
     const groups = await this.planner.aggregate<{ _id: Record<string, string | null>; cost: number; lineItems: number }>(
       principal.tenantId,
-      source,
-      reportPipeline(model.templateId, filter, lineItemCount(source)),
+      where,
+      reportPipeline(model.templateId, filter, lineItemCount(where.source)),
     );
     const rows: ReportRow[] = groups.map((group) => ({ key: group._id, cost: roundMoney(group.cost), lineItems: group.lineItems }));
     const result: ReportExecutionResponse = {
@@ -137,7 +137,7 @@ export class ReportModelsService {
       rows,
       total: roundMoney(rows.reduce((sum, row) => sum + row.cost, 0)),
       generatedAt: new Date().toISOString(),
-      source,
+      ...where,
     };
     if (model.saveOutput) await this.save(principal, model, result);
     return result;
