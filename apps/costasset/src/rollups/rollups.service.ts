@@ -12,6 +12,8 @@ const REFRESH_LEASE_MS = 15 * 60_000;
 /** A stale mark older than this, with nobody refreshing, is left over by a crash: the next query repairs it. */
 export const REPAIR_AFTER_MS = 30 * 60_000;
 const INSERT_BATCH = 5_000;
+/** The earliest date BSON holds: `$gt` it matches every date and nothing else (a stale mark; null is none). */
+const EARLIEST_DATE = new Date(-8.64e15);
 
 /**
  * Keeps the rollups equal to the line items (docs/rollups.md). Every write path calls `begin`
@@ -73,16 +75,17 @@ export class RollupsService {
    * marks a crash left behind, in the background.
    */
   async ready(tenantId: string, now = new Date()): Promise<boolean> {
-    const states = await this.keys.find(
-      tenantId,
-      { $or: [{ uploadRefId: BACKFILL_MARKER }, { dirtySince: { $ne: null } }] },
-      { sort: { dirtySince: 1 }, limit: 2 },
-    );
-    const stale = states.filter((state) => state.dirtySince);
-    if (!states.some((state) => state.uploadRefId === BACKFILL_MARKER) && !(await this.backfill(tenantId))) return false;
-    if (stale.some((state) => (state.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS)) this.inBackground(tenantId, () => this.repair(tenantId, now));
-    return stale.length === 0;
+    // two lookups on indexes (the marker by upload id, the oldest stale mark by date), at once:
+    // their cost does not grow with the tenant's number of uploads
+    const [marker, oldestStale] = await Promise.all([
+      this.keys.findOne(tenantId, { uploadRefId: BACKFILL_MARKER }),
+      this.keys.findOne(tenantId, { dirtySince: { $gt: EARLIEST_DATE } }, { sort: { dirtySince: 1 } }),
+    ]);
+    if (!marker && !(await this.backfill(tenantId))) return false;
+    if (oldestStale && (oldestStale.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS) this.inBackground(tenantId, () => this.repair(tenantId, now));
+    return !oldestStale;
   }
+
 
   /**
    * Marks the tenant backfilled at once when every upload holding line items has rollup state of
