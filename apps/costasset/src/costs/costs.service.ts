@@ -44,7 +44,11 @@ export class CostsService {
     const groupBy = parseGroupings(query.groupBy ?? []);
     if (groupBy.filter((grouping) => 'tag' in grouping).length > 1) throw CostsProblems.invalid('groupBy', 'groupBy holds at most one tag');
     const expression = filterOf(query.filter);
-    const [visible, currencies] = await Promise.all([this.visibility.filterFor(principal), this.currency.currencies(principal.tenantId)]);
+    const [visible, currencies, rollupsReady] = await Promise.all([
+      this.visibility.filterFor(principal),
+      this.currency.currencies(principal.tenantId),
+      this.planner.ready(principal.tenantId),
+    ]);
     const selection = combineFilters(expression, visible);
     const defaultEnd = query.from === undefined && query.to === undefined ? await this.latestPeriod(principal.tenantId, selection) : currentPeriod();
     const range = resolveRange(query, defaultEnd);
@@ -52,7 +56,7 @@ export class CostsService {
     // the bucket reads the period, or the day of the charges (then only the daily rollups can answer)
     const bucketField = bucketExpression(range) === '$period' ? 'period' : 'chargePeriodStart';
     const read = [...groupBy.map((grouping) => ('field' in grouping ? grouping.field : 'tags')), plan.metric, 'billingCurrency', bucketField];
-    const where = await this.planner.choose(principal.tenantId, plan.match, read);
+    const where = await this.planner.choose(principal.tenantId, plan.match, read, rollupsReady);
     const source = costsSource(where);
     const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, where, costsPipeline(plan, source));
     return assembleCosts(rows, plan, currencies.defaultCurrency, source);

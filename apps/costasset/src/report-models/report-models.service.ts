@@ -116,13 +116,14 @@ export class ReportModelsService {
     const model = await this.visible(principal, id);
     const params = parseTemplateParams(query.templateParams);
     const modelFilter = withExpressionProblems(() => compileExpression(model.expr, params));
-    const [vtagFilter, callerFilter, currencies] = await Promise.all([
+    const [vtagFilter, callerFilter, currencies, rollupsReady] = await Promise.all([
       this.vtagFilter(principal.tenantId, model.vtags),
       this.visibility.filterFor(principal),
       this.currency.currencies(principal.tenantId),
+      this.planner.ready(principal.tenantId),
     ]);
     const filter = combineFilters(modelFilter as Record<string, unknown>, vtagFilter, callerFilter);
-    const where = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId));
+    const where = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId), rollupsReady);
     const groups = await this.planner.aggregate<{ _id: Record<string, string | null>; cost: number; lineItems: number }>(
       principal.tenantId,
       where,

@@ -33,9 +33,14 @@ export class RollupPlanner {
     private readonly lineItems: CostLineItemRepository,
   ) {}
 
-  async choose(tenantId: string, filter: Record<string, unknown>, readFields: readonly string[]): Promise<CostSource> {
+  /** Whether the tenant's rollups may answer now: a request may ask it beside its other lookups and pass the answer to `choose`. */
+  ready(tenantId: string): Promise<boolean> {
+    return this.rollupsService.ready(tenantId);
+  }
+
+  async choose(tenantId: string, filter: Record<string, unknown>, readFields: readonly string[], ready?: boolean): Promise<CostSource> {
     if (!rollupCanAnswer(filter, readFields)) return LINE_ITEMS;
-    if (!(await this.rollupsService.ready(tenantId))) return LINE_ITEMS;
+    if (!(ready ?? (await this.rollupsService.ready(tenantId)))) return LINE_ITEMS;
     return { source: 'rollup', rollupLevel: rollupLevelFor(filter, readFields) };
   }
 
