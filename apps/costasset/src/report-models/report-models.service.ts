@@ -113,14 +113,14 @@ export class ReportModelsService {
    */
   async execute(principal: Principal, id: string, query: ExecutionQuery): Promise<ReportExecutionResponse> {
     if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
-    const model = await this.visible(principal, id);
+    // whether rollups are current does not depend on the model: asked at the same time
+    const [model, rollupsReady] = await Promise.all([this.visible(principal, id), this.planner.ready(principal.tenantId)]);
     const params = parseTemplateParams(query.templateParams);
     const modelFilter = withExpressionProblems(() => compileExpression(model.expr, params));
-    const [vtagFilter, callerFilter, currencies, rollupsReady] = await Promise.all([
+    const [vtagFilter, callerFilter, currencies] = await Promise.all([
       this.vtagFilter(principal.tenantId, model.vtags),
       this.visibility.filterFor(principal),
       this.currency.currencies(principal.tenantId),
-      this.planner.ready(principal.tenantId),
     ]);
     const filter = combineFilters(modelFilter as Record<string, unknown>, vtagFilter, callerFilter);
     const where = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId), rollupsReady);
