@@ -206,7 +206,9 @@ describe('costasset cost explorer (GET /costs)', () => {
           continue;
         }
         expect([fromRollups.body.source, fromLineItems.body.source]).toEqual(['rollup', 'line-items']);
-        expect({ ...fromRollups.body, source: undefined }).toEqual({ ...fromLineItems.body, source: undefined });
+        // days are read from the daily rollups only; periods by month from the monthly ones
+        expect([fromRollups.body.rollupLevel, fromLineItems.body.rollupLevel]).toEqual([query.granularity === 'day' ? 'day' : 'month', null]);
+        expect({ ...fromRollups.body, source: undefined, rollupLevel: undefined }).toEqual({ ...fromLineItems.body, source: undefined, rollupLevel: undefined });
       }
     }
   });

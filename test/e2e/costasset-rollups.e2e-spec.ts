@@ -129,6 +129,7 @@ describe('costasset rollups (property: rollup answers equal the line items after
   let admin: string;
   const uploads: string[] = [];
   let models = 0;
+  const levelsSeen = new Set<string>();
   const api = () => request(platform.costasset.url);
 
   beforeAll(async () => {
@@ -209,12 +210,19 @@ describe('costasset rollups (property: rollup answers equal the line items after
       const fromRollups = await costs(query, filter);
       const fromLineItems = await costs(query, filter ? `(${filter}) && ${ALWAYS_TRUE_ON_TAGS}` : ALWAYS_TRUE_ON_TAGS);
       expect([fromRollups.source, fromLineItems.source]).toEqual(['rollup', 'line-items']);
-      expectSameAnswer({ ...fromRollups, source: null }, { ...fromLineItems, source: null }, false);
+      // a day range or daily buckets read the daily rollups; periods by month the monthly ones
+      const readsDays = (query.range as string[])[0].length === 10 || query.granularity === 'day';
+      expect([fromRollups.rollupLevel, fromLineItems.rollupLevel]).toEqual([readsDays ? 'day' : 'month', null]);
+      levelsSeen.add(fromRollups.rollupLevel);
+      expectSameAnswer({ ...fromRollups, source: null, rollupLevel: null }, { ...fromLineItems, source: null, rollupLevel: null }, false);
     }
     for (const { templateId, expr } of sample.reports) {
       const fromRollups = await report(templateId, expr);
       const fromLineItems = await report(templateId, `(${expr}) && ${ALWAYS_TRUE_ON_TAGS}`);
       expect(fromRollups.source).toBe(templateId === 'top-resources' ? 'line-items' : 'rollup');
+      // the expression language reads no day: templates are answered by the monthly rollups
+      expect(fromRollups.rollupLevel).toBe(templateId === 'top-resources' ? null : 'month');
+      if (fromRollups.rollupLevel) levelsSeen.add(fromRollups.rollupLevel);
       expect(fromLineItems.source).toBe('line-items');
       const strip = (body: Record<string, unknown>) => ({ rows: body.rows, total: body.total, currency: body.currency });
       expectSameAnswer(strip(fromRollups), strip(fromLineItems), true);
@@ -231,5 +239,7 @@ describe('costasset rollups (property: rollup answers equal the line items after
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
+    // both rollup levels answered some of the queries compared
+    expect([...levelsSeen].sort()).toEqual(['day', 'month']);
   }, 600_000);
 });

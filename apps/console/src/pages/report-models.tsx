@@ -4,7 +4,7 @@ import { costasset, unwrap } from '../api/client';
 import type { ReportExecution, ReportModel } from '../api/types';
 
 /** A fresh execution or a saved output (saved outputs do not record where the sums came from). */
-type ShownOutput = Omit<ReportExecution, 'source'>;
+type ShownOutput = Omit<ReportExecution, 'source' | 'rollupLevel'>;
 import { Chart, PALETTE } from '../components/chart';
 import { ExpressionInput } from '../components/expression-input';
 import { bucketLabel, dateTime, money, number, periodOf } from '../components/format';

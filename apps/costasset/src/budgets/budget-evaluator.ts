@@ -37,8 +37,8 @@ export class BudgetEvaluator {
     const amount = round(budget.amount * rate);
     const periods = periodsBetween(budget.startPeriod, budget.endPeriod);
     const filter = combineFilters(await this.scopeFilter(tenantId, budget), { period: { $gte: budget.startPeriod, $lte: budget.endPeriod } }, visible);
-    const source = await this.planner.choose(tenantId, filter, ['period', 'cost']);
-    const actuals = await this.planner.aggregate<{ _id: string; cost: number }>(tenantId, source, [
+    const where = await this.planner.choose(tenantId, filter, ['period', 'cost']);
+    const actuals = await this.planner.aggregate<{ _id: string; cost: number }>(tenantId, where, [
       { $match: filter },
       { $group: { _id: '$period', cost: { $sum: '$cost' } } },
     ]);
@@ -56,7 +56,7 @@ export class BudgetEvaluator {
         percentUsed,
         thresholdsCrossed: budget.thresholds.filter((threshold) => percentUsed >= threshold),
         currency: conversion.corporateCurrency,
-        source,
+        source: where.source,
       };
     });
   }

@@ -1,7 +1,7 @@
 import { Aggregator } from 'mingo';
-import { assembleCosts, costsPipeline, CostGroupRow, CostsPlan, parseGroupings } from './costs-aggregation';
+import { assembleCosts, costsPipeline, CostGroupRow, CostsPlan, CostsSource, parseGroupings } from './costs-aggregation';
 import { costsCsvLines, csvTextCell } from './costs-csv';
-import { rangeFilter, resolveRange } from './costs-range';
+import { dayRowsBucket, rangeFilter, resolveRange } from './costs-range';
 
 interface Row {
   providerName: string;
@@ -105,6 +105,26 @@ describe('cost explorer aggregation', () => {
     const answer = run(plan({ granularity: 'day' }));
     expect(answer.buckets).toHaveLength(31 + 29 + 31);
     expect(answer.totals[answer.buckets.indexOf('2024-01-15')]).toBe(8);
+  });
+
+  it('answers the same over daily rows grouped by their day start, days or months named when assembled', () => {
+    const daily: CostsSource = { name: 'rollup', rollupLevel: 'day', count: '$lineItems', bucket: dayRowsBucket };
+    // daily rollup rows: one per day, chargePeriodStart at midnight, counts in lineItems
+    const docs = ROWS.map(({ day, ...rest }) => ({ ...rest, chargePeriodStart: new Date(`${day}T00:00:00Z`), lineItems: 2 }));
+    for (const query of [{ granularity: 'day' as const }, { granularity: 'month' as const, days: true }]) {
+      const p = plan(query);
+      if (query.granularity === 'month') {
+        p.range = resolveRange({ from: '2024-01-01', to: '2024-03-31', granularity: 'month' }, 'x');
+        p.match = rangeFilter(p.range);
+      }
+      const rows = new Aggregator(costsPipeline(p, daily) as never).run(docs) as unknown as CostGroupRow[];
+      expect(rows.every((entry) => entry._id.b instanceof Date)).toBe(true);
+      const fromDays = assembleCosts(rows, p, 'USD', daily);
+      const fromItems = run(p);
+      expect({ ...fromDays, source: null, rollupLevel: null, series: null }).toEqual({ ...fromItems, source: null, rollupLevel: null, series: null });
+      expect(fromDays.series.map((series) => series.lineItems)).toEqual(fromItems.series.map((series) => series.lineItems * 2));
+      expect(fromDays).toMatchObject({ source: 'rollup', rollupLevel: 'day' });
+    }
   });
 
   it('writes the long CSV form, neutralizing formulas and quoting as RFC 4180 asks', () => {

@@ -1,5 +1,5 @@
 import type { PipelineStage } from 'mongoose';
-import { bucketExpression, CostsRange } from './costs-range';
+import { bucketExpression, CostsRange, dayBucket } from './costs-range';
 import { CostDimension, CostMetric, TAG_GROUPING } from './dto/costs.query';
 
 /** One grouping of the answer: a stored field, or the value of one tag. */
@@ -21,13 +21,18 @@ export interface CostsPlan {
  */
 export interface CostsSource {
   name: 'line-items' | 'rollup';
+  rollupLevel: 'day' | 'month' | null;
   /** The `$sum` argument of the row count. */
   count: unknown;
-  /** The bucket of a row (a period, or a day) for the range's granularity. */
+  /**
+   * The bucket of a row for the range's granularity: a period, a day or a month (strings), or a
+   * date, the start of a day, named by `assembleCosts` (daily rollup rows start at midnight, so
+   * grouping them by that date is grouping by day).
+   */
   bucket: (range: CostsRange) => unknown;
 }
 
-export const LINE_ITEMS_SOURCE: CostsSource = { name: 'line-items', count: 1, bucket: bucketExpression };
+export const LINE_ITEMS_SOURCE: CostsSource = { name: 'line-items', rollupLevel: null, count: 1, bucket: bucketExpression };
 
 export function parseGroupings(entries: readonly string[]): Grouping[] {
   return entries.map((name) => {
@@ -66,7 +71,7 @@ export function costsPipeline(plan: CostsPlan, source: CostsSource = LINE_ITEMS_
 
 /** One output row of `costsPipeline`. */
 export interface CostGroupRow {
-  _id: { b: string | null; g0?: string | null; g1?: string | null; g2?: string | null; c?: string | null };
+  _id: { b: string | Date | null; g0?: string | null; g1?: string | null; g2?: string | null; c?: string | null };
   amount: number;
   lineItems: number;
 }
@@ -83,6 +88,7 @@ export interface CostSeries {
 
 export interface CostsAnswer {
   source: CostsSource['name'];
+  rollupLevel: CostsSource['rollupLevel'];
   metric: CostMetric;
   currency: string | null;
   granularity: CostsRange['granularity'];
@@ -127,8 +133,10 @@ export function assembleCosts(rows: CostGroupRow[], plan: CostsPlan, corporateCu
   const groupBy = [...plan.groupBy.map((grouping) => grouping.name), ...(splitByCurrency ? ['billingCurrency'] : [])];
 
   const byKey = new Map<string, CostSeries>();
+  const bucketOf = (bucket: string | Date | null) => (bucket instanceof Date ? dayBucket(bucket, plan.range.granularity) : bucket);
   for (const row of rows) {
-    const index = row._id.b === null ? undefined : bucketIndex.get(row._id.b);
+    const bucket = bucketOf(row._id.b);
+    const index = bucket === null ? undefined : bucketIndex.get(bucket);
     if (index === undefined) continue;
     const key: Record<string, string | null> = {};
     plan.groupBy.forEach((grouping, position) => (key[grouping.name] = row._id[`g${position}` as 'g0'] ?? null));
@@ -162,6 +170,7 @@ export function assembleCosts(rows: CostGroupRow[], plan: CostsPlan, corporateCu
   const currency = plan.metric === 'cost' ? corporateCurrency : multiCurrency ? null : (single ?? corporateCurrency);
   return {
     source: source.name,
+    rollupLevel: source.rollupLevel,
     metric: plan.metric,
     currency,
     granularity: plan.range.granularity,

@@ -97,3 +97,15 @@ export function bucketExpression(range: CostsRange): unknown {
   // MongoDB formats dates in UTC when no timezone is given
   return { $dateToString: { format, date: '$chargePeriodStart' } };
 }
+
+/** The bucket of a row grouped by a day's start (a date): the day, or its month. */
+export function dayBucket(start: Date, granularity: CostGranularity): string {
+  const day = dayOf(start);
+  return granularity === 'day' ? day : periodOfDay(day);
+}
+
+/** `bucketExpression` over rows that each hold one UTC day, whose `chargePeriodStart` is that day's midnight: the date itself, named by `dayBucket`. */
+export function dayRowsBucket(range: CostsRange): unknown {
+  const bucket = bucketExpression(range);
+  return bucket === '$period' ? bucket : '$chargePeriodStart';
+}

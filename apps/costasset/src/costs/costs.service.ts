@@ -4,10 +4,10 @@ import { CurrencyService } from '../currency/currency.service';
 import { combineFilters, compileExpression, ExpressionError, toProblem } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { VisibilityService } from '../resource-groups/visibility.service';
-import { lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
+import { CostSource, lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
 import { assembleCosts, CostGroupRow, CostsAnswer, costsPipeline, CostsPlan, CostsSource, LINE_ITEMS_SOURCE, parseGroupings } from './costs-aggregation';
 import { CostsProblems } from './costs.problems';
-import { bucketExpression, currentPeriod, rangeFilter, resolveRange } from './costs-range';
+import { bucketExpression, currentPeriod, dayRowsBucket, rangeFilter, resolveRange } from './costs-range';
 import { CostsQuery, DEFAULT_TOP } from './dto/costs.query';
 
 function filterOf(text: string | undefined): Record<string, unknown> {
@@ -21,8 +21,14 @@ function filterOf(text: string | undefined): Record<string, unknown> {
   }
 }
 
-/** Rollup rows carry the line-item fields the pipeline reads, and their count in `lineItems`. */
-const ROLLUP_SOURCE: CostsSource = { name: 'rollup', count: lineItemCount('rollup'), bucket: bucketExpression };
+/**
+ * Rollup rows carry the line-item fields the pipeline reads, and their count in `lineItems`.
+ * Daily rows are bucketed by their day's start (`dayRowsBucket`), not by formatting each row's date.
+ */
+function costsSource(where: CostSource): CostsSource {
+  if (where.source === 'line-items') return LINE_ITEMS_SOURCE;
+  return { name: 'rollup', rollupLevel: where.rollupLevel, count: lineItemCount('rollup'), bucket: where.rollupLevel === 'day' ? dayRowsBucket : bucketExpression };
+}
 
 /** The cost explorer: sums of the caller's visible line items, grouped and bucketed (docs/cost-explorer.md). */
 @Injectable()
@@ -38,14 +44,21 @@ export class CostsService {
     const groupBy = parseGroupings(query.groupBy ?? []);
     if (groupBy.filter((grouping) => 'tag' in grouping).length > 1) throw CostsProblems.invalid('groupBy', 'groupBy holds at most one tag');
     const expression = filterOf(query.filter);
-    const [visible, currencies] = await Promise.all([this.visibility.filterFor(principal), this.currency.currencies(principal.tenantId)]);
+    const [visible, currencies, rollupsReady] = await Promise.all([
+      this.visibility.filterFor(principal),
+      this.currency.currencies(principal.tenantId),
+      this.planner.ready(principal.tenantId),
+    ]);
     const selection = combineFilters(expression, visible);
     const defaultEnd = query.from === undefined && query.to === undefined ? await this.latestPeriod(principal.tenantId, selection) : currentPeriod();
     const range = resolveRange(query, defaultEnd);
     const plan: CostsPlan = { range, groupBy, metric: query.metric ?? 'cost', top: query.top ?? DEFAULT_TOP, match: combineFilters(rangeFilter(range), selection) };
-    const read = [...groupBy.map((grouping) => ('field' in grouping ? grouping.field : 'tags')), plan.metric, 'billingCurrency', 'period', 'chargePeriodStart'];
-    const source = (await this.planner.choose(principal.tenantId, plan.match, read)) === 'rollup' ? ROLLUP_SOURCE : LINE_ITEMS_SOURCE;
-    const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, source.name, costsPipeline(plan, source));
+    // the bucket reads the period, or the day of the charges (then only the daily rollups can answer)
+    const bucketField = bucketExpression(range) === '$period' ? 'period' : 'chargePeriodStart';
+    const read = [...groupBy.map((grouping) => ('field' in grouping ? grouping.field : 'tags')), plan.metric, 'billingCurrency', bucketField];
+    const where = await this.planner.choose(principal.tenantId, plan.match, read, rollupsReady);
+    const source = costsSource(where);
+    const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, where, costsPipeline(plan, source));
     return assembleCosts(rows, plan, currencies.defaultCurrency, source);
   }
 

@@ -87,14 +87,12 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       const outcome = await this.outcomes.finish(tenantId, upload, counts);
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
       const replaced = upload.source ? await this.outcomes.supersedeSameSource(tenantId, upload) : [];
-      const rollupStart = performance.now();
       await rollups.finish();
-      const rollupMs = performance.now() - rollupStart;
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
       const result = {
         ...counts,
         databaseMs: Math.round(databaseMs),
-        rollupMs: Math.round(rollupMs),
+        rollupMs: Math.round(rollups.maintenanceMs),
         currency: conversion.corporateCurrency,
         providerCode: plan.metadata.providerCode,
         ...(replaced.length ? { replaced } : {}),

@@ -96,9 +96,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       }
       await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { scopes: scopes.slice(0, MAX_STORED_SCOPES) } });
       const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes);
-      const rollupStart = performance.now();
       await rollups.finish();
-      const rollupMs = performance.now() - rollupStart;
       const providers = [...new Set(scopes.map((scope) => scope.providerName))].sort();
       const outcome = await this.outcomes.finish(tenantId, upload, counts, {
         parts,
@@ -118,7 +116,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
         replaced,
         outdated,
         databaseMs: Math.round(databaseMs),
-        rollupMs: Math.round(rollupMs),
+        rollupMs: Math.round(rollups.maintenanceMs),
         currency: conversion.corporateCurrency,
       };
       return outcome === 'completed_with_errors' ? new CompletedWithErrors(result) : result;

@@ -113,7 +113,8 @@ export class ReportModelsService {
    */
   async execute(principal: Principal, id: string, query: ExecutionQuery): Promise<ReportExecutionResponse> {
     if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
-    const model = await this.visible(principal, id);
+    // whether rollups are current does not depend on the model: asked at the same time
+    const [model, rollupsReady] = await Promise.all([this.visible(principal, id), this.planner.ready(principal.tenantId)]);
     const params = parseTemplateParams(query.templateParams);
     const modelFilter = withExpressionProblems(() => compileExpression(model.expr, params));
     const [vtagFilter, callerFilter, currencies] = await Promise.all([
@@ -122,11 +123,11 @@ export class ReportModelsService {
       this.currency.currencies(principal.tenantId),
     ]);
     const filter = combineFilters(modelFilter as Record<string, unknown>, vtagFilter, callerFilter);
-    const source = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId));
+    const where = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId), rollupsReady);
     const groups = await this.planner.aggregate<{ _id: Record<string, string | null>; cost: number; lineItems: number }>(
       principal.tenantId,
-      source,
-      reportPipeline(model.templateId, filter, lineItemCount(source)),
+      where,
+      reportPipeline(model.templateId, filter, lineItemCount(where.source)),
     );
     const rows: ReportRow[] = groups.map((group) => ({ key: group._id, cost: roundMoney(group.cost), lineItems: group.lineItems }));
     const result: ReportExecutionResponse = {
@@ -137,7 +138,7 @@ export class ReportModelsService {
       rows,
       total: roundMoney(rows.reduce((sum, row) => sum + row.cost, 0)),
       generatedAt: new Date().toISOString(),
-      source,
+      ...where,
     };
     if (model.saveOutput) await this.save(principal, model, result);
     return result;

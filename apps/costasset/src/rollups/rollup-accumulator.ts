@@ -1,4 +1,4 @@
-import { RollupGroup } from './rollup-fields';
+import { dimensionsKey, RollupGroup } from './rollup-fields';
 import { ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 /**
@@ -15,7 +15,7 @@ export class RollupAccumulator {
       for (const name of ROLLUP_DIMENSIONS) if (name in doc) id[name] = (doc[name] as string | null | undefined) ?? null;
       const start = doc.chargePeriodStart;
       id.day = start instanceof Date && !Number.isNaN(start.getTime()) ? start.toISOString().slice(0, 10) : null;
-      const key = JSON.stringify(ROLLUP_DIMENSIONS.map((name) => (name in id ? id[name] : '\u0000absent')).concat(id.day ?? ''));
+      const key = `${dimensionsKey(id)}${id.day ?? ''}`;
       let group = this.groups.get(key);
       if (!group) {
         group = { _id: id, lineItems: 0 } as unknown as RollupGroup;

@@ -1,5 +1,5 @@
 import { compileExpression } from '../expressions';
-import { filterFields, rollupCanAnswer, rollupRow } from './rollup-fields';
+import { filterFields, monthlyGroups, monthlyRollupRow, rollupCanAnswer, rollupLevelFor, rollupRow } from './rollup-fields';
 
 describe('filterFields', () => {
   it('lists the fields a filter reads, at any depth, never operator names or operands', () => {
@@ -35,5 +35,32 @@ describe('rollupRow', () => {
       listCost: 0,
       contractedCost: 0,
     });
+  });
+});
+
+describe('rollupLevelFor', () => {
+  it('answers from the monthly rollups unless the filter or the fields read touch the day of the charges', () => {
+    expect(rollupLevelFor(compileExpression('period == "202401" && providerName != "aws"'), ['category', 'cost'])).toBe('month');
+    expect(rollupLevelFor({ period: { $gte: '202401', $lte: '202403' } }, ['period', 'cost'])).toBe('month');
+    expect(rollupLevelFor({ chargePeriodStart: { $gte: new Date('2024-01-05T00:00:00Z') } }, ['cost'])).toBe('day');
+    expect(rollupLevelFor({ $or: [{ providerName: 'aws' }, { chargePeriodStart: null }] }, ['cost'])).toBe('day');
+    expect(rollupLevelFor({}, ['chargePeriodStart', 'cost'])).toBe('day');
+  });
+});
+
+describe('monthlyGroups', () => {
+  it('sums the daily groups of the same dimensions over their days, a missing dimension apart from a null one', () => {
+    const day = (id: Record<string, string | null>, cost: number, lineItems: number) => ({ _id: id, cost, billedCost: cost * 2, lineItems }) as never;
+    const months = monthlyGroups([
+      day({ providerName: 'aws', region: null, period: '202401', day: '2024-01-01' }, 1.5, 2),
+      day({ providerName: 'aws', region: null, period: '202401', day: '2024-01-02' }, 2, 1),
+      day({ providerName: 'aws', period: '202401', day: '2024-01-02' }, 4, 3),
+      day({ providerName: 'aws', region: null, period: '202402', day: '2024-01-31' }, 8, 1),
+    ]);
+    expect(months.map((group) => monthlyRollupRow('u1', group))).toEqual([
+      { uploadRefId: 'u1', lineItems: 3, providerName: 'aws', region: null, period: '202401', cost: 3.5, billedCost: 7, effectiveCost: 0, listCost: 0, contractedCost: 0 },
+      { uploadRefId: 'u1', lineItems: 3, providerName: 'aws', period: '202401', cost: 4, billedCost: 8, effectiveCost: 0, listCost: 0, contractedCost: 0 },
+      { uploadRefId: 'u1', lineItems: 1, providerName: 'aws', region: null, period: '202402', cost: 8, billedCost: 16, effectiveCost: 0, listCost: 0, contractedCost: 0 },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { PipelineStage } from 'mongoose';
-import { CostRollup, ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
+import { CostRollup, CostRollupMonthly, ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 /** Every line-item field a query may touch and still be answered from rollups. */
 export const ROLLED_UP_FIELDS: ReadonlySet<string> = new Set<string>([...ROLLUP_DIMENSIONS, ...ROLLUP_AMOUNTS, 'chargePeriodStart']);
@@ -31,14 +31,32 @@ export function rollupCanAnswer(filter: Record<string, unknown>, readFields: rea
   return [...compared, ...readFields].every((field) => ROLLED_UP_FIELDS.has(field));
 }
 
-/** The `$group` of one upload's line items into rollup rows (one per UTC day and dimensions). */
+export type RollupLevel = 'day' | 'month';
+
+/** The rollup level that answers a query `rollupCanAnswer` accepts: the monthly one unless it reads the day. */
+export function rollupLevelFor(filter: Record<string, unknown>, readFields: readonly string[]): RollupLevel {
+  return filterFields(filter).has('chargePeriodStart') || readFields.includes('chargePeriodStart') ? 'day' : 'month';
+}
+
+/**
+ * The aggregation of one upload's line items into daily rollup rows (one per UTC day and
+ * dimensions). It groups by the exact `chargePeriodStart` first and by its day only then: the
+ * first `$group` reads every line item but only plain fields, the day is formatted once per
+ * distinct start (a few per day), not once per line item.
+ */
 export function rollupPipeline(uploadRefId: string): PipelineStage[] {
   // no $ifNull: a missing field stays missing (and a null stays null) in the rollup row, so that
   // queries treat the row exactly as they treat its line items
-  const id: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$${name}`]));
-  id.day = { $dateToString: { format: '%Y-%m-%d', date: '$chargePeriodStart' } };
+  const byStart: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$${name}`]));
+  byStart.chargePeriodStart = '$chargePeriodStart';
+  const byDay: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$_id.${name}`]));
+  byDay.day = { $dateToString: { format: '%Y-%m-%d', date: '$_id.chargePeriodStart' } };
   const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
-  return [{ $match: { uploadRefId } }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
+  return [
+    { $match: { uploadRefId } },
+    { $group: { _id: byStart, ...sums, lineItems: { $sum: 1 } } },
+    { $group: { _id: byDay, ...sums, lineItems: { $sum: '$lineItems' } } },
+  ] as PipelineStage[];
 }
 
 export type RollupGroup = { _id: Record<string, string | null> } & Record<string, number>;
@@ -46,8 +64,34 @@ export type RollupGroup = { _id: Record<string, string | null> } & Record<string
 /** A `rollupPipeline` output row as the rollup document to store (dimensions the line items lack are left out). */
 export function rollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRollup, 'tenantId'> {
   const { day, ...dimensions } = group._id;
-  const row: Record<string, unknown> = { uploadRefId, chargePeriodStart: day ? new Date(`${day}T00:00:00Z`) : null, lineItems: group.lineItems };
-  for (const name of ROLLUP_DIMENSIONS) if (name in dimensions) row[name] = dimensions[name];
+  return { ...monthlyRollupRow(uploadRefId, { ...group, _id: dimensions } as RollupGroup), chargePeriodStart: day ? new Date(`${day}T00:00:00Z`) : null } as Omit<CostRollup, 'tenantId'>;
+}
+
+/** A monthly group (the daily ones of `monthlyGroups`) as the monthly rollup document to store. */
+export function monthlyRollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRollupMonthly, 'tenantId'> {
+  const row: Record<string, unknown> = { uploadRefId, lineItems: group.lineItems };
+  for (const name of ROLLUP_DIMENSIONS) if (name in group._id) row[name] = group._id[name];
   for (const name of ROLLUP_AMOUNTS) row[name] = group[name] ?? 0;
-  return row as Omit<CostRollup, 'tenantId'>;
+  return row as Omit<CostRollupMonthly, 'tenantId'>;
+}
+
+/** The key of a group's dimensions, telling a missing dimension from a null one. */
+export const dimensionsKey = (id: Record<string, string | null>): string => JSON.stringify(ROLLUP_DIMENSIONS.map((name) => (name in id ? id[name] : '\u0000absent')));
+
+/** The daily groups summed over their days: the monthly level (`period` is a dimension of both). */
+export function monthlyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
+  const months = new Map<string, RollupGroup>();
+  for (const day of daily) {
+    const { day: _day, ...dimensions } = day._id;
+    const key = dimensionsKey(dimensions);
+    let month = months.get(key);
+    if (!month) {
+      month = { _id: dimensions, lineItems: 0 } as unknown as RollupGroup;
+      for (const name of ROLLUP_AMOUNTS) month[name] = 0;
+      months.set(key, month);
+    }
+    month.lineItems += day.lineItems;
+    for (const name of ROLLUP_AMOUNTS) month[name] += day[name] ?? 0;
+  }
+  return [...months.values()];
 }

@@ -2,19 +2,20 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { RollupPlanner } from './rollup-planner';
-import { CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
 import { RollupsService } from './rollups.service';
-import { COST_ROLLUP, CostRollupSchema, ROLLUP_KEY, RollupKeySchema } from './schemas/cost-rollup.schema';
+import { COST_ROLLUP, COST_ROLLUP_MONTHLY, CostRollupMonthlySchema, CostRollupSchema, ROLLUP_KEY, RollupKeySchema } from './schemas/cost-rollup.schema';
 
 @Module({
   imports: [
     MongooseModule.forFeature([
       { name: COST_ROLLUP, schema: CostRollupSchema },
+      { name: COST_ROLLUP_MONTHLY, schema: CostRollupMonthlySchema },
       { name: ROLLUP_KEY, schema: RollupKeySchema },
     ]),
     LineItemsModule,
   ],
-  providers: [CostRollupRepository, RollupKeyRepository, RollupsService, RollupPlanner],
+  providers: [CostRollupRepository, CostRollupMonthlyRepository, RollupKeyRepository, RollupsService, RollupPlanner],
   exports: [RollupsService, RollupPlanner],
 })
 export class RollupsModule {}

@@ -2,11 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { TenantRepository } from '@lib/persistence';
-import { COST_ROLLUP, CostRollup, ROLLUP_KEY, RollupKey } from './schemas/cost-rollup.schema';
+import { COST_ROLLUP, COST_ROLLUP_MONTHLY, CostRollup, CostRollupMonthly, ROLLUP_KEY, RollupKey } from './schemas/cost-rollup.schema';
 
 @Injectable()
 export class CostRollupRepository extends TenantRepository<CostRollup> {
   constructor(@InjectModel(COST_ROLLUP) model: Model<CostRollup>) {
+    super(model);
+  }
+}
+
+@Injectable()
+export class CostRollupMonthlyRepository extends TenantRepository<CostRollupMonthly> {
+  constructor(@InjectModel(COST_ROLLUP_MONTHLY) model: Model<CostRollupMonthly>) {
     super(model);
   }
 }

@@ -1,16 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { isDuplicateKey } from '@lib/persistence';
+import { isDuplicateKey, TenantOwned, TenantRepository } from '@lib/persistence';
+import type { FilterQuery } from 'mongoose';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
-import { RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
-import { CostRollupRepository, RollupKeyRepository } from './rollups.repository';
-import { BACKFILL_MARKER } from './schemas/cost-rollup.schema';
+import { monthlyGroups, monthlyRollupRow, RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
+import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import { BACKFILL_MARKER, EARLIER_BACKFILL_MARKERS } from './schemas/cost-rollup.schema';
 
 /** How long one refresh may hold an upload's lease before another may take it over. */
 const REFRESH_LEASE_MS = 15 * 60_000;
 /** A stale mark older than this, with nobody refreshing, is left over by a crash: the next query repairs it. */
 export const REPAIR_AFTER_MS = 30 * 60_000;
 const INSERT_BATCH = 5_000;
+/** The earliest date BSON holds: `$gt` it matches every date and nothing else (a stale mark; null is none). */
+const EARLIEST_DATE = new Date(-8.64e15);
 
 /**
  * Keeps the rollups equal to the line items (docs/rollups.md). Every write path calls `begin`
@@ -27,6 +30,7 @@ export class RollupsService {
   constructor(
     private readonly lineItems: CostLineItemRepository,
     private readonly rollups: CostRollupRepository,
+    private readonly monthly: CostRollupMonthlyRepository,
     private readonly keys: RollupKeyRepository,
   ) {}
 
@@ -71,25 +75,28 @@ export class RollupsService {
    * marks a crash left behind, in the background.
    */
   async ready(tenantId: string, now = new Date()): Promise<boolean> {
-    const states = await this.keys.find(
-      tenantId,
-      { $or: [{ uploadRefId: BACKFILL_MARKER }, { dirtySince: { $ne: null } }] },
-      { sort: { dirtySince: 1 }, limit: 2 },
-    );
-    const stale = states.filter((state) => state.dirtySince);
-    if (!states.some((state) => state.uploadRefId === BACKFILL_MARKER) && !(await this.backfill(tenantId))) return false;
-    if (stale.some((state) => (state.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS)) this.inBackground(tenantId, () => this.repair(tenantId, now));
-    return stale.length === 0;
+    // two lookups on indexes (the marker by upload id, the oldest stale mark by date), at once:
+    // their cost does not grow with the tenant's number of uploads
+    const [marker, oldestStale] = await Promise.all([
+      this.keys.findOne(tenantId, { uploadRefId: BACKFILL_MARKER }),
+      this.keys.findOne(tenantId, { dirtySince: { $gt: EARLIEST_DATE } }, { sort: { dirtySince: 1 } }),
+    ]);
+    if (!marker && !(await this.backfill(tenantId))) return false;
+    if (oldestStale && (oldestStale.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS) this.inBackground(tenantId, () => this.repair(tenantId, now));
+    return !oldestStale;
   }
 
+
   /**
-   * Marks the tenant backfilled at once when every upload holding line items has rollup state
-   * (true); otherwise rolls up the others in the background, then marks it (false). One scan
-   * of the tenant's line items, once per tenant.
+   * Marks the tenant backfilled at once when every upload holding line items has rollup state of
+   * this format (true); otherwise rolls up the others in the background, then marks it (false).
+   * One scan of the tenant's line items, once per tenant (and once more when the rollups' format
+   * changed: a tenant marked by an earlier format has every upload rolled up again).
    */
   private async backfill(tenantId: string): Promise<boolean> {
     const known = new Set((await this.keys.find(tenantId, {}, {}, { uploadRefId: 1 })).map((state) => state.uploadRefId));
-    const missing = (await this.uploadsMatching(tenantId, {})).filter((id) => !known.has(id));
+    const earlierFormat = EARLIER_BACKFILL_MARKERS.some((marker) => known.has(marker));
+    const missing = (await this.uploadsMatching(tenantId, {})).filter((id) => earlierFormat || !known.has(id));
     const mark = () =>
       this.keys
         .updateOne(tenantId, { uploadRefId: BACKFILL_MARKER }, { $set: { generation: 0, dirtySince: null, lockedUntil: null } }, { upsert: true })
@@ -149,22 +156,22 @@ export class RollupsService {
     }
   }
 
-  /** Under the lease: replaces the upload's rows, then settles (false when a write came meanwhile; the lease is kept). */
+  /** Under the lease: replaces the upload's daily and monthly rows, then settles (false when a write came meanwhile; the lease is kept). */
   private async store(tenantId: string, uploadRefId: string, generation: number, compute: () => Promise<RollupGroup[]>): Promise<boolean> {
     try {
-      const groups = await compute();
-      await this.rollups.deleteMany(tenantId, { uploadRefId });
-      for (let start = 0; start < groups.length; start += INSERT_BATCH) {
-        await this.rollups.insertBulk(
-          tenantId,
-          groups.slice(start, start + INSERT_BATCH).map((group) => rollupRow(uploadRefId, group)),
-        );
-      }
+      const daily = await compute();
+      await this.replaceRows(this.rollups, tenantId, uploadRefId, daily.map((group) => rollupRow(uploadRefId, group)));
+      await this.replaceRows(this.monthly, tenantId, uploadRefId, monthlyGroups(daily).map((group) => monthlyRollupRow(uploadRefId, group)));
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
     }
     return this.keys.settle(tenantId, uploadRefId, generation);
+  }
+
+  private async replaceRows<T extends TenantOwned>(level: TenantRepository<T>, tenantId: string, uploadRefId: string, rows: Omit<T, 'tenantId'>[]): Promise<void> {
+    await level.deleteMany(tenantId, { uploadRefId } as FilterQuery<T>);
+    for (let start = 0; start < rows.length; start += INSERT_BATCH) await level.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH));
   }
 }
 
@@ -173,11 +180,13 @@ export class RollupsService {
  * (the stale mark stays fresh, and a bump by anyone else shows as a gap in the generations),
  * `written` with each batch of cost documents stored, `finish` at the end. The rows summed in
  * memory are stored only if the load was the upload's only writer; otherwise they are recomputed.
+ * `maintenanceMs` is the time the load spent in all three (what rollups add to a load).
  */
 export class LoadTracker {
   private readonly sums = new RollupAccumulator();
   private generation: number | undefined;
   private alone = true;
+  private spentMs = 0;
 
   constructor(
     private readonly tenantId: string,
@@ -186,18 +195,34 @@ export class LoadTracker {
     private readonly replace: (groups: RollupGroup[], generation: number) => Promise<void>,
   ) {}
 
+  get maintenanceMs(): number {
+    return this.spentMs;
+  }
+
   async touch(): Promise<void> {
-    const generation = await this.keys.bump(this.tenantId, this.uploadRefId);
-    if (this.generation !== undefined && generation !== this.generation + 1) this.alone = false;
-    this.generation = generation;
+    const started = performance.now();
+    try {
+      const generation = await this.keys.bump(this.tenantId, this.uploadRefId);
+      if (this.generation !== undefined && generation !== this.generation + 1) this.alone = false;
+      this.generation = generation;
+    } finally {
+      this.spentMs += performance.now() - started;
+    }
   }
 
   written(docs: readonly object[], stored: number): void {
+    const started = performance.now();
     if (stored === docs.length) this.sums.add(docs);
     else this.alone = false;
+    this.spentMs += performance.now() - started;
   }
 
   async finish(): Promise<void> {
-    await this.replace(this.sums.rows(), this.alone && this.generation !== undefined ? this.generation : Number.NaN);
+    const started = performance.now();
+    try {
+      await this.replace(this.sums.rows(), this.alone && this.generation !== undefined ? this.generation : Number.NaN);
+    } finally {
+      this.spentMs += performance.now() - started;
+    }
   }
 }

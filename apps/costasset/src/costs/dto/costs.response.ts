@@ -27,6 +27,14 @@ export class CostsResponse {
   @ApiProperty({ enum: ['line-items', 'rollup'], description: 'Where the answer came from; the answer is identical either way' })
   source: 'line-items' | 'rollup';
 
+  @ApiProperty({
+    enum: ['day', 'month'],
+    nullable: true,
+    type: String,
+    description: 'Which rollups answered: the monthly ones unless the query reads days (a day range or daily buckets); null from the line items',
+  })
+  rollupLevel: 'day' | 'month' | null;
+
   @ApiProperty({ enum: COST_METRICS })
   metric: (typeof COST_METRICS)[number];
 

@@ -69,10 +69,18 @@ export class ReportExecutionResponse {
     description: 'Where the sums came from: the rollups (pre-summed by day and dimension) or the raw line items; the rows are the same either way',
   })
   source: 'rollup' | 'line-items';
+
+  @ApiProperty({
+    enum: ['day', 'month'],
+    nullable: true,
+    type: String,
+    description: 'Which rollups answered: the monthly ones unless the query reads the day of the charges; null from the line items',
+  })
+  rollupLevel: 'day' | 'month' | null;
 }
 
 /** A saved execution of a model with `saveOutput`. */
-export class SavedReportOutput extends OmitType(ReportExecutionResponse, ['source'] as const) {
+export class SavedReportOutput extends OmitType(ReportExecutionResponse, ['source', 'rollupLevel'] as const) {
   @ApiProperty()
   id: string;
 
