@@ -1,0 +1,273 @@
+import BTree from 'sorted-btree';
+import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
+
+export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export const NODE_SIZE = 64;
+
+/** Ids per chunk of a group: appending is a push; an insertion or removal moves at most twice this many. */
+const CHUNK = 256;
+
+/**
+ * The `_id` keys of the documents sharing one set of index values, ascending, in chunks of at
+ * most 2 × CHUNK: a B+ tree of two levels whose common case, an `_id` greater than every other
+ * (documents mostly arrive in `_id` order), costs one comparison and a push.
+ */
+export class Group {
+  private readonly chunks: string[][] = [];
+  size = 0;
+
+  constructor(private readonly chunkSize = CHUNK) {}
+
+  static of(sortedIds: string[], chunkSize = CHUNK): Group {
+    const group = new Group(chunkSize);
+    for (let start = 0; start < sortedIds.length; start += chunkSize) group.chunks.push(sortedIds.slice(start, start + chunkSize));
+    group.size = sortedIds.length;
+    return group;
+  }
+
+  /** Adds `idKey`; false if it was there. */
+  add(idKey: string): boolean {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last === undefined || idKey > last[last.length - 1]) {
+      if (last === undefined || last.length >= this.chunkSize) this.chunks.push([idKey]);
+      else last.push(idKey);
+      this.size++;
+      return true;
+    }
+    const c = this.chunkFor(idKey);
+    const chunk = this.chunks[c];
+    const at = lowerBound(chunk, idKey);
+    if (chunk[at] === idKey) return false;
+    chunk.splice(at, 0, idKey);
+    if (chunk.length > 2 * this.chunkSize) this.chunks.splice(c + 1, 0, chunk.splice(this.chunkSize));
+    this.size++;
+    return true;
+  }
+
+  /** Removes `idKey`; false if it was not there. */
+  delete(idKey: string): boolean {
+    if (this.size === 0) return false;
+    const c = this.chunkFor(idKey);
+    const chunk = this.chunks[c];
+    const at = lowerBound(chunk, idKey);
+    if (chunk[at] !== idKey) return false;
+    chunk.splice(at, 1);
+    if (chunk.length === 0) this.chunks.splice(c, 1);
+    this.size--;
+    return true;
+  }
+
+  /** The ids >= `from` (all without it), ascending. */
+  *ascending(from: string | undefined): Generator<string, void, undefined> {
+    let c = from === undefined ? 0 : this.chunkFor(from);
+    let at = from === undefined || this.chunks.length === 0 ? 0 : lowerBound(this.chunks[c], from);
+    for (; c < this.chunks.length; c++, at = 0) {
+      const chunk = this.chunks[c];
+      for (; at < chunk.length; at++) yield chunk[at];
+    }
+  }
+
+  /** The ids < `to` (all without it), descending. */
+  *descending(to: string | undefined): Generator<string, void, undefined> {
+    if (this.chunks.length === 0) return;
+    let c = to === undefined ? this.chunks.length - 1 : this.chunkFor(to);
+    let at = to === undefined ? this.chunks[c].length - 1 : lowerBound(this.chunks[c], to) - 1;
+    for (; c >= 0; c--, at = c >= 0 ? this.chunks[c].length - 1 : 0) {
+      const chunk = this.chunks[c];
+      for (; at >= 0; at--) yield chunk[at];
+    }
+  }
+
+  /** The chunk that holds `idKey` or would: the last whose first id is <= it (the first if none). */
+  private chunkFor(idKey: string): number {
+    let low = 0;
+    let high = this.chunks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.chunks[middle][0] <= idKey) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+}
+
+/** The first position whose id is >= `idKey`. */
+function lowerBound(ids: string[], idKey: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (ids[middle] < idKey) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The entries of a non-unique index: an entry's key is its index values' encoding (the prefix)
+ * followed by its document's `_id` key, and the entries sharing a prefix are kept together as
+ * one ordered set of `_id` keys. Because encodings are prefix-free, the order of (prefix, `_id`
+ * key) pairs is the order of the whole keys, so walks over key ranges see the entries exactly as
+ * if every whole key were stored. Storing the prefix once per group and the `_id` key string
+ * that the collection already holds, an entry adds no string of its own: a load keeps far fewer
+ * long-lived objects for the garbage collector to trace, and a new document's `_id` lands at the
+ * end of its group (documents mostly arrive in `_id` order) instead of somewhere in a large tree.
+ */
+export class GroupedEntries {
+  /** The groups in prefix order (walks), and by prefix (writes: a hash lookup instead of string comparisons). */
+  private groups = new BTree<string, Group>(undefined, compareStrings, NODE_SIZE);
+  private byPrefix = new Map<string, Group>();
+  size = 0;
+
+  /** `chunkSize`: see Group (smaller in tests, to exercise splits). */
+  constructor(private readonly chunkSize = CHUNK) {}
+
+  add(prefix: string, idKey: string): void {
+    let group = this.byPrefix.get(prefix);
+    if (!group) {
+      group = new Group(this.chunkSize);
+      this.groups.set(prefix, group);
+      this.byPrefix.set(prefix, group);
+    }
+    if (group.add(idKey)) this.size++;
+  }
+
+  delete(prefix: string, idKey: string): void {
+    const group = this.byPrefix.get(prefix);
+    if (!group?.delete(idKey)) return;
+    this.size--;
+    if (group.size > 0) return;
+    this.groups.delete(prefix);
+    this.byPrefix.delete(prefix);
+  }
+
+  /** Replaces the content by entries given as parallel arrays, sorted by prefix then `_id` key, without repeats. */
+  load(prefixes: string[], idKeys: string[]): void {
+    this.size = idKeys.length;
+    const groupPrefixes: string[] = [];
+    const groups: Group[] = [];
+    for (let start = 0; start < prefixes.length; ) {
+      let end = start + 1;
+      while (end < prefixes.length && prefixes[end] === prefixes[start]) end++;
+      groupPrefixes.push(prefixes[start]);
+      groups.push(Group.of(idKeys.slice(start, end), this.chunkSize));
+      start = end;
+    }
+    this.groups = bulkLoad<string, Group>(groupPrefixes, groups, NODE_SIZE, compareStrings);
+    this.byPrefix = new Map(groupPrefixes.map((prefix, i) => [prefix, groups[i]]));
+  }
+
+  /**
+   * The `_id` keys of the entries whose whole key k has from <= k < end, ascending, leaving out
+   * the entry `skip` (a position already returned). `at.prefix` tells each one's group.
+   */
+  *ascending(from: string, end: string, skip: Position | null, at: Position): Generator<string, void, undefined> {
+    // The group whose prefix starts `from` (at most one can: encodings are prefix-free), then every greater one.
+    const below = this.groups.getPairOrNextLower(from);
+    for (const [prefix, group] of this.groups.entries(below && from.startsWith(below[0]) ? below[0] : from)) {
+      if (prefix >= end) return;
+      // Only the first group can sort before `from`: then `from` continues into its `_id` keys.
+      const idFrom = prefix < from ? from.slice(prefix.length) : undefined;
+      const idEnd = end.startsWith(prefix) ? end.slice(prefix.length) : null;
+      for (const idKey of group.ascending(idFrom)) {
+        if (idEnd !== null && idKey >= idEnd) break;
+        if (skip !== null && idKey === skip.idKey && prefix === skip.prefix) continue;
+        at.prefix = prefix;
+        yield idKey;
+      }
+    }
+  }
+
+  /** The `_id` keys of the entries whose whole key k has start <= k < to, descending. */
+  *descending(start: string, to: string, at: Position): Generator<string, void, undefined> {
+    for (const [prefix, group] of this.groups.entriesReversed(to, undefined, true)) {
+      let idFrom: string | null = null;
+      if (prefix < start) {
+        if (!start.startsWith(prefix)) return;
+        idFrom = start.slice(prefix.length);
+      }
+      const idTo = to.startsWith(prefix) ? to.slice(prefix.length) : undefined;
+      for (const idKey of group.descending(idTo)) {
+        if (idFrom !== null && idKey < idFrom) break;
+        at.prefix = prefix;
+        yield idKey;
+      }
+    }
+  }
+}
+
+/** An entry of a grouped index: its group's prefix and its document's `_id` key. */
+export interface Position {
+  prefix: string;
+  idKey: string;
+}
+
+export interface CursorStats {
+  keysExamined: number;
+  seeks: number;
+}
+
+type Range = { start: string; end: string };
+
+/**
+ * Walks a grouped index over key ranges, in key order or reverse, returning `_id` keys. When the
+ * index changed between two calls (`version`), it re-seeks just past the last entry it returned,
+ * as the whole-key cursor does.
+ */
+export class GroupedCursor {
+  private readonly ranges: Range[];
+  private rangeIndex = 0;
+  private walk: Generator<string, void, undefined> | null = null;
+  private readonly at: Position = { prefix: '', idKey: '' };
+  /** The last entry returned (its `idKey` empty before the first). */
+  private readonly last: Position = { prefix: '', idKey: '' };
+  private version: number;
+
+  constructor(
+    private readonly owner: { readonly version: number; readonly grouped: GroupedEntries },
+    ranges: Range[],
+    private readonly direction: 1 | -1,
+    private readonly stats: CursorStats,
+  ) {
+    this.ranges = direction === 1 ? ranges : [...ranges].reverse();
+    this.version = owner.version;
+  }
+
+  /** The `_id` key of the next entry, or undefined at the end. */
+  next(): string | undefined {
+    if (this.owner.version !== this.version) {
+      this.version = this.owner.version;
+      if (this.walk) this.walk = this.open(this.last.idKey === '' ? null : this.last);
+    }
+    for (;;) {
+      if (this.rangeIndex >= this.ranges.length) return undefined;
+      if (!this.walk) {
+        this.stats.seeks++;
+        this.walk = this.open(null);
+      }
+      const step = this.walk.next();
+      if (step.done) {
+        this.rangeIndex++;
+        this.walk = null;
+        continue;
+      }
+      this.last.prefix = this.at.prefix;
+      this.last.idKey = step.value;
+      this.stats.keysExamined++;
+      return step.value;
+    }
+  }
+
+  /** The walk of the current range from its start, or just past `after`. */
+  private open(after: Position | null): Generator<string, void, undefined> {
+    const range = this.ranges[this.rangeIndex];
+    const afterKey = after ? after.prefix + after.idKey : null;
+    const grouped = this.owner.grouped;
+    if (this.direction === 1) {
+      const resumes = afterKey !== null && afterKey >= range.start;
+      return grouped.ascending(resumes ? (afterKey as string) : range.start, range.end, resumes ? after : null, this.at);
+    }
+    return grouped.descending(range.start, afterKey !== null && afterKey < range.end ? afterKey : range.end, this.at);
+  }
+}
+
