@@ -1,4 +1,18 @@
-import { Binary, BSONRegExp, Code, Decimal128, deserialize, Double, Int32, Long, MaxKey, MinKey, ObjectId, serialize, Timestamp } from 'bson';
+import {
+  Binary,
+  BSONRegExp,
+  Code,
+  Decimal128,
+  deserialize,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  serialize,
+  Timestamp,
+} from 'bson';
 import { idFirstBytes } from './bson-bytes';
 
 const options = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;

@@ -4,7 +4,8 @@
  * it generates) is journaled from its received bytes instead of being encoded again.
  */
 
-const int32 = (bytes: Uint8Array, at: number): number => (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
+const int32 = (bytes: Uint8Array, at: number): number =>
+  (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
 
 function cstringEnd(bytes: Uint8Array, from: number, limit: number): number {
   for (let at = from; at < limit; at++) if (bytes[at] === 0) return at;
