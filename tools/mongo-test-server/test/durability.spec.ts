@@ -135,6 +135,18 @@ describeServer('mongo-test-server: a data directory keeps every acknowledged wri
     expect((await restored.find({ n: 500 }).explain()).queryPlanner.winningPlan.inputStage).toMatchObject({ stage: 'IXSCAN' });
   });
 
+  it('journals inserted documents as received, with the _id the driver appended moved first', async () => {
+    const items = (await start()).db('app').collection('items');
+    await items.insertMany([{ name: 'a', nested: { x: [1, { y: 'z' }] }, at: new Date(5), n: Long.fromNumber(7) }, { _id: 'given' as never, name: 'b' }]);
+    await items.insertOne({ name: 'c', amount: Decimal128.fromString('1.50') });
+    const before = await items.find({}).sort({ name: 1 }).toArray();
+    expect(before.every((doc) => Object.keys(doc)[0] === '_id')).toBe(true);
+    await stop();
+    const after = await (await start()).db('app').collection('items').find({}).sort({ name: 1 }).toArray();
+    expect(after).toEqual(before);
+    expect(after.map((doc) => Object.keys(doc))).toEqual(before.map((doc) => Object.keys(doc)));
+  });
+
   it('recovers a journal cut short up to its last whole record, says so, and starts cleanly next time', async () => {
     const items = (await start()).db('app').collection('items');
     await items.insertMany(Array.from({ length: 100 }, (_, n) => ({ n })));
