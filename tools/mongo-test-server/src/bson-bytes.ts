@@ -61,7 +61,7 @@ function valueLength(bytes: Uint8Array, type: number, at: number, limit: number)
  * order: `bytes` itself when `_id` already comes first, null when there is no `_id` or the bytes
  * are not read to the end.
  */
-export function idFirstBytes(bytes: Uint8Array): Uint8Array | null {
+export function idFirstBytes(bytes: Buffer): Buffer | null {
   const total = bytes.length >= 5 ? int32(bytes, 0) : 0;
   if (total !== bytes.length) return null;
   let at = 4;
@@ -77,11 +77,12 @@ export function idFirstBytes(bytes: Uint8Array): Uint8Array | null {
     if (at > total - 1) return null;
     if (!isId) continue;
     if (start === 4) return bytes;
-    const moved = new Uint8Array(total);
-    moved.set(bytes.subarray(0, 4), 0);
-    moved.set(bytes.subarray(start, at), 4);
-    moved.set(bytes.subarray(4, start), 4 + at - start);
-    moved.set(bytes.subarray(at), at);
+    // Copies between buffers: no intermediate views.
+    const moved = Buffer.allocUnsafe(total);
+    bytes.copy(moved, 0, 0, 4);
+    bytes.copy(moved, 4, start, at);
+    bytes.copy(moved, 4 + at - start, 4, start);
+    bytes.copy(moved, at, at, total);
     return moved;
   }
   return null;

@@ -19,19 +19,25 @@ export class GroupedEntries {
   /** The groups in prefix order (walks), and by prefix (writes: a hash lookup instead of string comparisons). */
   private groups = new BTree<string, Group>(undefined, compareStrings, NODE_SIZE);
   private byPrefix = new Map<string, Group>();
+  /** The group of the last `add` (cleared when groups are removed or replaced). */
+  private lastPrefix: string | null = null;
+  private lastGroup: Group | undefined = undefined;
   size = 0;
 
   /** `chunkSize`: see Group (smaller in tests, to exercise splits). */
   constructor(private readonly chunkSize = CHUNK) {}
 
   add(prefix: string, idKey: string): void {
-    let group = this.byPrefix.get(prefix);
+    // Consecutive documents often share their index values (one upload's account and period).
+    let group = prefix === this.lastPrefix ? this.lastGroup : this.byPrefix.get(prefix);
     if (!group) {
       group = new Group(this.chunkSize);
       this.groups.set(prefix, group);
       this.byPrefix.set(prefix, group);
     }
     if (group.add(idKey)) this.size++;
+    this.lastPrefix = prefix;
+    this.lastGroup = group;
   }
 
   delete(prefix: string, idKey: string): void {
@@ -41,6 +47,7 @@ export class GroupedEntries {
     if (group.size > 0) return;
     this.groups.delete(prefix);
     this.byPrefix.delete(prefix);
+    if (prefix === this.lastPrefix) this.lastPrefix = null;
   }
 
   /** Replaces the content by entries given as parallel arrays, sorted by prefix then `_id` key, without repeats. */
@@ -57,6 +64,7 @@ export class GroupedEntries {
     }
     this.groups = bulkLoad<string, Group>(groupPrefixes, groups, NODE_SIZE, compareStrings);
     this.byPrefix = new Map(groupPrefixes.map((prefix, i) => [prefix, groups[i]]));
+    this.lastPrefix = null;
   }
 
   /**
