@@ -1,6 +1,6 @@
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
-import { CHUNK, Group } from './id-group';
+import { CHUNK, Group, lowerBound } from './id-group';
 
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export const NODE_SIZE = 64;
@@ -79,11 +79,19 @@ export class GroupedEntries {
       // Only the first group can sort before `from`: then `from` continues into its `_id` keys.
       const idFrom = prefix < from ? from.slice(prefix.length) : undefined;
       const idEnd = end.startsWith(prefix) ? end.slice(prefix.length) : null;
-      for (const idKey of group.ascending(idFrom)) {
-        if (idEnd !== null && idKey >= idEnd) break;
-        if (skip !== null && idKey === skip.idKey && prefix === skip.prefix) continue;
-        at.prefix = prefix;
-        yield idKey;
+      // The group's ids walked in place (one generator for the whole walk).
+      const chunks = group.chunks;
+      let c = idFrom === undefined ? 0 : group.chunkFor(idFrom);
+      let position = idFrom === undefined || chunks.length === 0 ? 0 : lowerBound(chunks[c], idFrom);
+      walk: for (; c < chunks.length; c++, position = 0) {
+        const chunk = chunks[c];
+        for (; position < chunk.length; position++) {
+          const idKey = chunk[position];
+          if (idEnd !== null && idKey >= idEnd) break walk;
+          if (skip !== null && idKey === skip.idKey && prefix === skip.prefix) continue;
+          at.prefix = prefix;
+          yield idKey;
+        }
       }
     }
   }
@@ -97,10 +105,18 @@ export class GroupedEntries {
         idFrom = start.slice(prefix.length);
       }
       const idTo = to.startsWith(prefix) ? to.slice(prefix.length) : undefined;
-      for (const idKey of group.descending(idTo)) {
-        if (idFrom !== null && idKey < idFrom) break;
-        at.prefix = prefix;
-        yield idKey;
+      const chunks = group.chunks;
+      if (chunks.length === 0) continue;
+      let c = idTo === undefined ? chunks.length - 1 : group.chunkFor(idTo);
+      let position = idTo === undefined ? chunks[c].length - 1 : lowerBound(chunks[c], idTo) - 1;
+      walk: for (; c >= 0; c--, position = c >= 0 ? chunks[c].length - 1 : 0) {
+        const chunk = chunks[c];
+        for (; position >= 0; position--) {
+          const idKey = chunk[position];
+          if (idFrom !== null && idKey < idFrom) break walk;
+          at.prefix = prefix;
+          yield idKey;
+        }
       }
     }
   }

@@ -7,7 +7,8 @@ export const CHUNK = 256;
  * (documents mostly arrive in `_id` order), costs one comparison and a push.
  */
 export class Group {
-  private readonly chunks: string[][] = [];
+  /** Read by index walks (grouped-entries.ts), changed only here. */
+  readonly chunks: string[][] = [];
   size = 0;
 
   constructor(private readonly chunkSize = CHUNK) {}
@@ -51,29 +52,8 @@ export class Group {
     return true;
   }
 
-  /** The ids >= `from` (all without it), ascending. */
-  *ascending(from: string | undefined): Generator<string, void, undefined> {
-    let c = from === undefined ? 0 : this.chunkFor(from);
-    let at = from === undefined || this.chunks.length === 0 ? 0 : lowerBound(this.chunks[c], from);
-    for (; c < this.chunks.length; c++, at = 0) {
-      const chunk = this.chunks[c];
-      for (; at < chunk.length; at++) yield chunk[at];
-    }
-  }
-
-  /** The ids < `to` (all without it), descending. */
-  *descending(to: string | undefined): Generator<string, void, undefined> {
-    if (this.chunks.length === 0) return;
-    let c = to === undefined ? this.chunks.length - 1 : this.chunkFor(to);
-    let at = to === undefined ? this.chunks[c].length - 1 : lowerBound(this.chunks[c], to) - 1;
-    for (; c >= 0; c--, at = c >= 0 ? this.chunks[c].length - 1 : 0) {
-      const chunk = this.chunks[c];
-      for (; at >= 0; at--) yield chunk[at];
-    }
-  }
-
   /** The chunk that holds `idKey` or would: the last whose first id is <= it (the first if none). */
-  private chunkFor(idKey: string): number {
+  chunkFor(idKey: string): number {
     let low = 0;
     let high = this.chunks.length - 1;
     while (low < high) {
@@ -86,7 +66,7 @@ export class Group {
 }
 
 /** The first position whose id is >= `idKey`. */
-function lowerBound(ids: string[], idKey: string): number {
+export function lowerBound(ids: string[], idKey: string): number {
   let low = 0;
   let high = ids.length;
   while (low < high) {
