@@ -32,13 +32,13 @@ interface Store {
   startMs: number;
 }
 
-function startStore(dataDir: string, port: number): Promise<Store> {
+function startStore(dataDir: string, port: number, storeRoot = root): Promise<Store> {
   const started = performance.now();
   const heap = `--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`;
   // BENCH_STORE_NODE_ARGS: extra node flags for the store processes (profiling: --cpu-prof, --trace-gc).
   const extra = (process.env.BENCH_STORE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [heap, ...extra, '--import', 'tsx', 'tools/mongo-test-server/cli.ts', '--port', String(port), '--data-dir', dataDir], {
-    cwd: root,
+    cwd: storeRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`  [store] ${chunk.toString()}`));
@@ -112,9 +112,9 @@ async function segmentedLoad(collection: Collection, rows: number, split: number
 }
 
 /** A load of `rows` rows into a collection with only `_id`, in a fresh store of its own (loaded to the same size). */
-async function baselineLoad(port: number, rows: number, split: number): Promise<SegmentedLoad> {
+async function baselineLoad(port: number, rows: number, split: number, storeRoot = root): Promise<SegmentedLoad> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-baseline-'));
-  const store = await startStore(dataDir, port);
+  const store = await startStore(dataDir, port, storeRoot);
   const client = await MongoClient.connect(store.uri);
   try {
     return await segmentedLoad(client.db('bench_store').collection('only_id'), rows, split, store.child.pid ?? 0);
@@ -181,6 +181,11 @@ async function main(): Promise<void> {
   // loaded to the same size, so neither load pays for the other's documents (heap, garbage
   // collections, checkpoints) and each segment is compared with the same segment.
   const idLoad = await baselineLoad(port, rows, split);
+  // BENCH_STORE_PREVIOUS_ROOT: a checkout of an earlier version of the store (its
+  // tools/mongo-test-server, with node_modules), whose `_id`-only load is printed too.
+  const previousRoot = process.env.BENCH_STORE_PREVIOUS_ROOT;
+  const previousLoad = previousRoot ? await baselineLoad(port, rows, split, previousRoot) : null;
+  const previousLabel = process.env.BENCH_STORE_PREVIOUS_LABEL ?? previousRoot;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   let store = await startStore(dataDir, port);
   let client = await MongoClient.connect(store.uri);
@@ -209,6 +214,8 @@ async function main(): Promise<void> {
       const measured = pick(indexedLoad);
       if (!baseline || !measured) continue;
       lines.push(`| insert, ${label}, ${specs.length} line-item indexes | ${rate(measured)} | only \`_id\`: ${rate(baseline)} | ${share(measured, baseline)} |`);
+      const previous = previousLoad ? pick(previousLoad) : null;
+      if (previous) lines.push(`| insert, ${label}, only \`_id\`, store of ${previousLabel} | | ${rate(previous)} | indexed load above: ${share(measured, previous)} |`);
     }
     if (process.argv.includes('--loads-only')) {
       console.log(`\nbench:store, loads only, ${rows.toLocaleString()} line items, ${new Date().toISOString()}\n`);
