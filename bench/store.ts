@@ -1,9 +1,10 @@
 /**
- * `npm run bench:store -- --rows 1000000 [--runs 20]`
+ * `npm run bench:store -- --rows 1000000 [--runs 20] [--port 27999] [--loads-only]`
  * The embedded store (tools/mongo-test-server) as the stack runs it: its own process, a data
  * directory (journal + checkpoints), the driver as client. Prints, in one run:
  * - insert throughput into a collection with the line items' indexes next to one with only `_id`
- *   (each load in a store process of its own, started empty);
+ *   (each load in a store process of its own, started empty, both loaded to N rows), for the first
+ *   200,000 rows, the rest and the whole (`--loads-only` stops there);
  * - a keyset page, a filtered count and a one-period aggregation over N line items, each next to
  *   the same operation forced to scan (`hint: {$natural: 1}`);
  * - short point reads (`_id` lookups) timed while heavy aggregations and scans run on other
@@ -31,21 +32,28 @@ interface Store {
   startMs: number;
 }
 
-function startStore(dataDir: string, port: number): Promise<Store> {
+function startStore(dataDir: string, port: number, storeRoot = root): Promise<Store> {
   const started = performance.now();
   const heap = `--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`;
-  const child = spawn(process.execPath, [heap, '--import', 'tsx', 'tools/mongo-test-server/cli.ts', '--port', String(port), '--data-dir', dataDir], {
-    cwd: root,
+  // BENCH_STORE_NODE_ARGS: extra node flags for the store processes (profiling: --cpu-prof, --trace-gc).
+  const extra = (process.env.BENCH_STORE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [heap, ...extra, '--import', 'tsx', 'tools/mongo-test-server/cli.ts', '--port', String(port), '--data-dir', dataDir], {
+    cwd: storeRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`  [store] ${chunk.toString()}`));
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const listening = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = /listening on (mongodb:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) resolve({ child, uri: match[1], startMs: performance.now() - started });
-    });
+      if (!match) return;
+      child.stdout?.off('data', listening);
+      // Anything it prints later (e.g. --trace-gc lines) goes to stderr with the store's prefix.
+      child.stdout?.on('data', (more: Buffer) => process.stderr.write(`  [store] ${more.toString()}`));
+      resolve({ child, uri: match[1], startMs: performance.now() - started });
+    };
+    child.stdout?.on('data', listening);
     child.once('exit', (code) => reject(new Error(`the store exited with ${code}`)));
   });
 }
@@ -68,6 +76,7 @@ function cpuMs(pid: number): number {
 }
 
 interface LoadRate {
+  rows: number;
   rowsPerSecond: number;
   /** The store process's CPU time per row: less sensitive than wall time to other work on the machine. */
   storeCpuUsPerRow: number;
@@ -83,16 +92,32 @@ async function load(collection: Collection, rows: number, storePid: number, from
       { ordered: false },
     );
   }
-  return { rowsPerSecond: rows / ((performance.now() - started) / 1000), storeCpuUsPerRow: ((cpuMs(storePid) - cpuBefore) * 1000) / rows };
+  return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000), storeCpuUsPerRow: ((cpuMs(storePid) - cpuBefore) * 1000) / rows };
 }
 
-/** Rows per second of a load into a collection with only `_id`, in a fresh store of its own. */
-async function baselineLoad(port: number, rows: number): Promise<LoadRate> {
+/** The rates of a load of `rows` rows: its first `split` rows, the rest, and the whole. */
+interface SegmentedLoad {
+  first: LoadRate;
+  rest: LoadRate | null;
+  whole: LoadRate;
+}
+
+async function segmentedLoad(collection: Collection, rows: number, split: number, storePid: number): Promise<SegmentedLoad> {
+  const first = await load(collection, Math.min(rows, split), storePid);
+  const rest = rows > split ? await load(collection, rows - split, storePid, split) : null;
+  if (!rest) return { first, rest, whole: first };
+  const seconds = first.rows / first.rowsPerSecond + rest.rows / rest.rowsPerSecond;
+  const cpuUs = first.rows * first.storeCpuUsPerRow + rest.rows * rest.storeCpuUsPerRow;
+  return { first, rest, whole: { rows, rowsPerSecond: rows / seconds, storeCpuUsPerRow: cpuUs / rows } };
+}
+
+/** A load of `rows` rows into a collection with only `_id`, in a fresh store of its own (loaded to the same size). */
+async function baselineLoad(port: number, rows: number, split: number, storeRoot = root): Promise<SegmentedLoad> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-baseline-'));
-  const store = await startStore(dataDir, port);
+  const store = await startStore(dataDir, port, storeRoot);
   const client = await MongoClient.connect(store.uri);
   try {
-    return await load(client.db('bench_store').collection('only_id'), rows, store.child.pid ?? 0);
+    return await segmentedLoad(client.db('bench_store').collection('only_id'), rows, split, store.child.pid ?? 0);
   } finally {
     await client.close();
     await stopStore(store);
@@ -148,13 +173,19 @@ async function main(): Promise<void> {
   const rows = numberArg('rows', 1_000_000);
   const runs = numberArg('runs', 20);
   const scanRuns = Math.max(3, Math.round(runs / 4));
-  const port = numberArg('port', 27999);
+  const port = numberArg('port', Number(process.env.BENCH_STORE_PORT ?? 27999));
   const heavyClients = numberArg('heavy', 4);
   const concurrencySeconds = numberArg('concurrency-seconds', 15);
-  const baselineRows = Math.min(rows, 200_000);
-  // The baseline runs in a store of its own, started empty like the one measured with indexes, so
-  // neither load pays for the other's documents (heap, garbage collection, checkpoints).
-  const idRate = await baselineLoad(port, baselineRows);
+  const split = Math.min(rows, 200_000);
+  // The baseline runs in a store of its own, started empty like the one measured with indexes and
+  // loaded to the same size, so neither load pays for the other's documents (heap, garbage
+  // collections, checkpoints) and each segment is compared with the same segment.
+  const idLoad = await baselineLoad(port, rows, split);
+  // BENCH_STORE_PREVIOUS_ROOT: a checkout of an earlier version of the store (its
+  // tools/mongo-test-server, with node_modules), whose `_id`-only load is printed too.
+  const previousRoot = process.env.BENCH_STORE_PREVIOUS_ROOT;
+  const previousLoad = previousRoot ? await baselineLoad(port, rows, split, previousRoot) : null;
+  const previousLabel = process.env.BENCH_STORE_PREVIOUS_LABEL ?? previousRoot;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   let store = await startStore(dataDir, port);
   let client = await MongoClient.connect(store.uri);
@@ -168,15 +199,30 @@ async function main(): Promise<void> {
       return { key: key as Document, ...rest };
     });
     await indexed.createIndexes(specs as never);
-    const indexedRate = await load(indexed, baselineRows, store.child.pid ?? 0);
-    const restRate = rows > baselineRows ? await load(indexed, rows - baselineRows, store.child.pid ?? 0, baselineRows) : indexedRate;
+    const indexedLoad = await segmentedLoad(indexed, rows, split, store.child.pid ?? 0);
     const rss = residentMb(store.child.pid ?? 0);
     const rate = (r: LoadRate): string => `${Math.round(r.rowsPerSecond).toLocaleString()} rows/s (store CPU ${Math.round(r.storeCpuUsPerRow)} µs/row)`;
-    const share = (r: LoadRate): string =>
-      `${((100 * r.rowsPerSecond) / idRate.rowsPerSecond).toFixed(0)} % of baseline (by store CPU: ${((100 * idRate.storeCpuUsPerRow) / r.storeCpuUsPerRow).toFixed(0)} %)`;
-    lines.push(`| insert, only \`_id\` (first ${baselineRows.toLocaleString()} rows, a store of its own) | ${rate(idRate)} | baseline |`);
-    lines.push(`| insert, ${specs.length} line-item indexes (first ${baselineRows.toLocaleString()} rows) | ${rate(indexedRate)} | ${share(indexedRate)} |`);
-    lines.push(`| insert, same indexes, rows ${baselineRows.toLocaleString()} to ${rows.toLocaleString()} (checkpoints included) | ${rate(restRate)} | ${share(restRate)} |`);
+    const share = (r: LoadRate, baseline: LoadRate): string =>
+      `${((100 * r.rowsPerSecond) / baseline.rowsPerSecond).toFixed(0)} % (by store CPU: ${((100 * baseline.storeCpuUsPerRow) / r.storeCpuUsPerRow).toFixed(0)} %)`;
+    const segments: Array<[string, (l: SegmentedLoad) => LoadRate | null]> = [
+      [`rows 0 to ${split.toLocaleString()}`, (l) => l.first],
+      [`rows ${split.toLocaleString()} to ${rows.toLocaleString()}`, (l) => l.rest],
+      [`all ${rows.toLocaleString()} rows`, (l) => (l.rest ? l.whole : null)],
+    ];
+    for (const [label, pick] of segments) {
+      const baseline = pick(idLoad);
+      const measured = pick(indexedLoad);
+      if (!baseline || !measured) continue;
+      lines.push(`| insert, ${label}, ${specs.length} line-item indexes | ${rate(measured)} | only \`_id\`: ${rate(baseline)} | ${share(measured, baseline)} |`);
+      const previous = previousLoad ? pick(previousLoad) : null;
+      if (previous) lines.push(`| insert, ${label}, only \`_id\`, store of ${previousLabel} | | ${rate(previous)} | indexed load above: ${share(measured, previous)} |`);
+    }
+    if (process.argv.includes('--loads-only')) {
+      console.log(`\nbench:store, loads only, ${rows.toLocaleString()} line items, ${new Date().toISOString()}\n`);
+      console.log('| operation | store | baseline | ratio |\n|---|---|---|---|');
+      console.log(lines.join('\n'));
+      return;
+    }
 
     // Let the store finish collecting the garbage of the load before timing reads.
     await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -203,11 +249,16 @@ async function main(): Promise<void> {
     lines.push(`| memory (resident, store process) | ${Math.round(rss).toLocaleString()} MB for ${rows.toLocaleString()} rows | ${Math.round((rss * 1024 * 1024) / rows).toLocaleString()} bytes/row | |`);
     await client.close();
     await stopStore(store);
-    const diskMb = fs.readdirSync(dataDir).reduce((sum, name) => sum + fs.statSync(path.join(dataDir, name)).size, 0) / 1024 / 1024;
+    const files = fs.readdirSync(dataDir);
+    const diskMb = files.reduce((sum, name) => sum + fs.statSync(path.join(dataDir, name)).size, 0) / 1024 / 1024;
+    const checkpoints = files.filter((name) => name.endsWith('.ckpt')).length;
+    const journalSegments = files.filter((name) => name.endsWith('.log')).length;
     store = await startStore(dataDir, port);
     client = await MongoClient.connect(store.uri);
     const recovered = await client.db('bench_store').collection('cost_line_items').estimatedDocumentCount();
-    lines.push(`| restart: recovery of ${recovered.toLocaleString()} rows (checkpoint + journal, indexes rebuilt) | ${(store.startMs / 1000).toFixed(1)} s | data directory ${Math.round(diskMb).toLocaleString()} MB | |`);
+    lines.push(
+      `| restart: recovery of ${recovered.toLocaleString()} rows (${checkpoints} checkpoint, ${journalSegments} journal segments replayed, indexes rebuilt) | ${(store.startMs / 1000).toFixed(1)} s | data directory ${Math.round(diskMb).toLocaleString()} MB | |`,
+    );
     console.log(`\nbench:store, ${rows.toLocaleString()} line items, ${runs} runs (scans ${scanRuns}), ${new Date().toISOString().slice(0, 10)}; page plan uses ${winning}\n`);
     console.log('| operation | store | forced scan / baseline | ratio |\n|---|---|---|---|');
     console.log(lines.join('\n'));

@@ -105,7 +105,7 @@ export class Collection {
     this.indexes.forEach((index, i) => {
       const change = changes[i];
       if (!change) return;
-      index.remove(change[0]);
+      index.remove(change[0], idKey);
       index.add(change[1], idKey);
     });
     this.docs.set(idKey, next);
@@ -114,8 +114,8 @@ export class Collection {
 
   remove(doc: Document): void {
     const idKey = this.idKeyOf(doc._id);
-    for (const index of this.indexes) index.remove(index.keysFor(doc, idKey));
-    this.idIndex.remove([idKey]);
+    for (const index of this.indexes) index.remove(index.keysFor(doc, idKey), idKey);
+    this.idIndex.remove([idKey], idKey);
     this.docs.delete(idKey);
     this.log?.remove(this, doc._id);
   }

@@ -1,12 +1,11 @@
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
-import union from 'sorted-btree/extended/union';
 import { formatDocument, isPlainObject, toNumber, type Document, type StringFold } from './bson-values';
 import { foldFor, type FoldLevel, type ResolvedCollation } from './collation';
 import { indexValues } from './document-paths';
 import { commandError, DuplicateKeyError } from './errors';
+import { compareStrings, GroupedCursor, GroupedEntries, NODE_SIZE } from './grouped-entries';
 import { complement, encodeValue, KeyWriter } from './key-encoding';
-import { PendingEntries } from './pending-entries';
 import type { Matcher } from './query-engine';
 
 /** An index as listIndexes reports it. */
@@ -22,30 +21,28 @@ export interface KeyRange {
   end: string;
 }
 
-const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const NODE_SIZE = 64;
-/** Entries of a non-unique index kept aside before they are merged into its tree in key order. */
-const MAX_PENDING = 16_384;
 const writer = new KeyWriter();
 /** Met an array on the way: the document needs the multikey path. */
 const ARRAY = Symbol('array');
 
-/** The value at a dotted path through plain objects; ARRAY if an array is met. */
+/** The value at a dotted path through plain objects (a stored document is one); ARRAY if an array is met. */
 function resolvePath(doc: Document, parts: string[]): unknown {
-  let current: unknown = doc;
-  for (const part of parts) {
+  let current: unknown = doc[parts[0]];
+  for (let i = 1; i < parts.length; i++) {
     if (Array.isArray(current)) return ARRAY;
     if (current === null || typeof current !== 'object' || !isPlainObject(current)) return undefined;
-    current = (current as Document)[part];
+    current = (current as Document)[parts[i]];
   }
   return Array.isArray(current) ? ARRAY : current;
 }
 
 /**
- * One index, kept as an ordered B+ tree. Each entry's key is the concatenation of the encoded
- * field values (complemented for descending fields) followed by the document's `_id` key, so
- * entries are unique even for equal index values; the entry's value is that `_id` key. The `_id`
- * index stores just the `_id` key. An array value gives one entry per element (multikey).
+ * One index, ordered by entry keys: the concatenation of the encoded field values (complemented
+ * for descending fields) followed by the document's `_id` key, so entries are unique even for
+ * equal index values; each entry leads to that `_id` key. A unique index (and `_id_`, whose key
+ * is just the `_id` key) is a B+ tree of whole keys, checked before each insertion; a non-unique
+ * index keeps the `_id` keys grouped by index values (grouped-entries.ts), in the same order. An
+ * array value gives one entry per element (multikey).
  */
 export class IndexState {
   readonly fields: string[];
@@ -57,14 +54,10 @@ export class IndexState {
   readonly isIdIndex: boolean;
   /** Per field: whether some document gave an array for it (mongod's multiKeyPaths). */
   readonly multikeyFields: boolean[];
+  /** Whole keys of a unique index. */
   private entries = new BTree<string, string>(undefined, compareStrings, NODE_SIZE);
-  /**
-   * New entries of a non-unique index not yet in the tree. Inserting keys one document at a time
-   * lands each in a different part of the tree (a cache miss per level); merged in key order,
-   * consecutive entries go to the same leaf. Every read of the tree merges them first, so no
-   * reader ever sees the index without them.
-   */
-  private pending = new PendingEntries();
+  /** Entries of a non-unique index. */
+  readonly grouped = new GroupedEntries();
   /** Changes with every modification of the tree: a cursor saved before a change re-seeks. */
   version = 0;
   /** Set when the index is dropped (queries using it stop with QueryPlanKilled). */
@@ -91,25 +84,19 @@ export class IndexState {
     return this.multikeyFields.some(Boolean);
   }
 
-  /** The B+ tree of entries, with every pending entry merged in. */
+  /** The B+ tree of whole keys (unique indexes). */
   get tree(): BTree<string, string> {
-    if (this.pending.size > 0) this.mergePending();
     return this.entries;
   }
 
-  private mergePending(): void {
-    const { keys, ids } = this.pending.drain();
-    // The union walks both trees, keeping whole subtrees of the index that no new key falls into.
-    this.entries = union<BTree<string, string>, string, string>(this.entries, bulkLoad(keys, ids, NODE_SIZE, compareStrings), (_key, _old, added) => added);
-  }
-
   get size(): number {
-    return this.tree.size;
+    return this.unique ? this.entries.size : this.grouped.size;
   }
 
   /**
-   * The entry keys of a document (encoded field values, then its `_id` key); empty when the
-   * index leaves it out. The `_id` index's only key is the `_id` key itself.
+   * The entry keys of a document; empty when the index leaves it out. A unique index's are whole
+   * keys (encoded field values, then the `_id` key; the `_id` index's only key is the `_id` key
+   * itself); a non-unique index's are the encoded field values alone, its group prefixes.
    */
   keysFor(doc: Document, idKey: string): string[] {
     if (this.isIdIndex) return [idKey];
@@ -125,7 +112,7 @@ export class IndexState {
       if (this.directions[i] === -1) writer.complementSince(start);
     }
     if (this.sparse && allMissing) return [];
-    writer.encoded(idKey);
+    if (this.unique) writer.encoded(idKey);
     return [writer.take()];
   }
 
@@ -148,7 +135,7 @@ export class IndexState {
     });
     return [...new Set(keys)].map((key) => {
       writer.reset().encoded(key);
-      writer.encoded(idKey);
+      if (this.unique) writer.encoded(idKey);
       return writer.take();
     });
   }
@@ -210,24 +197,31 @@ export class IndexState {
   add(keys: string[], idKey: string): void {
     this.version++;
     if (this.unique) {
-      // A unique index is checked against its tree before every insertion: no deferral.
+      // A unique index is checked against its tree before every insertion.
       for (const key of keys) this.entries.set(key, idKey);
       return;
     }
-    for (const key of keys) this.pending.add(key, idKey);
-    if (this.pending.size >= MAX_PENDING) this.mergePending();
+    for (const prefix of keys) this.grouped.add(prefix, idKey);
   }
 
-  remove(keys: string[]): void {
+  remove(keys: string[], idKey: string): void {
     this.version++;
-    for (const key of keys) this.tree.delete(key);
+    if (this.unique) for (const key of keys) this.entries.delete(key);
+    else for (const prefix of keys) this.grouped.delete(prefix, idKey);
   }
 
-  /** Replaces the whole content by sorted entries (index builds and recovery). */
+  /** Replaces the whole content by these entries, [key from keysFor, `_id` key] (index builds and recovery). */
   load(entries: Array<[string, string]>): void {
-    entries.sort((a, b) => compareStrings(a[0], b[0]));
     this.version++;
-    this.pending = new PendingEntries();
+    if (!this.unique) {
+      entries.sort((a, b) => compareStrings(a[0], b[0]) || compareStrings(a[1], b[1]));
+      this.grouped.load(
+        entries.map((entry) => entry[0]),
+        entries.map((entry) => entry[1]),
+      );
+      return;
+    }
+    entries.sort((a, b) => compareStrings(a[0], b[0]));
     this.entries = bulkLoad(
       entries.map((entry) => entry[0]),
       entries.map((entry) => entry[1]),
@@ -238,16 +232,19 @@ export class IndexState {
 
   /** A cursor over the entries inside the ranges, in index order (or reverse), counting keys seen. */
   cursor(ranges: KeyRange[], direction: 1 | -1, stats: { keysExamined: number; seeks: number }): IndexCursor {
-    return new IndexCursor(this, ranges, direction, stats);
+    return this.unique ? new TreeCursor(this, ranges, direction, stats) : new GroupedCursor(this, ranges, direction, stats);
   }
 }
 
+/** Walks an index's entries over key ranges, returning `_id` keys. */
+export type IndexCursor = TreeCursor | GroupedCursor;
+
 /**
- * Walks an index's entries over a list of ranges. Between two calls the tree may change (other
+ * Walks a unique index's whole keys over a list of ranges. Between two calls the tree may change (other
  * operations run while a query yields): the cursor then re-seeks just past the last key it
  * returned, as mongod's index cursors do when they restore their position after a yield.
  */
-export class IndexCursor {
+export class TreeCursor {
   private readonly ranges: KeyRange[];
   private rangeIndex = 0;
   private entries: Iterator<[string, string]> | null = null;

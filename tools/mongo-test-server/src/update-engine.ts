@@ -122,7 +122,10 @@ function checkIdUnchanged(before: Document, after: Document): void {
 
 /** Returns a document with `_id` as its first field, as mongod stores it. */
 export function withIdFirst(doc: Document): Document {
-  if (Object.keys(doc)[0] === '_id' && doc._id !== undefined) return doc;
+  for (const first in doc) {
+    if (first === '_id' && doc._id !== undefined) return doc;
+    break;
+  }
   const { _id, ...rest } = doc;
   return { _id: _id === undefined ? new ObjectId() : _id, ...rest };
 }

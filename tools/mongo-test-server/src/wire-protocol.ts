@@ -75,11 +75,37 @@ function readCString(buffer: Buffer, offset: number): { value: string; next: num
   return { value: buffer.toString('utf8', offset, end), next: end + 1 };
 }
 
-function readDocument(buffer: Buffer, offset: number): { doc: Document; next: number } {
+function readDocument(buffer: Buffer, offset: number, options: typeof DESERIALIZE_OPTIONS = DESERIALIZE_OPTIONS): { doc: Document; next: number } {
   const size = buffer.readInt32LE(offset);
   if (size < 5 || offset + size > buffer.length) throw new ProtocolError('invalid BSON document size');
-  const doc = deserialize(buffer.subarray(offset, offset + size), DESERIALIZE_OPTIONS) as Document;
+  const doc = deserialize(buffer.subarray(offset, offset + size), options) as Document;
   return { doc, next: offset + size };
+}
+
+/** An `insert` body's `documents` are left as the bytes of each document. */
+const INSERT_BODY_OPTIONS = { ...DESERIALIZE_OPTIONS, fieldsAsRaw: { documents: true } };
+const INSERT = Buffer.from('insert\0', 'latin1');
+
+/** Whether the document at `offset` starts with an `insert` element (the command's name). */
+function isInsertBody(buffer: Buffer, offset: number): boolean {
+  const name = offset + 5;
+  return name + INSERT.length <= buffer.length && buffer.compare(INSERT, 0, INSERT.length, name, name + INSERT.length) === 0;
+}
+
+/**
+ * The body of an `insert` whose `documents` came inside it (as the driver sends them) keeps
+ * them as bytes, beside the body as a document sequence would be: `insert` decodes each one
+ * as it inserts it and journals the bytes received.
+ */
+function readInsertBody(message: Buffer, offset: number, sequences: Array<[string, Buffer[]]>): { doc: Document; next: number } {
+  const read = readDocument(message, offset, INSERT_BODY_OPTIONS as typeof DESERIALIZE_OPTIONS);
+  const documents: unknown = read.doc.documents;
+  if (!Array.isArray(documents)) return read;
+  if (documents.every((item) => item instanceof Uint8Array)) {
+    delete read.doc.documents;
+    sequences.push(['documents', documents.map((item: Uint8Array) => Buffer.from(item.buffer, item.byteOffset, item.byteLength))]);
+  } else read.doc.documents = documents.map((item: unknown) => (item instanceof Uint8Array ? deserializeDocument(item) : item));
+  return read;
 }
 
 /**
@@ -96,7 +122,7 @@ function parseMsg(header: MessageHeader, message: Buffer): IncomingMessage {
     const kind = message.readUInt8(offset);
     offset += 1;
     if (kind === 0) {
-      const { doc, next } = readDocument(message, offset);
+      const { doc, next } = isInsertBody(message, offset) ? readInsertBody(message, offset, sequences) : readDocument(message, offset);
       body = doc;
       offset = next;
     } else if (kind === 1) {

@@ -14,7 +14,7 @@ describeServer('mongo-test-server: a data directory keeps every acknowledged wri
   let client: MongoClient | undefined;
   const logs: string[] = [];
 
-  async function start(options: { checkpointMinBytes?: number } = {}): Promise<MongoClient> {
+  async function start(options: { checkpointMinBytes?: number; journalSegmentBytes?: number } = {}): Promise<MongoClient> {
     server = await startMongoTestServer({ dataDir: dir, log: (line) => logs.push(line), ...options });
     client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 5000 });
     return client;
@@ -107,6 +107,44 @@ describeServer('mongo-test-server: a data directory keeps every acknowledged wri
     expect(await restored.countDocuments()).toBe(1001);
     expect(await restored.countDocuments({ n: { $gte: 4000 } })).toBe(1001);
     await expect(restored.insertOne({ n: 4500 })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('checkpoints only once the files hold as much garbage as data: inserts alone fill journal segments, replaced versions call for one', async () => {
+    const options = { checkpointMinBytes: 50_000, journalSegmentBytes: 20_000 };
+    const items = (await start(options)).db('app').collection('items');
+    await items.createIndex({ n: 1 });
+    for (let batch = 0; batch < 10; batch++) await items.insertMany(Array.from({ length: 100 }, (_, k) => ({ n: batch * 100 + k, pad: 'x'.repeat(100) })));
+    const ckpt = (): string[] => fs.readdirSync(dir).filter((name) => name.endsWith('.ckpt'));
+    expect(ckpt()).toHaveLength(0);
+    expect(segments().length).toBeGreaterThan(4);
+    await stop();
+
+    let restored = (await start(options)).db('app').collection('items');
+    expect(await restored.countDocuments()).toBe(1000);
+    expect(logs.some((line) => /recovered 1,000 documents in 1 collections .*checkpoint none, \d+ journal segments/.test(line))).toBe(true);
+    for (let round = 0; round < 3; round++) await restored.updateMany({}, { $set: { pad: `${round}`.repeat(100) } });
+    const deadline = Date.now() + 10_000;
+    while (ckpt().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ckpt()).toHaveLength(1);
+    await stop();
+    const onDisk = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+    expect(onDisk).toBeLessThan(3 * 1000 * 200);
+
+    restored = (await start(options)).db('app').collection('items');
+    expect(await restored.countDocuments({ pad: '2'.repeat(100) })).toBe(1000);
+    expect((await restored.find({ n: 500 }).explain()).queryPlanner.winningPlan.inputStage).toMatchObject({ stage: 'IXSCAN' });
+  });
+
+  it('journals inserted documents as received, with the _id the driver appended moved first', async () => {
+    const items = (await start()).db('app').collection('items');
+    await items.insertMany([{ name: 'a', nested: { x: [1, { y: 'z' }] }, at: new Date(5), n: Long.fromNumber(7) }, { _id: 'given' as never, name: 'b' }]);
+    await items.insertOne({ name: 'c', amount: Decimal128.fromString('1.50') });
+    const before = await items.find({}).sort({ name: 1 }).toArray();
+    expect(before.every((doc) => Object.keys(doc)[0] === '_id')).toBe(true);
+    await stop();
+    const after = await (await start()).db('app').collection('items').find({}).sort({ name: 1 }).toArray();
+    expect(after).toEqual(before);
+    expect(after.map((doc) => Object.keys(doc))).toEqual(before.map((doc) => Object.keys(doc)));
   });
 
   it('recovers a journal cut short up to its last whole record, says so, and starts cleanly next time', async () => {

@@ -10,6 +10,7 @@ import type { Matcher } from '../query-engine';
 import { applyUpdate, isMultiAllowed, parseUpdate, upsertSeed, withIdFirst } from '../update-engine';
 import { collectionArgument } from './arguments';
 import { deserializeDocument, rawSequence } from '../wire-protocol';
+import { idFirstBytes } from '../bson-bytes';
 
 interface WriteError extends Document {
   index: number;
@@ -109,13 +110,17 @@ const insert: CommandHandler = async (command, { storage, db, op }) => {
   const errors = await runStatements(op, count, command.ordered !== false, (index) => {
     // Another operation may have dropped the collection while this one yielded: it is created again.
     if (collection.dropped) collection = storage.getOrCreateCollection(db, name).collection;
-    const raw = rawDocuments ? deserializeDocument(rawDocuments[index]) : (documents as Document[])[index];
+    // The bytes as received, with the `_id` element moved first when it came later (the driver
+    // appends the `_id` it generates): decoded as mongod stores it, and journaled as they are.
+    const received = rawDocuments?.[index];
+    const bytes = received && (idFirstBytes(received) ?? received);
+    const raw = bytes ? deserializeDocument(bytes) : (documents as Document[])[index];
     if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Documents to insert must be objects');
     // The document was just deserialized from the wire, so nothing else references it.
     const doc = withIdFirst(raw);
     validateId(doc._id);
-    // The bytes as received serve the journal when the document was not changed (it had an _id first).
-    collection.insert(doc, doc === raw ? rawDocuments?.[index] : undefined);
+    // Encoded again only when it changed here (it had no `_id`).
+    collection.insert(doc, doc === raw ? bytes : undefined);
     n++;
   });
   return withWriteErrors({ n }, errors);

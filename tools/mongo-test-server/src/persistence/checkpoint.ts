@@ -38,12 +38,13 @@ export async function writeCheckpoint(
   sequence: number,
   snapshot: CollectionSnapshot[],
   cancelled: () => boolean,
-): Promise<{ file: string; bytes: number; documents: number } | null> {
+): Promise<{ file: string; bytes: number; documents: number; documentBytes: number } | null> {
   const file = path.join(dir, checkpointName(sequence));
   const temporary = `${file}.tmp`;
   const handle = await fs.promises.open(temporary, 'w');
   let bytes = 0;
   let documents = 0;
+  let documentBytes = 0;
   const write = async (parts: Buffer[]): Promise<void> => {
     const data = Buffer.concat(parts);
     await handle.write(data, 0, data.length);
@@ -59,7 +60,9 @@ export async function writeCheckpoint(
       for (let start = 0; start < collection.docs.length; start += DOCUMENTS_PER_SLICE) {
         if (cancelled()) return null;
         const slice = collection.docs.slice(start, start + DOCUMENTS_PER_SLICE);
-        await write(slice.flatMap((doc) => encodeRecord(Op.put, collection.db, collection.name, serialize(doc))));
+        const records = slice.flatMap((doc) => encodeRecord(Op.put, collection.db, collection.name, serialize(doc)));
+        documentBytes += records.reduce((sum, part) => sum + part.length, 0);
+        await write(records);
         documents += slice.length;
       }
     }
@@ -72,5 +75,5 @@ export async function writeCheckpoint(
   if (cancelled()) return null;
   fs.renameSync(temporary, file);
   syncDirectory(dir);
-  return { file, bytes, documents };
+  return { file, bytes, documents, documentBytes };
 }

@@ -7,14 +7,20 @@ import { compileFilter } from '../query-engine';
 import type { Storage } from '../storage';
 import type { Document } from '../bson-values';
 import { CHECKPOINT_PATTERN, checkpointName, takeSnapshot, writeCheckpoint } from './checkpoint';
-import { Journal, SEGMENT_PATTERN } from './journal';
+import { Journal, SEGMENT_PATTERN, type JournalUsage } from './journal';
 import { Op, readRecords, type JournalRecord } from './records';
 
 export interface DataDirectoryOptions {
   /** Longest time between two group commits (fdatasync) of the journal; mongod's default is 100 ms. */
   commitIntervalMs?: number;
-  /** A checkpoint is taken once the journal since the last one exceeds max(this, last checkpoint's size). */
+  /**
+   * A checkpoint is taken once the files (last checkpoint + journal since) exceed both this and
+   * twice the estimated size of the live documents: only when they hold as much garbage (replaced
+   * or deleted documents) as data. A load that only inserts never needs one.
+   */
   checkpointMinBytes?: number;
+  /** A journal segment is closed and a new one started once it holds this many bytes (64 MiB). */
+  journalSegmentBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -56,11 +62,13 @@ const formatCount = (n: number): string => n.toLocaleString('en-US');
  */
 export class DataDirectory {
   private journal: Journal | null = null;
-  private lastCheckpointBytes = 0;
+  /** Size of the last checkpoint, and the documents it holds with their bytes. */
+  private lastCheckpoint = { bytes: 0, documents: 0, documentBytes: 0 };
   private checkpointRunning: Promise<void> | null = null;
   private closing = false;
   private readonly commitIntervalMs: number;
   private readonly checkpointMinBytes: number;
+  private readonly journalSegmentBytes: number;
   private readonly log: (line: string) => void;
 
   constructor(
@@ -70,6 +78,7 @@ export class DataDirectory {
   ) {
     this.commitIntervalMs = options.commitIntervalMs ?? 100;
     this.checkpointMinBytes = options.checkpointMinBytes ?? 64 * 1024 * 1024;
+    this.journalSegmentBytes = options.journalSegmentBytes ?? 64 * 1024 * 1024;
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
@@ -81,18 +90,18 @@ export class DataDirectory {
     const started = performance.now();
     const checkpoints = numbered(this.dir, CHECKPOINT_PATTERN);
     const checkpoint = checkpoints[checkpoints.length - 1];
-    let documents = 0;
     if (checkpoint) {
-      documents = this.loadCheckpoint(checkpoint.file);
-      this.lastCheckpointBytes = fs.statSync(checkpoint.file).size;
+      this.lastCheckpoint = this.loadCheckpoint(checkpoint.file);
+      this.lastCheckpoint.bytes = fs.statSync(checkpoint.file).size;
     }
+    const documents = this.lastCheckpoint.documents;
     const from = checkpoint?.sequence ?? 0;
     const segments = numbered(this.dir, SEGMENT_PATTERN).filter((segment) => segment.sequence >= from);
-    const { records, bytes } = this.replay(segments);
+    const { records, usage } = this.replay(segments);
     for (const collection of this.storage.allCollections()) collection.rebuildIndexes();
     const next = Math.max(from, ...segments.map((segment) => segment.sequence)) + 1;
     this.storage.attachChangeLog(null);
-    this.journal = new Journal(this.dir, next, bytes, this.commitIntervalMs, () => this.maybeCheckpoint());
+    this.journal = new Journal(this.dir, next, usage, this.commitIntervalMs, () => this.maybeCheckpoint(), this.journalSegmentBytes);
     this.storage.attachChangeLog(this.journal);
     const collections = this.storage.allCollections();
     const total = collections.reduce((sum, collection) => sum + collection.docs.size, 0);
@@ -116,13 +125,16 @@ export class DataDirectory {
     openInThisProcess.add(key);
   }
 
-  private loadCheckpoint(file: string): number {
+  private loadCheckpoint(file: string): { bytes: number; documents: number; documentBytes: number } {
     let ended = false;
-    let documents = 0;
+    const loaded = { bytes: 0, documents: 0, documentBytes: 0 };
     const result = readRecords(file, (record) => {
       if (record.op === Op.checkpointEnd) ended = true;
       else {
-        if (record.op === Op.put) documents++;
+        if (record.op === Op.put) {
+          loaded.documents++;
+          loaded.documentBytes += record.bytes;
+        }
         this.apply(record);
       }
     });
@@ -133,17 +145,23 @@ export class DataDirectory {
           'move it away to start from the journal alone, or restore the directory from a backup',
       );
     }
-    return documents;
+    return loaded;
   }
 
   /** Replays journal segments in order; a torn or corrupt record ends the replay, and the rest is set aside. */
-  private replay(segments: Array<{ sequence: number; file: string }>): { records: number; bytes: number } {
+  private replay(segments: Array<{ sequence: number; file: string }>): { records: number; usage: JournalUsage } {
     let records = 0;
-    let bytes = 0;
+    const usage: JournalUsage = { bytes: 0, documents: 0, documentBytes: 0 };
     for (const [i, segment] of segments.entries()) {
-      const result = readRecords(segment.file, (record) => this.apply(record));
+      const result = readRecords(segment.file, (record) => {
+        if (record.op === Op.put) {
+          usage.documents++;
+          usage.documentBytes += record.bytes;
+        }
+        this.apply(record);
+      });
       records += result.records;
-      bytes += result.validBytes;
+      usage.bytes += result.validBytes;
       if (!result.damage) continue;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const discarded = `${segment.file}.discarded-${stamp}`;
@@ -167,7 +185,7 @@ export class DataDirectory {
       );
       break;
     }
-    return { records, bytes };
+    return { records, usage };
   }
 
   /** Applies one record during recovery (indexes are rebuilt once all records are in). */
@@ -208,26 +226,55 @@ export class DataDirectory {
     }
   }
 
-  /** Called after each journal write: starts a checkpoint once the journal has grown enough. */
+  /**
+   * Called after each journal write: starts a checkpoint once the files hold as much garbage as
+   * live data. The live size is estimated as the live documents times the mean size of a
+   * document record in the files; the garbage is everything else (older versions of updated
+   * documents, deleted ones). Inserts alone add data, not garbage, and never call for one.
+   */
   private maybeCheckpoint(): void {
     const journal = this.journal;
     if (!journal || this.checkpointRunning || this.closing) return;
-    if (journal.bytesSinceCheckpoint < Math.max(this.checkpointMinBytes, this.lastCheckpointBytes)) return;
-    this.checkpointRunning = this.checkpoint().finally(() => (this.checkpointRunning = null));
+    const since = journal.sinceCheckpoint;
+    const onDisk = this.lastCheckpoint.bytes + since.bytes;
+    if (onDisk < this.checkpointMinBytes) return;
+    const records = this.lastCheckpoint.documents + since.documents;
+    const meanRecordBytes = records === 0 ? 0 : (this.lastCheckpoint.documentBytes + since.documentBytes) / records;
+    const liveDocuments = this.storage.allCollections().reduce((sum, collection) => sum + collection.docs.size, 0);
+    if (onDisk <= 2 * liveDocuments * meanRecordBytes) return;
+    this.startCheckpoint();
+  }
+
+  private startCheckpoint(): Promise<void> {
+    // Started on the next microtask, once marked as running: its own journal flush calls maybeCheckpoint.
+    const running = Promise.resolve()
+      .then(() => this.writeCheckpointNow())
+      .finally(() => {
+        if (this.checkpointRunning === running) this.checkpointRunning = null;
+      });
+    this.checkpointRunning = running;
+    return running;
+  }
+
+  /** Writes a checkpoint now, once any checkpoint already being written is done. */
+  async checkpoint(): Promise<void> {
+    while (this.checkpointRunning) await this.checkpointRunning;
+    if (this.closing) return;
+    await this.startCheckpoint();
   }
 
   /** Writes a checkpoint of the current data, then drops the journal segments and checkpoint it replaces. */
-  async checkpoint(): Promise<void> {
+  private async writeCheckpointNow(): Promise<void> {
     const journal = this.journal;
     if (!journal) return;
     const started = performance.now();
     const sequence = journal.rotate();
-    journal.bytesSinceCheckpoint = 0;
+    journal.sinceCheckpoint = { bytes: 0, documents: 0, documentBytes: 0 };
     const snapshot = takeSnapshot(this.storage);
     try {
       const written = await writeCheckpoint(this.dir, sequence, snapshot, () => this.closing);
       if (!written) return;
-      this.lastCheckpointBytes = written.bytes;
+      this.lastCheckpoint = { bytes: written.bytes, documents: written.documents, documentBytes: written.documentBytes };
       for (const old of numbered(this.dir, CHECKPOINT_PATTERN)) if (old.sequence < sequence) fs.rmSync(old.file, { force: true });
       for (const old of numbered(this.dir, SEGMENT_PATTERN)) if (old.sequence < sequence) fs.rmSync(old.file, { force: true });
       this.log(
@@ -235,7 +282,9 @@ export class DataDirectory {
           `${(written.bytes / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     } catch (error) {
-      this.log(`mongo-test-server: checkpoint ${checkpointName(sequence)} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `mongo-test-server: checkpoint ${checkpointName(sequence)} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -10,6 +10,13 @@ import { serialize } from 'bson';
 export const segmentName = (sequence: number): string => `journal-${String(sequence).padStart(8, '0')}.log`;
 export const SEGMENT_PATTERN = /^journal-(\d{8})\.log$/;
 
+/** Bytes of journal records, and how many of them (and their bytes) are documents. */
+export interface JournalUsage {
+  bytes: number;
+  documents: number;
+  documentBytes: number;
+}
+
 /**
  * The append-only journal: every change becomes a record. Records reach the operating system
  * (a `write`) before the command that made them is answered, so killing the process loses no
@@ -26,19 +33,21 @@ export class Journal implements ChangeLog {
   private syncing: Promise<void> | null = null;
   private syncTimer: NodeJS.Timeout | null = null;
   private waiters: Array<{ position: number; resolve: () => void }> = [];
-  /** Bytes in the segments a recovery would replay (since the last checkpoint). */
-  bytesSinceCheckpoint: number;
+  /** What the segments a recovery would replay (those since the last checkpoint) hold. */
+  sinceCheckpoint: JournalUsage;
   closed = false;
 
   constructor(
     private readonly dir: string,
     public sequence: number,
-    replayedBytes: number,
+    replayed: JournalUsage,
     private readonly commitIntervalMs: number,
     private readonly onWritten: () => void,
+    /** A segment is closed and the journal goes on in a new one once it holds this many bytes. */
+    private readonly segmentBytes: number,
   ) {
     this.fd = this.openSegment(sequence);
-    this.bytesSinceCheckpoint = replayedBytes;
+    this.sinceCheckpoint = { ...replayed };
   }
 
   private openSegment(sequence: number): number {
@@ -64,8 +73,9 @@ export class Journal implements ChangeLog {
     let offset = 0;
     while (offset < data.length) offset += fs.writeSync(this.fd, data, offset);
     this.written += data.length;
-    this.bytesSinceCheckpoint += data.length;
-    this.scheduleSync();
+    this.sinceCheckpoint.bytes += data.length;
+    if (this.written >= this.segmentBytes) this.rotate();
+    else this.scheduleSync();
     this.onWritten();
   }
 
@@ -105,7 +115,10 @@ export class Journal implements ChangeLog {
     for (const waiter of ready) waiter.resolve();
   }
 
-  /** Closes the current segment (on disk) and continues in a new one; returns the new sequence. */
+  /**
+   * Closes the current segment (on disk) and continues in a new one; returns the new sequence.
+   * Checkpoints rotate, and so does a segment grown to `segmentBytes`.
+   */
   rotate(): number {
     this.flush();
     fs.fdatasyncSync(this.fd);
@@ -153,7 +166,10 @@ export class Journal implements ChangeLog {
   }
 
   put(collection: Collection, doc: Document, raw?: Uint8Array): void {
-    this.append(encodeRecord(Op.put, collection.db, collection.name, raw ?? serialize(doc)));
+    const record = encodeRecord(Op.put, collection.db, collection.name, raw ?? serialize(doc));
+    this.sinceCheckpoint.documents++;
+    this.sinceCheckpoint.documentBytes += record[0].length + record[1].length;
+    this.append(record);
   }
 
   remove(collection: Collection, id: unknown): void {

@@ -27,6 +27,8 @@ export interface JournalRecord {
   db: string;
   collection: string;
   body: Document;
+  /** Bytes the record takes in its file (frame included). */
+  bytes: number;
 }
 
 const FRAME_BYTES = 8;
@@ -72,7 +74,7 @@ function decodePayload(payload: Buffer): JournalRecord {
   const collection = payload.toString('utf8', offset, offset + collectionLength);
   offset += collectionLength;
   const body = deserialize(payload.subarray(offset), DESERIALIZE_OPTIONS) as Document;
-  return { op, db, collection, body };
+  return { op, db, collection, body, bytes: FRAME_BYTES + payload.length };
 }
 
 export interface ReadResult {
