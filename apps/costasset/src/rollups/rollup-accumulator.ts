@@ -1,5 +1,5 @@
-import { dimensionsKey, RollupGroup } from './rollup-fields';
-import { ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
+import { dimensionsKey, RollupGroup, RollupGroupSums } from './rollup-fields';
+import { ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 /**
  * The rollup rows of line items as a load writes them, summed in memory: what `rollupPipeline`
@@ -7,7 +7,7 @@ import { ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema'
  * `undefined` is stored as `null` by the driver, so it counts as `null`; an absent one stays absent.
  */
 export class RollupAccumulator {
-  private readonly groups = new Map<string, RollupGroup>();
+  private readonly sums = new RollupGroupSums();
 
   add(docs: readonly object[]): void {
     for (const doc of docs as Record<string, unknown>[]) {
@@ -15,19 +15,11 @@ export class RollupAccumulator {
       for (const name of ROLLUP_DIMENSIONS) if (name in doc) id[name] = (doc[name] as string | null | undefined) ?? null;
       const start = doc.chargePeriodStart;
       id.day = start instanceof Date && !Number.isNaN(start.getTime()) ? start.toISOString().slice(0, 10) : null;
-      const key = `${dimensionsKey(id)}${id.day ?? ''}`;
-      let group = this.groups.get(key);
-      if (!group) {
-        group = { _id: id, lineItems: 0 } as unknown as RollupGroup;
-        for (const name of ROLLUP_AMOUNTS) group[name] = 0;
-        this.groups.set(key, group);
-      }
-      group.lineItems += 1;
-      for (const name of ROLLUP_AMOUNTS) if (typeof doc[name] === 'number') group[name] += doc[name] as number;
+      this.sums.add(`${dimensionsKey(id)}${id.day ?? ''}`, id, 1, doc);
     }
   }
 
   rows(): RollupGroup[] {
-    return [...this.groups.values()];
+    return this.sums.rows();
   }
 }

@@ -64,7 +64,10 @@ export type RollupGroup = { _id: Record<string, string | null> } & Record<string
 /** A `rollupPipeline` output row as the rollup document to store (dimensions the line items lack are left out). */
 export function rollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRollup, 'tenantId'> {
   const { day, ...dimensions } = group._id;
-  return { ...monthlyRollupRow(uploadRefId, { ...group, _id: dimensions } as RollupGroup), chargePeriodStart: day ? new Date(`${day}T00:00:00Z`) : null } as Omit<CostRollup, 'tenantId'>;
+  return {
+    ...monthlyRollupRow(uploadRefId, { ...group, _id: dimensions } as RollupGroup),
+    chargePeriodStart: day ? new Date(`${day}T00:00:00Z`) : null,
+  } as Omit<CostRollup, 'tenantId'>;
 }
 
 /** A monthly group (the daily ones of `monthlyGroups`) as the monthly rollup document to store. */
@@ -76,22 +79,38 @@ export function monthlyRollupRow(uploadRefId: string, group: RollupGroup): Omit<
 }
 
 /** The key of a group's dimensions, telling a missing dimension from a null one. */
-export const dimensionsKey = (id: Record<string, string | null>): string => JSON.stringify(ROLLUP_DIMENSIONS.map((name) => (name in id ? id[name] : '\u0000absent')));
+export const dimensionsKey = (id: Record<string, string | null>): string =>
+  JSON.stringify(ROLLUP_DIMENSIONS.map((name) => (name in id ? id[name] : '\u0000absent')));
+
+/**
+ * Rollup groups summed by key: the one way line items (a load) and daily groups (the monthly
+ * level) are added up in memory. Only numbers are added; a missing amount adds nothing.
+ */
+export class RollupGroupSums {
+  private readonly groups = new Map<string, RollupGroup>();
+
+  add(key: string, id: Record<string, string | null>, lineItems: number, amounts: Record<string, unknown>): void {
+    let group = this.groups.get(key);
+    if (!group) {
+      group = { _id: id, lineItems: 0 } as unknown as RollupGroup;
+      for (const name of ROLLUP_AMOUNTS) group[name] = 0;
+      this.groups.set(key, group);
+    }
+    group.lineItems += lineItems;
+    for (const name of ROLLUP_AMOUNTS) if (typeof amounts[name] === 'number') group[name] += amounts[name];
+  }
+
+  rows(): RollupGroup[] {
+    return [...this.groups.values()];
+  }
+}
 
 /** The daily groups summed over their days: the monthly level (`period` is a dimension of both). */
 export function monthlyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
-  const months = new Map<string, RollupGroup>();
+  const months = new RollupGroupSums();
   for (const day of daily) {
     const { day: _day, ...dimensions } = day._id;
-    const key = dimensionsKey(dimensions);
-    let month = months.get(key);
-    if (!month) {
-      month = { _id: dimensions, lineItems: 0 } as unknown as RollupGroup;
-      for (const name of ROLLUP_AMOUNTS) month[name] = 0;
-      months.set(key, month);
-    }
-    month.lineItems += day.lineItems;
-    for (const name of ROLLUP_AMOUNTS) month[name] += day[name] ?? 0;
+    months.add(dimensionsKey(dimensions), dimensions, day.lineItems, day);
   }
-  return [...months.values()];
+  return months.rows();
 }
