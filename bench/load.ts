@@ -9,13 +9,15 @@
  * them and prints how long that took. Baseline in the same run: each route alone, one client,
  * before the load. Prints per route req/s, p50/p95/p99, answers by status, time-outs (no answer
  * within 30 s), the 503s by problem code with their latencies (share under 50 ms) and whether each
- * carried `Retry-After`, the `source` of the report executions, then the seconds until both
+ * carried `Retry-After` (the gateway's own refusals, `Corelite-Refused-By: gateway`, apart as
+ * `SERVER_BUSY (gateway)`), the `source` of the report executions, then the seconds until both
  * services answer `/health/ready` 200 after the load, and the issue's acceptance lines.
  */
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { maxHeavyInFlightOf } from '../libs/config/src';
 import { startGateway } from '../tools/stack/gateway';
 import { REPO_ROOT } from '../tools/stack/settings';
 import { lineItem } from './support/line-items';
@@ -114,9 +116,11 @@ async function drive(
       {
         onResponse: (status, body, _context, headers) => {
           if (status === 503) {
-            lastCode = /"code":"([A-Z_]+)"/.exec(body)?.[1] ?? 'none';
             // raw header names, as the server wrote them
-            if (!Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after')) measured.refusalsWithoutRetryAfter += 1;
+            const has = (header: string) => Object.keys(headers).some((name) => name.toLowerCase() === header);
+            // the gateway's own refusals (heavy routes beyond every instance's bound) apart from the services'
+            lastCode = `${/"code":"([A-Z_]+)"/.exec(body)?.[1] ?? 'none'}${has('corelite-refused-by') ? ' (gateway)' : ''}`;
+            if (!has('retry-after')) measured.refusalsWithoutRetryAfter += 1;
           } else if (status === 200) {
             const source = /"source":"([a-z-]+)"/.exec(body)?.[1];
             if (source) measured.sources.set(source, (measured.sources.get(source) ?? 0) + 1);
@@ -225,6 +229,7 @@ async function main(): Promise<void> {
     // BENCH_GATEWAY_PORT keeps benchmarks of several checkouts on one machine apart (0: any free port)
     port: Number(process.env.BENCH_GATEWAY_PORT ?? 0),
     upstreams: { authz: [new URL(services.authzUrl).host], costasset: [new URL(services.costassetUrl).host] },
+    maxHeavyInFlight: maxHeavyInFlightOf(services.env),
     runDir,
   });
   const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
