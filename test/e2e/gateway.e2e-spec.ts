@@ -165,9 +165,10 @@ describe('gateway: upstreams, errors and configuration', () => {
   it('passes each costasset instance at most its bound of heavy requests and refuses the next one itself; other routes stay served', async () => {
     const [a, b, authz] = await Promise.all([holdingUpstream('costasset-a'), holdingUpstream('costasset-b'), fakeUpstream('authz')]);
     try {
+      // a third instance is down: heavy requests move on from it, and beside busy ones it does not hide their refusal
       const gateway = await startGateway({
         port: 0,
-        upstreams: { authz: [authz.hostPort], costasset: [a.hostPort, b.hostPort] },
+        upstreams: { authz: [authz.hostPort], costasset: [a.hostPort, `127.0.0.1:${await deadPort()}`, b.hostPort] },
         maxHeavyInFlight: 1,
         runDir: runDir('heavy-bound'),
       });
