@@ -9,13 +9,16 @@
  * them and prints how long that took. Baseline in the same run: each route alone, one client,
  * before the load. Prints per route req/s, p50/p95/p99, answers by status, time-outs (no answer
  * within 30 s), the 503s by problem code with their latencies (share under 50 ms) and whether each
- * carried `Retry-After`, the `source` of the report executions, then the seconds until both
- * services answer `/health/ready` 200 after the load, and the issue's acceptance lines.
+ * carried `Retry-After` (the gateway's own refusals, `Corelite-Refused-By: gateway`, apart as
+ * `SERVER_BUSY (gateway)`), the `source` of the report executions, then the seconds until both
+ * services answer `/health/ready` 200 after the load, the CPU seconds of each service, the
+ * gateway and the load generator during the load, and the issue's acceptance lines.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { maxHeavyInFlightOf } from '../libs/config/src';
 import { startGateway } from '../tools/stack/gateway';
 import { REPO_ROOT } from '../tools/stack/settings';
 import { lineItem } from './support/line-items';
@@ -114,9 +117,11 @@ async function drive(
       {
         onResponse: (status, body, _context, headers) => {
           if (status === 503) {
-            lastCode = /"code":"([A-Z_]+)"/.exec(body)?.[1] ?? 'none';
             // raw header names, as the server wrote them
-            if (!Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after')) measured.refusalsWithoutRetryAfter += 1;
+            const has = (header: string) => Object.keys(headers).some((name) => name.toLowerCase() === header);
+            // the gateway's own refusals (heavy routes beyond every instance's bound) apart from the services'
+            lastCode = `${/"code":"([A-Z_]+)"/.exec(body)?.[1] ?? 'none'}${has('corelite-refused-by') ? ' (gateway)' : ''}`;
+            if (!has('retry-after')) measured.refusalsWithoutRetryAfter += 1;
           } else if (status === 200) {
             const source = /"source":"([a-z-]+)"/.exec(body)?.[1];
             if (source) measured.sources.set(source, (measured.sources.get(source) ?? 0) + 1);
@@ -189,6 +194,14 @@ async function processFigures(serviceUrl: string): Promise<Record<string, number
   };
 }
 
+/** CPU seconds used so far by a process and its children (nginx: the master and its worker), from /proc (Linux). */
+function processTreeCpuSeconds(pid: number): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  // utime and stime, in clock ticks of 1/100 s, after the command's closing parenthesis
+  const ticks = (id: number) => readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).map(Number);
+  return [pid, ...children].reduce((sum, id) => sum + ticks(id).reduce((a, b) => a + b, 0), 0) / 100;
+}
+
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '–');
 
 function row(m: Measured): string {
@@ -225,6 +238,7 @@ async function main(): Promise<void> {
     // BENCH_GATEWAY_PORT keeps benchmarks of several checkouts on one machine apart (0: any free port)
     port: Number(process.env.BENCH_GATEWAY_PORT ?? 0),
     upstreams: { authz: [new URL(services.authzUrl).host], costasset: [new URL(services.costassetUrl).host] },
+    maxHeavyInFlight: maxHeavyInFlightOf(services.env),
     runDir,
   });
   const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
@@ -271,8 +285,12 @@ async function main(): Promise<void> {
     console.log(`load average before the load: ${loadAverage()}`);
     const serviceUrls = { authz: services.authzUrl, costasset: services.costassetUrl };
     const figuresBefore = await Promise.all(Object.values(serviceUrls).map(processFigures));
+    const clientCpuBefore = process.cpuUsage();
+    const gatewayCpuBefore = processTreeCpuSeconds(gateway.pid);
     console.log(`load: ${each * routes.length} clients (${each} per route) for ${duration} s through the gateway ${gateway.url}`);
     results.push(...(await Promise.all(routes.map((route) => drive(gateway.url, token, route, each, duration, 'load')))));
+    const clientCpuSeconds = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(clientCpuBefore));
+    const gatewayCpuSeconds = processTreeCpuSeconds(gateway.pid) - gatewayCpuBefore;
     const figuresAfter = await Promise.all(Object.values(serviceUrls).map(processFigures));
     const readyAfter = await secondsUntilReady([services.authzUrl, services.costassetUrl]);
     console.log(`load average at the end of the load: ${loadAverage()}`);
@@ -296,6 +314,9 @@ async function main(): Promise<void> {
       console.log(
         `${service} during the load: ${(figuresAfter[i].cpuSeconds - figuresBefore[i].cpuSeconds).toFixed(1)} CPU seconds, event-loop lag p99 ${ms(figuresAfter[i].lagP99Ms)} ms, max ${ms(figuresAfter[i].lagMaxMs)} ms; ${(figuresAfter[i].refusals - figuresBefore[i].refusals).toLocaleString()} refusals, ${(figuresAfter[i].refusalsWithin5Ms - figuresBefore[i].refusalsWithin5Ms).toLocaleString()} of them answered within 5 ms of their first byte read`,
       ),
+    );
+    console.log(
+      `gateway (nginx) during the load: ${gatewayCpuSeconds.toFixed(1)} CPU seconds; load generator (this process): ${clientCpuSeconds.toFixed(1)} CPU seconds`,
     );
     console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
 

@@ -140,6 +140,7 @@ async function main(): Promise<void> {
     host: plan.host,
     port: plan.ports.gateway,
     upstreams: plan.upstreams,
+    maxHeavyInFlight: plan.maxHeavyInFlight,
     runDir: join(logDir, '..', 'gateway'),
     logDir,
     accessLog: true,

@@ -7,8 +7,9 @@ import request from 'supertest';
 import { REPO_ROOT } from '../../tools/stack/settings';
 import { runCommand } from '../../tools/stack/process-control';
 import { requireProgram } from '../../tools/stack/system-packages';
+import { maxHeavyInFlightOf } from '@lib/config';
 import { checkGatewayConfig, RunningGateway, startGateway } from '../../tools/stack/gateway';
-import { Platform, startPlatform } from '../support/platform';
+import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
 type Service = 'authz' | 'costasset';
@@ -38,6 +39,23 @@ async function fakeUpstream(name: string): Promise<{ hostPort: string; close(): 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { hostPort: `127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** An instance that holds the requests whose query names `hold` until `release()`, and answers the others at once. */
+async function holdingUpstream(name: string) {
+  const held: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (new URL(req.url ?? '/', 'http://x').searchParams.has('hold')) held.push(res);
+    else res.end(JSON.stringify({ name, url: req.url }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    hostPort: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held: () => held.length,
+    release: () => held.splice(0).forEach((res) => res.end(JSON.stringify({ name }))),
+    close: () => server.close(),
+  };
 }
 
 /** A port nothing listens on. */
@@ -131,6 +149,7 @@ describe('gateway: upstreams, errors and configuration', () => {
       const gateway = await startGateway({
         port: 0,
         upstreams: { authz: [a.hostPort, b.hostPort], costasset: [c.hostPort] },
+        maxHeavyInFlight: 4,
         runDir: runDir('round-robin'),
       });
       started.push(gateway);
@@ -143,15 +162,71 @@ describe('gateway: upstreams, errors and configuration', () => {
     }
   });
 
+  it('passes each costasset instance at most its bound of heavy requests and refuses the next one itself; other routes stay served', async () => {
+    const [a, b, authz] = await Promise.all([holdingUpstream('costasset-a'), holdingUpstream('costasset-b'), fakeUpstream('authz')]);
+    try {
+      // a third instance is down: heavy requests move on from it, and beside busy ones it does not hide their refusal
+      const gateway = await startGateway({
+        port: 0,
+        upstreams: { authz: [authz.hostPort], costasset: [a.hostPort, `127.0.0.1:${await deadPort()}`, b.hostPort] },
+        maxHeavyInFlight: 1,
+        runDir: runDir('heavy-bound'),
+      });
+      started.push(gateway);
+      const admitted = [1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/costLineItems?limit=100&hold`));
+      await eventually(async () => expect([a.held(), b.held()]).toEqual([1, 1]), 5_000, 10);
+      for (const path of [
+        '/api/costasset/v1/costLineItems?hold',
+        '/api/costasset/v1/reportModels/m/execution',
+        '/api/costasset/V1/COSTS/',
+      ]) {
+        const refused = await request(gateway.url).get(path);
+        expectProblem(refused, 503, 'SERVER_BUSY');
+        expect({ path, retryAfter: refused.headers['retry-after'], refusedBy: refused.headers['corelite-refused-by'] }).toEqual({
+          path,
+          retryAfter: '1',
+          refusedBy: 'gateway',
+        });
+      }
+      // cheap routes, other methods on a heavy path and the other service are served meanwhile
+      await request(gateway.url).get('/api/costasset/v1/jobs').expect(200);
+      await request(gateway.url).post('/api/costasset/v1/dataManagement/accounts').expect(200);
+      await request(gateway.url).get('/core/authorization/v1/me').expect(200);
+      expect([a.held(), b.held()]).toEqual([1, 1]);
+      a.release();
+      b.release();
+      const names = await Promise.all(admitted.map(async (answer) => ((await (await answer).json()) as { name: string }).name));
+      expect(names.sort()).toEqual(['costasset-a', 'costasset-b']);
+      await request(gateway.url).get('/api/costasset/v1/costs').expect(200);
+      // thousands of refusals a second under load: none of them is written to the error log
+      expect(readFileSync(gateway.errorLog, 'utf8')).not.toContain('no live upstreams');
+    } finally {
+      [a, b, authz].forEach((server) => server.close());
+    }
+  });
+
   it('answers problem+json when a service is down or a body is larger than any service accepts', async () => {
     const gateway = await startGateway({
       port: 0,
-      upstreams: { authz: [`127.0.0.1:${await deadPort()}`], costasset: [`127.0.0.1:${await deadPort()}`] },
+      upstreams: {
+        authz: [`127.0.0.1:${await deadPort()}`],
+        costasset: [`127.0.0.1:${await deadPort()}`, `127.0.0.1:${await deadPort()}`],
+      },
+      maxHeavyInFlight: 1,
       runDir: runDir('errors'),
     });
     started.push(gateway);
     expectProblem(await request(gateway.url).get('/core/authorization/v1/me'), 503, 'SERVICE_UNAVAILABLE');
     expectProblem(await request(gateway.url).get('/api/costasset/v1/jobs'), 503, 'SERVICE_UNAVAILABLE');
+    // a heavy route whose instances are all down is unavailable, not busy, however often it is asked
+    for (let i = 0; i < 3; i++) {
+      const heavy = await request(gateway.url).get('/api/costasset/v1/costs');
+      expectProblem(heavy, 503, 'SERVICE_UNAVAILABLE');
+      expect({ retryAfter: heavy.headers['retry-after'], refusedBy: heavy.headers['corelite-refused-by'] }).toEqual({
+        retryAfter: '5',
+        refusedBy: undefined,
+      });
+    }
 
     // nginx refuses on the Content-Length alone, before any of the body is sent
     const { port } = new URL(gateway.url);
@@ -178,6 +253,7 @@ describe('gateway: upstreams, errors and configuration', () => {
     const check = await checkGatewayConfig({
       port: 0,
       upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] },
+      maxHeavyInFlight: 4,
       runDir: runDir('check'),
     });
     expect(check.output).toContain('test is successful');
@@ -196,7 +272,13 @@ describe('gateway: upstreams, errors and configuration', () => {
     expect(composeConf).toContain('include deploy/gateway/routes.conf;');
     // and without `resolve` (re-resolving the scaled containers' names), which Debian's nginx predates (1.27.3)
     expect(composeConf).toMatch(/server authz:3001 resolve;/);
-    const local = composeConf.replace(/server (authz|costasset):(\d+) resolve;/g, 'server 127.0.0.1:$2;');
+    // the heavy routes' bound of each container is the one costasset's containers run with
+    const composedBound = /HTTP_MAX_HEAVY_IN_FLIGHT:\s*"?(\d+)/.exec(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'))?.[1];
+    const bound = maxHeavyInFlightOf(composedBound ? { HTTP_MAX_HEAVY_IN_FLIGHT: composedBound } : {});
+    expect(composeConf).toContain(`server costasset:3002 resolve max_conns=${bound} max_fails=0;`);
+    const local = composeConf
+      .replace(/server (authz|costasset):(\d+) resolve/g, 'server 127.0.0.1:$2')
+      .replace('/var/log/nginx/access.log', join(prefix, 'access.log'));
     writeFileSync(join(prefix, 'conf.d', 'default.conf'), local);
     writeFileSync(join(prefix, 'nginx.conf'), `pid ${join(prefix, 'nginx.pid')};\nevents {}\nhttp {\n  include conf.d/*.conf;\n}\n`);
     const result = await runCommand(requireProgram('nginx'), [

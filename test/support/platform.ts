@@ -6,6 +6,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import { MongoClient } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { loadSigningKey, TokenIssuer } from '@lib/auth';
+import { AdmissionControl } from '@lib/http';
 import { createAuthzApp } from '../../apps/authz/src/create-authz-app';
 import { createCostassetApp } from '../../apps/costasset/src/create-costasset-app';
 import { REPO_ROOT } from '../../tools/stack/settings';
@@ -74,12 +75,13 @@ async function listen(app: INestApplication): Promise<string> {
 
 const gatewaysDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE || 'test', 'gateways');
 
-/** A gateway of its own in front of the two in-process services, on a free port. */
-async function startTestGateway(id: string, authzUrl: string, costassetUrl: string): Promise<RunningGateway> {
+/** A gateway of its own in front of the two in-process services, on a free port, with costasset's bound of heavy requests. */
+async function startTestGateway(id: string, authzUrl: string, costassetUrl: string, maxHeavyInFlight: number): Promise<RunningGateway> {
   await sweepOrphanGateways(gatewaysDir);
   return startGateway({
     port: 0,
     upstreams: { authz: [new URL(authzUrl).host], costasset: [new URL(costassetUrl).host] },
+    maxHeavyInFlight,
     runDir: join(gatewaysDir, id),
   });
 }
@@ -113,7 +115,7 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
   const env: NodeJS.ProcessEnv = { ...base, AUTHZ_JWKS_URL: `${authzUrl}/core/authorization/v1/.well-known/jwks.json` };
   const { app: costassetApp } = await createCostassetApp(env);
   const costassetUrl = await listen(costassetApp);
-  const gateway = await startTestGateway(id, authzUrl, costassetUrl);
+  const gateway = await startTestGateway(id, authzUrl, costassetUrl, costassetApp.get(AdmissionControl).options.maxHeavyInFlight);
   await refuseCollectionScans([authzApp, costassetApp], base.MONGODB_URI as string);
 
   const key = await loadSigningKey({ devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true, privateKeyPem: env.JWT_PRIVATE_KEY });

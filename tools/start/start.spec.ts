@@ -36,6 +36,13 @@ describe('npm start: the plan', () => {
     expect(startPlan({ HOST: '10.1.2.3' }, []).upstreams.authz).toEqual(['10.1.2.3:3001']);
   });
 
+  it("gives the gateway costasset's bound of heavy requests", () => {
+    expect(startPlan({}, []).maxHeavyInFlight).toBe(4);
+    const plan = startPlan({ HTTP_MAX_HEAVY_IN_FLIGHT: '2' }, []);
+    expect(plan.maxHeavyInFlight).toBe(loadEnvironment(CostassetEnvironment, plan.serviceEnv).HTTP_MAX_HEAVY_IN_FLIGHT);
+    expect(plan.maxHeavyInFlight).toBe(2);
+  });
+
   it('keeps an explicit AUTHZ_JWKS_URL', () => {
     const plan = startPlan({ AUTHZ_PORT: '5101', AUTHZ_JWKS_URL: 'https://keys.example/jwks.json' }, []);
     expect(loadEnvironment(CostassetEnvironment, plan.serviceEnv).jwksUrl).toBe('https://keys.example/jwks.json');

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
+import { loadEnvironment } from './load-environment';
 
 export const toBoolean = ({ value }: { value: unknown }) =>
   value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
@@ -181,6 +182,20 @@ export class CommonEnvironment {
   @Min(1)
   @Max(10_000)
   HTTP_QUERY_MAX_PARAMETERS: number = 100;
+}
+
+/**
+ * `HTTP_MAX_HEAVY_IN_FLIGHT` as every service reads it (default, bounds), for the gateway in front
+ * of them: it passes at most this many heavy requests to one instance at once. Only the two
+ * admission variables are read, so that nothing else of the environment can fail here.
+ */
+export function maxHeavyInFlightOf(source: NodeJS.ProcessEnv): number {
+  const admission = Object.fromEntries(
+    (['HTTP_MAX_IN_FLIGHT', 'HTTP_MAX_HEAVY_IN_FLIGHT'] as const)
+      .filter((name) => source[name] !== undefined)
+      .map((name) => [name, source[name]]),
+  );
+  return loadEnvironment(CommonEnvironment, admission).HTTP_MAX_HEAVY_IN_FLIGHT;
 }
 
 /** Common variables plus the object store (MinIO, S3 or the local s3rver). */

@@ -1,5 +1,5 @@
 import { IsInt, IsString, Min } from 'class-validator';
-import { CommonEnvironment } from './common-environment';
+import { CommonEnvironment, maxHeavyInFlightOf } from './common-environment';
 import { EnvironmentError, loadEnvironment } from './load-environment';
 
 class SampleEnvironment {
@@ -36,5 +36,13 @@ describe('loadEnvironment', () => {
       'HTTP_MAX_HEAVY_IN_FLIGHT: must not be greater than HTTP_MAX_IN_FLIGHT',
     );
     expect(() => loadEnvironment(CommonEnvironment, { HTTP_MAX_HEAVY_IN_FLIGHT: '0' })).toThrow(/HTTP_MAX_HEAVY_IN_FLIGHT: /);
+  });
+
+  it("gives the gateway the services' bound of heavy requests, read from the two admission variables only", () => {
+    expect(maxHeavyInFlightOf({})).toBe(4);
+    expect(maxHeavyInFlightOf({ HTTP_MAX_HEAVY_IN_FLIGHT: '2', MONGODB_URI: 'not a uri' })).toBe(2);
+    expect(() => maxHeavyInFlightOf({ HTTP_MAX_IN_FLIGHT: '8', HTTP_MAX_HEAVY_IN_FLIGHT: '9' })).toThrow(
+      /must not be greater than HTTP_MAX_IN_FLIGHT/,
+    );
   });
 });

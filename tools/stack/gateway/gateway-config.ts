@@ -14,6 +14,12 @@ export interface GatewayConfigInput {
   host: string;
   port: number;
   upstreams: GatewayUpstreams;
+  /**
+   * Each costasset instance's `HTTP_MAX_HEAVY_IN_FLIGHT`: the gateway passes at most this many
+   * heavy requests to one instance at once (`max_conns` of the `costasset_heavy` upstream) and
+   * refuses the next one itself.
+   */
+  maxHeavyInFlight: number;
   /** nginx's prefix: relative paths of the routing table (web root, docs) resolve against it. */
   repoRoot: string;
   /** Where the pid file and nginx's temporary files live. */
@@ -52,9 +58,27 @@ function quoted(value: string): string {
  */
 export const UPSTREAM_KEEPALIVE = ['keepalive 256;', 'keepalive_timeout 4s;'];
 
-function upstreamBlock(name: keyof GatewayUpstreams, servers: string[]): string[] {
+function upstreamBlock(name: string, servers: string[], serverParameters = ''): string[] {
   if (servers.length === 0) throw new Error(`the gateway needs at least one ${name} server`);
-  return [`  upstream ${name} {`, ...servers.map((server) => `    server ${server};`), ...UPSTREAM_KEEPALIVE.map((line) => `    ${line}`), '  }'];
+  return [
+    `  upstream ${name} {`,
+    ...servers.map((server) => `    server ${server}${serverParameters};`),
+    ...UPSTREAM_KEEPALIVE.map((line) => `    ${line}`),
+    '  }',
+  ];
+}
+
+/**
+ * The same costasset instances for the heavy routes (deploy/gateway/routes.conf), each passed at
+ * most `maxHeavyInFlight` of them at once: with every instance at its bound nginx has no server
+ * left and the routing table answers 503 SERVER_BUSY itself. `max_fails=0`: an instance that
+ * fails to connect is never set aside, so "no server left" always means "all busy", never "down"
+ * (a down instance answers 503 SERVICE_UNAVAILABLE). Also in deploy/gateway/nginx.conf.
+ */
+function heavyUpstreamBlock(servers: string[], maxHeavyInFlight: number): string[] {
+  if (!Number.isInteger(maxHeavyInFlight) || maxHeavyInFlight < 1)
+    throw new Error(`the heavy bound must be a positive integer, not ${maxHeavyInFlight}`);
+  return upstreamBlock('costasset_heavy', servers, ` max_conns=${maxHeavyInFlight} max_fails=0`);
 }
 
 /** A complete nginx.conf for an unprivileged local gateway: everything it writes stays in `runDir`. */
@@ -78,7 +102,8 @@ export function renderGatewayConfig(input: GatewayConfigInput): string {
       ? [`  include ${quoted(input.mimeTypesFile)};`]
       : ['  types { text/html html; text/css css; application/javascript js; application/json json; image/svg+xml svg; }']),
     '  default_type application/octet-stream;',
-    `  access_log ${input.accessLog ? quoted(input.accessLog) : 'off'};`,
+    // buffered: under load the gateway refuses heavy requests by the thousand a second
+    `  access_log ${input.accessLog ? `${quoted(input.accessLog)} combined buffer=64k flush=1s` : 'off'};`,
     '  server_tokens off;',
     `  client_body_temp_path ${run('client_body')};`,
     `  proxy_temp_path ${run('proxy')};`,
@@ -86,6 +111,7 @@ export function renderGatewayConfig(input: GatewayConfigInput): string {
     '',
     ...upstreamBlock('authz', input.upstreams.authz),
     ...upstreamBlock('costasset', input.upstreams.costasset),
+    ...heavyUpstreamBlock(input.upstreams.costasset, input.maxHeavyInFlight),
     '',
     '  server {',
     `    listen ${listen};`,

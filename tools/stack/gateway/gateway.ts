@@ -18,6 +18,8 @@ export interface GatewayOptions {
   /** Port to listen on; 0 picks a free one. */
   port: number;
   upstreams: GatewayUpstreams;
+  /** costasset's `HTTP_MAX_HEAVY_IN_FLIGHT` (`maxHeavyInFlightOf` of its environment): heavy requests passed to one instance at once. */
+  maxHeavyInFlight: number;
   /** Holds nginx.conf, the pid file and nginx's temporary files (e.g. `.stack/dev/gateway`). */
   runDir: string;
   /** Where `gateway-error.log` (and `gateway-access.log`) go; `runDir` by default. */
@@ -89,6 +91,7 @@ async function writeConfig(options: GatewayOptions & { port: number }) {
     host: options.host ?? '127.0.0.1',
     port: options.port,
     upstreams: options.upstreams,
+    maxHeavyInFlight: options.maxHeavyInFlight,
     repoRoot,
     runDir: options.runDir,
     errorLog,

@@ -5,6 +5,7 @@ describe('gateway configuration', () => {
     host: '127.0.0.1',
     port: 8080,
     upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] },
+    maxHeavyInFlight: 4,
     repoRoot: '/repo',
     runDir: '/repo/.stack/dev/gateway',
     errorLog: '/repo/.stack/dev/logs/gateway-error.log',
@@ -13,10 +14,25 @@ describe('gateway configuration', () => {
 
   it('lists every server of a service in its upstream, and includes the shared routing table', () => {
     const config = renderGatewayConfig(input);
-    expect(config).toContain('  upstream authz {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 256;\n    keepalive_timeout 4s;\n  }');
+    expect(config).toContain(
+      '  upstream authz {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 256;\n    keepalive_timeout 4s;\n  }',
+    );
     expect(config).toContain('  upstream costasset {\n    server 127.0.0.1:3002;');
     expect(config).toContain('    listen 127.0.0.1:8080;');
     expect(config).toContain('    include "/repo/deploy/gateway/routes.conf";');
+  });
+
+  it('passes each costasset server at most its bound of heavy requests, through an upstream of their own', () => {
+    const config = renderGatewayConfig({
+      ...input,
+      upstreams: { ...input.upstreams, costasset: ['127.0.0.1:3002', '127.0.0.1:3012'] },
+      maxHeavyInFlight: 2,
+    });
+    expect(config).toContain(
+      '  upstream costasset_heavy {\n    server 127.0.0.1:3002 max_conns=2 max_fails=0;\n    server 127.0.0.1:3012 max_conns=2 max_fails=0;\n    keepalive 256;',
+    );
+    expect(config).toContain('  upstream costasset {\n    server 127.0.0.1:3002;\n    server 127.0.0.1:3012;\n');
+    expect(() => renderGatewayConfig({ ...input, maxHeavyInFlight: 0 })).toThrow(/heavy bound/);
   });
 
   it('keeps everything nginx writes inside the run folder, and runs in the foreground', () => {
@@ -27,6 +43,9 @@ describe('gateway configuration', () => {
       expect(config).toContain(`${directive} "/repo/.stack/dev/gateway/`);
     expect(config).not.toContain('uwsgi_temp_path'); // not compiled in: the directive would be unknown
     expect(config).toContain('access_log off;');
+    expect(renderGatewayConfig({ ...input, accessLog: '/logs/access.log' })).toContain(
+      'access_log "/logs/access.log" combined buffer=64k flush=1s;',
+    );
   });
 
   it('refuses a service without servers and writes IPv6 listen addresses in brackets', () => {

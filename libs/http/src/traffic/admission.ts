@@ -17,13 +17,16 @@ export type AdmissionClass = 'always' | 'normal' | 'heavy';
 /** The bound a refused request met: every request's (`HTTP_MAX_IN_FLIGHT`) or heavy routes' (`HTTP_MAX_HEAVY_IN_FLIGHT`). */
 export type AdmissionBound = 'all' | 'heavy';
 
-/** A route pattern (`/v1/reportModels/:id/execution`) as a regular expression over request paths. */
+/**
+ * A route pattern (`/v1/reportModels/:id/execution`) as a regular expression over request paths,
+ * case-insensitive as Express matches routes (its default, which Nest keeps).
+ */
 function patternOf(path: string): RegExp {
   const escaped = path
     .split('/')
     .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return new RegExp(`^${escaped}/?$`);
+  return new RegExp(`^${escaped}/?$`, 'i');
 }
 
 /**
@@ -60,7 +63,8 @@ export class AdmissionControl implements OnApplicationBootstrap {
   /** How the request counts (always-served routes take no path parameter: exact paths). */
   classify(method: string, path: string): AdmissionClass {
     if (this.alwaysServed.has(`${method} ${path.length > 1 ? path.replace(/\/+$/, '') : path}`)) return 'always';
-    return this.heavy.get(method)?.some((pattern) => pattern.test(path)) ? 'heavy' : 'normal';
+    // Express answers HEAD with the GET route's handler: the same work
+    return this.heavy.get(method === 'HEAD' ? 'GET' : method)?.some((pattern) => pattern.test(path)) ? 'heavy' : 'normal';
   }
 
   /** Takes a slot (and a heavy one for a heavy route) and answers null, or names the bound that refuses the request. */
