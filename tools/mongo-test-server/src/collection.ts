@@ -6,8 +6,11 @@ import { DuplicateKeyError } from './errors';
 import { IndexState, type IndexSpec } from './index-state';
 import { encodeValue } from './key-encoding';
 import { PlanCache } from './plan-cache';
+import { StringPool } from './string-pool';
 
 const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+/** One pool for every collection of the process: values repeat across collections too. */
+const strings = new StringPool();
 
 function sameKeys(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((key, i) => key === b[i]);
@@ -82,6 +85,7 @@ export class Collection {
       index.checkAvailable(this.ns, doc, indexKeys, idKey);
       keys.push(indexKeys);
     }
+    strings.share(doc);
     this.docs.set(idKey, doc);
     this.idIndex.add([idKey], idKey);
     for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey);
@@ -108,6 +112,7 @@ export class Collection {
       index.remove(change[0], idKey);
       index.add(change[1], idKey);
     });
+    strings.share(next);
     this.docs.set(idKey, next);
     this.log?.put(this, next);
   }
@@ -159,6 +164,7 @@ export class Collection {
   // `rebuildIndexes` then builds every index in bulk.
 
   restorePut(doc: Document): void {
+    strings.share(doc);
     this.docs.set(this.idKeyOf(doc._id), doc);
   }
 
