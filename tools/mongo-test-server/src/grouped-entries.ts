@@ -14,11 +14,13 @@ export const NODE_SIZE = 64;
  * that the collection already holds, an entry adds no string of its own: a load keeps far fewer
  * long-lived objects for the garbage collector to trace, and a new document's `_id` lands at the
  * end of its group (documents mostly arrive in `_id` order) instead of somewhere in a large tree.
+ * A prefix held by one document only (an index ending with `_id`, or a value unique to it) keeps
+ * that document's `_id` key as its group: no group object for a single id.
  */
 export class GroupedEntries {
   /** The groups in prefix order (walks), and by prefix (writes: a hash lookup instead of string comparisons). */
-  private groups = new BTree<string, Group>(undefined, compareStrings, NODE_SIZE);
-  private byPrefix = new Map<string, Group>();
+  private groups = new BTree<string, Entries>(undefined, compareStrings, NODE_SIZE);
+  private byPrefix = new Map<string, Entries>();
   /** The group of the last `add` (cleared when groups are removed or replaced). */
   private lastPrefix: string | null = null;
   private lastGroup: Group | undefined = undefined;
@@ -29,22 +31,49 @@ export class GroupedEntries {
 
   add(prefix: string, idKey: string): void {
     // Consecutive documents often share their index values (one upload's account and period).
-    let group = prefix === this.lastPrefix ? this.lastGroup : this.byPrefix.get(prefix);
-    if (!group) {
-      group = new Group(this.chunkSize);
-      this.groups.set(prefix, group);
-      this.byPrefix.set(prefix, group);
+    if (prefix === this.lastPrefix) {
+      if ((this.lastGroup as Group).add(idKey)) this.size++;
+      return;
     }
-    if (group.add(idKey)) this.size++;
+    const entries = this.byPrefix.get(prefix);
+    if (entries === undefined) {
+      this.setEntries(prefix, idKey);
+      this.size++;
+      return;
+    }
+    let group: Group;
+    if (typeof entries === 'string') {
+      if (entries === idKey) return;
+      // A second document with these values: the single id becomes a group.
+      group = Group.of(entries < idKey ? [entries, idKey] : [idKey, entries], this.chunkSize);
+      this.setEntries(prefix, group);
+      this.size++;
+    } else {
+      group = entries;
+      if (group.add(idKey)) this.size++;
+    }
     this.lastPrefix = prefix;
     this.lastGroup = group;
   }
 
+  private setEntries(prefix: string, entries: Entries): void {
+    this.groups.set(prefix, entries);
+    this.byPrefix.set(prefix, entries);
+  }
+
   delete(prefix: string, idKey: string): void {
-    const group = this.byPrefix.get(prefix);
-    if (!group?.delete(idKey)) return;
+    const entries = this.byPrefix.get(prefix);
+    if (entries === undefined) return;
+    if (typeof entries === 'string') {
+      if (entries !== idKey) return;
+    } else {
+      if (!entries.delete(idKey)) return;
+      if (entries.size > 0) {
+        this.size--;
+        return;
+      }
+    }
     this.size--;
-    if (group.size > 0) return;
     this.groups.delete(prefix);
     this.byPrefix.delete(prefix);
     if (prefix === this.lastPrefix) this.lastPrefix = null;
@@ -54,15 +83,15 @@ export class GroupedEntries {
   load(prefixes: string[], idKeys: string[]): void {
     this.size = idKeys.length;
     const groupPrefixes: string[] = [];
-    const groups: Group[] = [];
+    const groups: Entries[] = [];
     for (let start = 0; start < prefixes.length;) {
       let end = start + 1;
       while (end < prefixes.length && prefixes[end] === prefixes[start]) end++;
       groupPrefixes.push(prefixes[start]);
-      groups.push(Group.of(idKeys.slice(start, end), this.chunkSize));
+      groups.push(end === start + 1 ? idKeys[start] : Group.of(idKeys.slice(start, end), this.chunkSize));
       start = end;
     }
-    this.groups = bulkLoad<string, Group>(groupPrefixes, groups, NODE_SIZE, compareStrings);
+    this.groups = bulkLoad<string, Entries>(groupPrefixes, groups, NODE_SIZE, compareStrings);
     this.byPrefix = new Map(groupPrefixes.map((prefix, i) => [prefix, groups[i]]));
     this.lastPrefix = null;
   }
@@ -79,6 +108,14 @@ export class GroupedEntries {
       // Only the first group can sort before `from`: then `from` continues into its `_id` keys.
       const idFrom = prefix < from ? from.slice(prefix.length) : undefined;
       const idEnd = end.startsWith(prefix) ? end.slice(prefix.length) : null;
+      if (typeof group === 'string') {
+        if (idFrom !== undefined && group < idFrom) continue;
+        if (idEnd !== null && group >= idEnd) return;
+        if (skip !== null && group === skip.idKey && prefix === skip.prefix) continue;
+        at.prefix = prefix;
+        yield group;
+        continue;
+      }
       // The group's ids walked in place (one generator for the whole walk).
       const chunks = group.chunks;
       let c = idFrom === undefined ? 0 : group.chunkFor(idFrom);
@@ -105,6 +142,13 @@ export class GroupedEntries {
         idFrom = start.slice(prefix.length);
       }
       const idTo = to.startsWith(prefix) ? to.slice(prefix.length) : undefined;
+      if (typeof group === 'string') {
+        if (idTo !== undefined && group >= idTo) continue;
+        if (idFrom !== null && group < idFrom) return;
+        at.prefix = prefix;
+        yield group;
+        continue;
+      }
       const chunks = group.chunks;
       if (chunks.length === 0) continue;
       let c = idTo === undefined ? chunks.length - 1 : group.chunkFor(idTo);
@@ -121,6 +165,9 @@ export class GroupedEntries {
     }
   }
 }
+
+/** The `_id` keys of one prefix: the key itself when it is the only one. */
+type Entries = Group | string;
 
 /** An entry of a grouped index: its group's prefix and its document's `_id` key. */
 export interface Position {
