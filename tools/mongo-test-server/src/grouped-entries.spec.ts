@@ -120,4 +120,24 @@ describe('GroupedEntries', () => {
     expect(grouped.size).toBe(2);
     expect(walk({ version: 0, grouped }, [{ start: '', end: '\u0100' }], 1)).toEqual([idKeyOf(2), idKeyOf(3)]);
   });
+
+  it('keeps the id of a prefix held by one document, makes a group of it at the second and drops the prefix with the last', () => {
+    const grouped = new GroupedEntries(2);
+    const all = (): string[] => walk({ version: 0, grouped }, [{ start: '', end: '\u0100' }], 1);
+    const prefix = prefixOf(['a', 1]);
+    grouped.add(prefix, idKeyOf(5));
+    grouped.add(prefix, idKeyOf(5));
+    grouped.delete(prefix, idKeyOf(6));
+    expect(grouped.size).toBe(1);
+    grouped.add(prefix, idKeyOf(3));
+    grouped.add(prefix, idKeyOf(3));
+    expect(grouped.size).toBe(2);
+    expect(all()).toEqual([idKeyOf(3), idKeyOf(5)]);
+    grouped.delete(prefix, idKeyOf(5));
+    grouped.delete(prefix, idKeyOf(3));
+    expect(grouped.size).toBe(0);
+    expect(all()).toEqual([]);
+    grouped.add(prefix, idKeyOf(7));
+    expect(all()).toEqual([idKeyOf(7)]);
+  });
 });

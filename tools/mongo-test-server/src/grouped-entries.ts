@@ -15,12 +15,12 @@ export const NODE_SIZE = 64;
  * long-lived objects for the garbage collector to trace, and a new document's `_id` lands at the
  * end of its group (documents mostly arrive in `_id` order) instead of somewhere in a large tree.
  * A prefix held by one document only (an index ending with `_id`, or a value unique to it) keeps
- * that document's `_id` key as its group: no group object for a single id.
+ * that document's `_id` key as its group, in the tree only: no group object and no hash entry.
  */
 export class GroupedEntries {
-  /** The groups in prefix order (walks), and by prefix (writes: a hash lookup instead of string comparisons). */
+  /** Every prefix's entries in prefix order (walks), and the groups of two ids or more by prefix (writes: a hash lookup instead of string comparisons). */
   private groups = new BTree<string, Entries>(undefined, compareStrings, NODE_SIZE);
-  private byPrefix = new Map<string, Entries>();
+  private byPrefix = new Map<string, Group>();
   /** The group of the last `add` (cleared when groups are removed or replaced). */
   private lastPrefix: string | null = null;
   private lastGroup: Group | undefined = undefined;
@@ -31,51 +31,39 @@ export class GroupedEntries {
 
   add(prefix: string, idKey: string): void {
     // Consecutive documents often share their index values (one upload's account and period).
-    if (prefix === this.lastPrefix) {
-      if ((this.lastGroup as Group).add(idKey)) this.size++;
-      return;
-    }
-    const entries = this.byPrefix.get(prefix);
-    if (entries === undefined) {
-      this.setEntries(prefix, idKey);
-      this.size++;
-      return;
-    }
-    let group: Group;
-    if (typeof entries === 'string') {
-      if (entries === idKey) return;
+    let group = prefix === this.lastPrefix ? this.lastGroup : this.byPrefix.get(prefix);
+    if (!group) {
+      // A prefix that no document holds yet becomes a single id, kept in the tree only.
+      if (this.groups.set(prefix, idKey, false)) {
+        this.size++;
+        return;
+      }
+      const single = this.groups.get(prefix) as string;
+      if (single === idKey) return;
       // A second document with these values: the single id becomes a group.
-      group = Group.of(entries < idKey ? [entries, idKey] : [idKey, entries], this.chunkSize);
-      this.setEntries(prefix, group);
+      group = Group.of(single < idKey ? [single, idKey] : [idKey, single], this.chunkSize);
+      this.groups.set(prefix, group);
+      this.byPrefix.set(prefix, group);
       this.size++;
-    } else {
-      group = entries;
-      if (group.add(idKey)) this.size++;
-    }
+    } else if (group.add(idKey)) this.size++;
     this.lastPrefix = prefix;
     this.lastGroup = group;
   }
 
-  private setEntries(prefix: string, entries: Entries): void {
-    this.groups.set(prefix, entries);
-    this.byPrefix.set(prefix, entries);
-  }
-
   delete(prefix: string, idKey: string): void {
-    const entries = this.byPrefix.get(prefix);
-    if (entries === undefined) return;
-    if (typeof entries === 'string') {
-      if (entries !== idKey) return;
+    const group = this.byPrefix.get(prefix);
+    if (!group) {
+      if (this.groups.get(prefix) !== idKey) return;
     } else {
-      if (!entries.delete(idKey)) return;
-      if (entries.size > 0) {
+      if (!group.delete(idKey)) return;
+      if (group.size > 0) {
         this.size--;
         return;
       }
+      this.byPrefix.delete(prefix);
     }
     this.size--;
     this.groups.delete(prefix);
-    this.byPrefix.delete(prefix);
     if (prefix === this.lastPrefix) this.lastPrefix = null;
   }
 
@@ -92,7 +80,10 @@ export class GroupedEntries {
       start = end;
     }
     this.groups = bulkLoad<string, Entries>(groupPrefixes, groups, NODE_SIZE, compareStrings);
-    this.byPrefix = new Map(groupPrefixes.map((prefix, i) => [prefix, groups[i]]));
+    this.byPrefix = new Map();
+    groups.forEach((group, i) => {
+      if (typeof group !== 'string') this.byPrefix.set(groupPrefixes[i], group);
+    });
     this.lastPrefix = null;
   }
 
