@@ -6,11 +6,9 @@ import { DuplicateKeyError } from './errors';
 import { IndexState, type IndexSpec } from './index-state';
 import { encodeValue } from './key-encoding';
 import { PlanCache } from './plan-cache';
-import { StringPool } from './string-pool';
+import { storedStrings } from './string-pool';
 
 const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
-/** One pool for every collection of the process: values repeat across collections too. */
-const strings = new StringPool();
 
 function sameKeys(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((key, i) => key === b[i]);
@@ -74,7 +72,8 @@ export class Collection {
 
   /**
    * Inserts a document that already has an `_id`; throws DuplicateKeyError before changing
-   * anything. `raw` is the document's BSON as received, reused by the journal when given.
+   * anything. `raw` is the document's BSON as received, reused by the journal when given; the
+   * document was then decoded from it by decodeStoredDocument, which pooled its strings.
    */
   insert(doc: Document, raw?: Uint8Array): void {
     const idKey = this.idKeyOf(doc._id);
@@ -85,7 +84,7 @@ export class Collection {
       index.checkAvailable(this.ns, doc, indexKeys, idKey);
       keys.push(indexKeys);
     }
-    strings.share(doc);
+    if (!raw) storedStrings.share(doc);
     this.docs.set(idKey, doc);
     this.idIndex.add([idKey], idKey);
     for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey);
@@ -112,7 +111,7 @@ export class Collection {
       index.remove(change[0], idKey);
       index.add(change[1], idKey);
     });
-    strings.share(next);
+    storedStrings.share(next);
     this.docs.set(idKey, next);
     this.log?.put(this, next);
   }
@@ -163,8 +162,8 @@ export class Collection {
   // Recovery: documents and index definitions come back without checks or journal records;
   // `rebuildIndexes` then builds every index in bulk.
 
+  /** A document decoded by decodeStoredDocument (its strings pooled). */
   restorePut(doc: Document): void {
-    strings.share(doc);
     this.docs.set(this.idKeyOf(doc._id), doc);
   }
 

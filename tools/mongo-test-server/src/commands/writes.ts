@@ -9,7 +9,8 @@ import type { Operation } from '../operation';
 import type { Matcher } from '../query-engine';
 import { applyUpdate, isMultiAllowed, parseUpdate, upsertSeed, withIdFirst } from '../update-engine';
 import { collectionArgument } from './arguments';
-import { deserializeDocument, rawSequence } from '../wire-protocol';
+import { rawSequence } from '../wire-protocol';
+import { decodeStoredDocument } from '../document-decoder';
 import { moveIdFirst } from '../bson-bytes';
 
 interface WriteError extends Document {
@@ -114,7 +115,7 @@ const insert: CommandHandler = async (command, { storage, db, op }) => {
     // appends the `_id` it generates): decoded as mongod stores it, and journaled as they are.
     const bytes = rawDocuments?.[index];
     if (bytes) moveIdFirst(bytes);
-    const raw = bytes ? deserializeDocument(bytes) : (documents as Document[])[index];
+    const raw = bytes ? decodeStoredDocument(bytes) : (documents as Document[])[index];
     if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Documents to insert must be objects');
     // The document was just deserialized from the wire, so nothing else references it.
     const doc = withIdFirst(raw);

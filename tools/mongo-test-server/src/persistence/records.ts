@@ -1,7 +1,8 @@
-import { deserialize, serialize } from 'bson';
+import { serialize } from 'bson';
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
 import type { Document } from '../bson-values';
+import { decodeStoredDocument } from '../document-decoder';
 
 /**
  * Journal and checkpoint files are sequences of records:
@@ -34,9 +35,6 @@ export interface JournalRecord {
 const FRAME_BYTES = 8;
 /** A record larger than this is damage, not data (documents are at most 16 MiB). */
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
-
-/** Same options as the wire: every BSON type comes back as the class it was stored as. */
-const DESERIALIZE_OPTIONS = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
 
 /** Buffers kept between uses up to this size; a larger one (a batch of big documents) is let go. */
 const KEPT_BUFFER_BYTES = 16 * 1024 * 1024;
@@ -111,7 +109,7 @@ function decodePayload(payload: Buffer): JournalRecord {
   offset += 2;
   const collection = payload.toString('utf8', offset, offset + collectionLength);
   offset += collectionLength;
-  const body = deserialize(payload.subarray(offset), DESERIALIZE_OPTIONS) as Document;
+  const body = decodeStoredDocument(payload.subarray(offset));
   return { op, db, collection, body, bytes: FRAME_BYTES + payload.length };
 }
 
