@@ -211,14 +211,19 @@ export class IndexState {
     }
   }
 
-  add(keys: string[], idKey: string): void {
+  add(keys: string[], idKey: string, doc: Document): void {
     this.version++;
     if (this.unique) {
       // A unique index is checked against its tree before every insertion.
       for (const key of keys) this.entries.set(key, idKey);
       return;
     }
-    for (const prefix of keys) this.grouped.add(prefix, idKey);
+    for (const prefix of keys) this.grouped.add(prefix, idKey, doc);
+  }
+
+  /** The document of entries `keys` was replaced by `doc` (same keys). */
+  refresh(keys: string[], idKey: string, doc: Document): void {
+    if (!this.unique) for (const prefix of keys) this.grouped.refresh(prefix, idKey, doc);
   }
 
   remove(keys: string[], idKey: string): void {
@@ -227,14 +232,15 @@ export class IndexState {
     else for (const prefix of keys) this.grouped.delete(prefix, idKey);
   }
 
-  /** Replaces the whole content by these entries, [key from keysFor, `_id` key] (index builds and recovery). */
-  load(entries: Array<[string, string]>): void {
+  /** Replaces the whole content by these entries, [key from keysFor, `_id` key, document] (index builds and recovery). */
+  load(entries: Array<[string, string, Document]>): void {
     this.version++;
     if (!this.unique) {
       entries.sort((a, b) => compareStrings(a[0], b[0]) || compareStrings(a[1], b[1]));
       this.grouped.load(
         entries.map((entry) => entry[0]),
         entries.map((entry) => entry[1]),
+        entries.map((entry) => entry[2]),
       );
       return;
     }
@@ -262,6 +268,8 @@ export type IndexCursor = TreeCursor | GroupedCursor;
  * returned, as mongod's index cursors do when they restore their position after a yield.
  */
 export class TreeCursor {
+  /** Documents are looked up by `_id` (see GroupedCursor.doc). */
+  readonly doc: Document | undefined = undefined;
   private readonly ranges: KeyRange[];
   private rangeIndex = 0;
   private entries: Iterator<[string, string]> | null = null;
