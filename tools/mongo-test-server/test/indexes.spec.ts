@@ -180,7 +180,7 @@ describe('mongo-test-server: indexes and collation through mongoose', () => {
   });
 
   it('reads through an index the current version of documents updated, replaced or removed since they were indexed', async () => {
-    const raw = db.conn.collection('versions');
+    const raw = db.conn.db!.collection<{ _id: number; group: string; n: number; note: string }>('versions');
     await raw.createIndex({ group: 1 });
     await raw.insertMany([1, 2, 3, 4, 5].map((n) => ({ _id: n, group: 'g', n, note: 'first' })));
     await raw.updateOne({ _id: 2 }, { $set: { note: 'second' } });
