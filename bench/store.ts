@@ -18,6 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { CostLineItemSchema } from '../apps/costasset/src/line-items/schemas/cost-line-item.schema';
+import { mongoNodeOptions } from '../tools/stack/components/mongo';
 import { pointReadsUnderLoad, type ConcurrencyRun, type HeavyOperation } from './support/concurrency';
 import { lineItem, PERIODS } from './support/line-items';
 import { numberArg, summarize } from './support/stats';
@@ -32,15 +33,34 @@ interface Store {
   startMs: number;
 }
 
-function startStore(dataDir: string, port: number, storeRoot = root): Promise<Store> {
+/** The V8 options of the stack's store, or only its heap size (V8's defaults otherwise, as the stack ran the store before them). */
+function storeNodeOptions(stackOptions: boolean): string[] {
+  const options = mongoNodeOptions();
+  return stackOptions ? options : options.filter((option) => option.startsWith('--max-old-space-size='));
+}
+
+function startStore(dataDir: string, port: number, storeRoot = root, stackOptions = true): Promise<Store> {
   const started = performance.now();
-  const heap = `--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`;
   // BENCH_STORE_NODE_ARGS: extra node flags for the store processes (profiling: --cpu-prof, --trace-gc).
   const extra = (process.env.BENCH_STORE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [heap, ...extra, '--import', 'tsx', 'tools/mongo-test-server/cli.ts', '--port', String(port), '--data-dir', dataDir], {
-    cwd: storeRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...storeNodeOptions(stackOptions),
+      ...extra,
+      '--import',
+      'tsx',
+      'tools/mongo-test-server/cli.ts',
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+    ],
+    {
+      cwd: storeRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`  [store] ${chunk.toString()}`));
   return new Promise((resolve, reject) => {
     let output = '';
@@ -92,7 +112,11 @@ async function load(collection: Collection, rows: number, storePid: number, from
       { ordered: false },
     );
   }
-  return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000), storeCpuUsPerRow: ((cpuMs(storePid) - cpuBefore) * 1000) / rows };
+  return {
+    rows,
+    rowsPerSecond: rows / ((performance.now() - started) / 1000),
+    storeCpuUsPerRow: ((cpuMs(storePid) - cpuBefore) * 1000) / rows,
+  };
 }
 
 /** The rates of a load of `rows` rows: its first `split` rows, the rest, and the whole. */
@@ -112,9 +136,9 @@ async function segmentedLoad(collection: Collection, rows: number, split: number
 }
 
 /** A load of `rows` rows into a collection with only `_id`, in a fresh store of its own (loaded to the same size). */
-async function baselineLoad(port: number, rows: number, split: number, storeRoot = root): Promise<SegmentedLoad> {
+async function baselineLoad(port: number, rows: number, split: number, storeRoot = root, stackOptions = true): Promise<SegmentedLoad> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-baseline-'));
-  const store = await startStore(dataDir, port, storeRoot);
+  const store = await startStore(dataDir, port, storeRoot, stackOptions);
   const client = await MongoClient.connect(store.uri);
   try {
     return await segmentedLoad(client.db('bench_store').collection('only_id'), rows, split, store.child.pid ?? 0);
@@ -144,24 +168,40 @@ const HEAVY: HeavyOperation[] = [
   {
     name: 'aggregation of every line item by provider and period',
     run: (collection) =>
-      collection.aggregate([{ $match: { tenantId: 'default' } }, { $group: { _id: { provider: '$providerName', period: '$period' }, cost: { $sum: '$cost' }, rows: { $sum: 1 } } }]).toArray(),
+      collection
+        .aggregate([
+          { $match: { tenantId: 'default' } },
+          { $group: { _id: { provider: '$providerName', period: '$period' }, cost: { $sum: '$cost' }, rows: { $sum: 1 } } },
+        ])
+        .toArray(),
   },
   { name: 'count of a non-indexed condition (collection scan)', run: (collection) => collection.countDocuments({ cost: { $gte: 50 } }) },
 ];
 
 const UNLIMITED_SLICE_MS = 2_147_483_647;
 
-async function concurrencyLines(client: MongoClient, uri: string, indexed: Collection, heavyClients: number, seconds: number): Promise<string[]> {
-  const sample = await indexed.find({ tenantId: 'default', period: PERIODS[3] }, { projection: { _id: 1 } }).limit(1000).toArray();
+async function concurrencyLines(
+  client: MongoClient,
+  uri: string,
+  indexed: Collection,
+  heavyClients: number,
+  seconds: number,
+): Promise<string[]> {
+  const sample = await indexed
+    .find({ tenantId: 'default', period: PERIODS[3] }, { projection: { _id: 1 } })
+    .limit(1000)
+    .toArray();
   const ids = sample.map((doc) => doc._id);
   const admin = client.db('admin');
   const { internalQueryExecYieldPeriodMS: slice } = await admin.command({ getParameter: 1, internalQueryExecYieldPeriodMS: 1 });
-  const run = (): Promise<ConcurrencyRun> => pointReadsUnderLoad(uri, indexed.dbName, indexed.collectionName, ids, HEAVY, heavyClients, seconds);
+  const run = (): Promise<ConcurrencyRun> =>
+    pointReadsUnderLoad(uri, indexed.dbName, indexed.collectionName, ids, HEAVY, heavyClients, seconds);
   await admin.command({ setParameter: 1, internalQueryExecYieldPeriodMS: UNLIMITED_SLICE_MS });
   const synchronous = await run();
   await admin.command({ setParameter: 1, internalQueryExecYieldPeriodMS: slice });
   const cooperative = await run();
-  const reads = (r: ConcurrencyRun): string => `p50 ${ms(r.reads.p50)} ms, p99 ${ms(r.reads.p99)} ms, max ${ms(r.reads.max)} ms (${r.reads.count.toLocaleString()} reads)`;
+  const reads = (r: ConcurrencyRun): string =>
+    `p50 ${ms(r.reads.p50)} ms, p99 ${ms(r.reads.p99)} ms, max ${ms(r.reads.max)} ms (${r.reads.count.toLocaleString()} reads)`;
   const heavy = (r: ConcurrencyRun): string => `${r.heavy.count} heavy operations done, mean ${ms(r.heavy.meanMs)} ms`;
   return [
     `| point reads by \`_id\` while ${heavyClients} connections run heavy operations (${seconds} s each way) | ${reads(cooperative)} | synchronous store: ${reads(synchronous)} | ${(synchronous.reads.p99 / cooperative.reads.p99).toFixed(0)}x lower p99 |`,
@@ -184,7 +224,11 @@ async function main(): Promise<void> {
   // BENCH_STORE_PREVIOUS_ROOT: a checkout of an earlier version of the store (its
   // tools/mongo-test-server, with node_modules), whose `_id`-only load is printed too.
   const previousRoot = process.env.BENCH_STORE_PREVIOUS_ROOT;
-  const previousLoad = previousRoot ? await baselineLoad(port, rows, split, previousRoot) : null;
+  // BENCH_STORE_PREVIOUS_V8_DEFAULTS=1: the earlier version runs with only the heap size set, as
+  // the stack ran it before the store's V8 options (by default it gets the same options as now).
+  const previousLoad = previousRoot
+    ? await baselineLoad(port, rows, split, previousRoot, process.env.BENCH_STORE_PREVIOUS_V8_DEFAULTS !== '1')
+    : null;
   const previousLabel = process.env.BENCH_STORE_PREVIOUS_LABEL ?? previousRoot;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   let store = await startStore(dataDir, port);
@@ -201,7 +245,8 @@ async function main(): Promise<void> {
     await indexed.createIndexes(specs as never);
     const indexedLoad = await segmentedLoad(indexed, rows, split, store.child.pid ?? 0);
     const rss = residentMb(store.child.pid ?? 0);
-    const rate = (r: LoadRate): string => `${Math.round(r.rowsPerSecond).toLocaleString()} rows/s (store CPU ${Math.round(r.storeCpuUsPerRow)} µs/row)`;
+    const rate = (r: LoadRate): string =>
+      `${Math.round(r.rowsPerSecond).toLocaleString()} rows/s (store CPU ${Math.round(r.storeCpuUsPerRow)} µs/row)`;
     const share = (r: LoadRate, baseline: LoadRate): string =>
       `${((100 * r.rowsPerSecond) / baseline.rowsPerSecond).toFixed(0)} % (by store CPU: ${((100 * baseline.storeCpuUsPerRow) / r.storeCpuUsPerRow).toFixed(0)} %)`;
     const segments: Array<[string, (l: SegmentedLoad) => LoadRate | null]> = [
@@ -213,9 +258,14 @@ async function main(): Promise<void> {
       const baseline = pick(idLoad);
       const measured = pick(indexedLoad);
       if (!baseline || !measured) continue;
-      lines.push(`| insert, ${label}, ${specs.length} line-item indexes | ${rate(measured)} | only \`_id\`: ${rate(baseline)} | ${share(measured, baseline)} |`);
+      lines.push(
+        `| insert, ${label}, ${specs.length} line-item indexes | ${rate(measured)} | only \`_id\`: ${rate(baseline)} | ${share(measured, baseline)} |`,
+      );
       const previous = previousLoad ? pick(previousLoad) : null;
-      if (previous) lines.push(`| insert, ${label}, only \`_id\`, store of ${previousLabel} | | ${rate(previous)} | indexed load above: ${share(measured, previous)} |`);
+      if (previous)
+        lines.push(
+          `| insert, ${label}, only \`_id\`, store of ${previousLabel} | | ${rate(previous)} | indexed load above: ${share(measured, previous)} |`,
+        );
     }
     if (process.argv.includes('--loads-only')) {
       console.log(`\nbench:store, loads only, ${rows.toLocaleString()} line items, ${new Date().toISOString()}\n`);
@@ -228,7 +278,12 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const period = PERIODS[5];
     const natural = { $natural: 1 } as const;
-    const [middle] = await indexed.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).skip(Math.floor(rows / 2)).limit(1).toArray();
+    const [middle] = await indexed
+      .find({}, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .skip(Math.floor(rows / 2))
+      .limit(1)
+      .toArray();
     const pageFilter = { tenantId: 'default', providerName: 'aws', _id: { $gt: middle._id } };
     const page = await time(runs, () => indexed.find(pageFilter).sort({ _id: 1 }).limit(101).toArray());
     const pageScan = await time(scanRuns, () => indexed.find(pageFilter).sort({ _id: 1 }).limit(101).hint(natural).toArray());
@@ -236,17 +291,28 @@ async function main(): Promise<void> {
     const counted = await indexed.countDocuments(countFilter);
     const count = await time(runs, () => indexed.countDocuments(countFilter));
     const countScan = await time(scanRuns, () => indexed.countDocuments(countFilter, { hint: natural }));
-    const pipeline = [{ $match: { tenantId: 'default', period } }, { $group: { _id: '$providerName', cost: { $sum: '$cost' }, rows: { $sum: 1 } } }];
+    const pipeline = [
+      { $match: { tenantId: 'default', period } },
+      { $group: { _id: '$providerName', cost: { $sum: '$cost' }, rows: { $sum: 1 } } },
+    ];
     const aggregate = await time(runs, () => indexed.aggregate(pipeline).toArray());
     const aggregateScan = await time(scanRuns, () => indexed.aggregate(pipeline, { hint: natural }).toArray());
     const plan = await indexed.find(pageFilter).sort({ _id: 1 }).limit(101).explain('executionStats');
     const speedup = (planned: { p50: number }, scanned: { p50: number }): string => `${(scanned.p50 / planned.p50).toFixed(1)}x`;
-    lines.push(`| keyset page of 100 (\`providerName\` filter, after the middle \`_id\`) | p50 ${ms(page.p50)} ms, p95 ${ms(page.p95)} ms | scan p50 ${ms(pageScan.p50)} ms | ${speedup(page, pageScan)} |`);
-    lines.push(`| count of one period (${counted.toLocaleString()} rows) | p50 ${ms(count.p50)} ms, p95 ${ms(count.p95)} ms | scan p50 ${ms(countScan.p50)} ms | ${speedup(count, countScan)} |`);
-    lines.push(`| aggregation \`$match\` one period + \`$group\` by provider | p50 ${ms(aggregate.p50)} ms, p95 ${ms(aggregate.p95)} ms | scan p50 ${ms(aggregateScan.p50)} ms | ${speedup(aggregate, aggregateScan)} |`);
+    lines.push(
+      `| keyset page of 100 (\`providerName\` filter, after the middle \`_id\`) | p50 ${ms(page.p50)} ms, p95 ${ms(page.p95)} ms | scan p50 ${ms(pageScan.p50)} ms | ${speedup(page, pageScan)} |`,
+    );
+    lines.push(
+      `| count of one period (${counted.toLocaleString()} rows) | p50 ${ms(count.p50)} ms, p95 ${ms(count.p95)} ms | scan p50 ${ms(countScan.p50)} ms | ${speedup(count, countScan)} |`,
+    );
+    lines.push(
+      `| aggregation \`$match\` one period + \`$group\` by provider | p50 ${ms(aggregate.p50)} ms, p95 ${ms(aggregate.p95)} ms | scan p50 ${ms(aggregateScan.p50)} ms | ${speedup(aggregate, aggregateScan)} |`,
+    );
     const winning = JSON.stringify(plan.queryPlanner.winningPlan).match(/"indexName":"[^"]+"/)?.[0] ?? 'COLLSCAN';
     lines.push(...(await concurrencyLines(client, store.uri, indexed, heavyClients, concurrencySeconds)));
-    lines.push(`| memory (resident, store process) | ${Math.round(rss).toLocaleString()} MB for ${rows.toLocaleString()} rows | ${Math.round((rss * 1024 * 1024) / rows).toLocaleString()} bytes/row | |`);
+    lines.push(
+      `| memory (resident, store process) | ${Math.round(rss).toLocaleString()} MB for ${rows.toLocaleString()} rows | ${Math.round((rss * 1024 * 1024) / rows).toLocaleString()} bytes/row | |`,
+    );
     await client.close();
     await stopStore(store);
     const files = fs.readdirSync(dataDir);
@@ -259,7 +325,9 @@ async function main(): Promise<void> {
     lines.push(
       `| restart: recovery of ${recovered.toLocaleString()} rows (${checkpoints} checkpoint, ${journalSegments} journal segments replayed, indexes rebuilt) | ${(store.startMs / 1000).toFixed(1)} s | data directory ${Math.round(diskMb).toLocaleString()} MB | |`,
     );
-    console.log(`\nbench:store, ${rows.toLocaleString()} line items, ${runs} runs (scans ${scanRuns}), ${new Date().toISOString().slice(0, 10)}; page plan uses ${winning}\n`);
+    console.log(
+      `\nbench:store, ${rows.toLocaleString()} line items, ${runs} runs (scans ${scanRuns}), ${new Date().toISOString().slice(0, 10)}; page plan uses ${winning}\n`,
+    );
     console.log('| operation | store | forced scan / baseline | ratio |\n|---|---|---|---|');
     console.log(lines.join('\n'));
   } finally {

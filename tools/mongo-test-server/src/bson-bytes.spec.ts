@@ -13,11 +13,11 @@ import {
   serialize,
   Timestamp,
 } from 'bson';
-import { idFirstBytes } from './bson-bytes';
+import { moveIdFirst } from './bson-bytes';
 
 const options = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
 
-describe('idFirstBytes', () => {
+describe('moveIdFirst', () => {
   it('moves a later _id element first, keeping the other elements and their order, past every BSON type', () => {
     const id = new ObjectId();
     const doc = {
@@ -41,18 +41,31 @@ describe('idFirstBytes', () => {
       _id: id,
       after: 'last',
     };
-    const moved = idFirstBytes(Buffer.from(serialize(doc)));
-    expect(moved).not.toBeNull();
+    // Inside a larger buffer, as a document of a received message is: the bytes around it stay.
+    const encoded = Buffer.from(serialize(doc));
+    const message = Buffer.concat([Buffer.from('head'), encoded, Buffer.from('tail')]);
+    const bytes = message.subarray(4, 4 + encoded.length);
+    expect(moveIdFirst(bytes)).toBe(true);
     const { _id, ...rest } = doc;
-    expect(Buffer.from(moved as Uint8Array).equals(Buffer.from(serialize({ _id, ...rest })))).toBe(true);
-    expect(Object.keys(deserialize(moved as Uint8Array, options))[0]).toBe('_id');
+    expect(bytes.equals(Buffer.from(serialize({ _id, ...rest })))).toBe(true);
+    expect(Object.keys(deserialize(bytes, options))[0]).toBe('_id');
+    expect(message.subarray(0, 4).toString()).toBe('head');
+    expect(message.subarray(4 + encoded.length).toString()).toBe('tail');
   });
 
-  it('returns the same bytes when _id is first, null without _id or for bytes that do not read to the end', () => {
-    const first = Buffer.from(serialize({ _id: 1, a: 2 }));
-    expect(idFirstBytes(first)).toBe(first);
-    expect(idFirstBytes(Buffer.from(serialize({ a: 1, _idx: 2, id: 3 })))).toBeNull();
-    const cut = Buffer.from(serialize({ a: 'x', _id: 1 }));
-    expect(idFirstBytes(cut.subarray(0, cut.length - 3))).toBeNull();
+  it('leaves the bytes as they are when _id is first, without _id or when they do not read to the end', () => {
+    for (const doc of [
+      { _id: 1, a: 2 },
+      { a: 1, _idx: 2, id: 3 },
+    ]) {
+      const bytes = Buffer.from(serialize(doc));
+      const before = Buffer.from(bytes);
+      expect(moveIdFirst(bytes)).toBe('_id' in doc);
+      expect(bytes.equals(before)).toBe(true);
+    }
+    const cut = Buffer.from(serialize({ a: 'x', _id: 1 })).subarray(0, -3);
+    const before = Buffer.from(cut);
+    expect(moveIdFirst(cut)).toBe(false);
+    expect(cut.equals(before)).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { DuplicateKeyError } from './errors';
 import { IndexState, type IndexSpec } from './index-state';
 import { encodeValue } from './key-encoding';
 import { PlanCache } from './plan-cache';
+import { storedStrings } from './string-pool';
 
 const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -71,7 +72,8 @@ export class Collection {
 
   /**
    * Inserts a document that already has an `_id`; throws DuplicateKeyError before changing
-   * anything. `raw` is the document's BSON as received, reused by the journal when given.
+   * anything. `raw` is the document's BSON as received, reused by the journal when given; the
+   * document was then decoded from it by decodeStoredDocument, which pooled its strings.
    */
   insert(doc: Document, raw?: Uint8Array): void {
     const idKey = this.idKeyOf(doc._id);
@@ -82,32 +84,34 @@ export class Collection {
       index.checkAvailable(this.ns, doc, indexKeys, idKey);
       keys.push(indexKeys);
     }
+    if (!raw) storedStrings.share(doc);
     this.docs.set(idKey, doc);
-    this.idIndex.add([idKey], idKey);
-    for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey);
+    this.idIndex.add([idKey], idKey, doc);
+    for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey, doc);
     this.log?.put(this, doc, raw);
   }
 
   /** Replaces a stored document by a new version with the same `_id`. */
   replace(previous: Document, next: Document): void {
     const idKey = this.idKeyOf(previous._id);
-    const changes: Array<readonly [string[], string[]] | null> = [];
+    const changes: Array<readonly [string[], string[]]> = [];
     for (const index of this.indexes) {
       const oldKeys = index.keysFor(previous, idKey);
       const newKeys = index.keysFor(next, idKey);
-      if (sameKeys(oldKeys, newKeys)) {
-        changes.push(null);
-        continue;
-      }
-      index.checkAvailable(this.ns, next, newKeys, idKey);
+      if (!sameKeys(oldKeys, newKeys)) index.checkAvailable(this.ns, next, newKeys, idKey);
       changes.push([oldKeys, newKeys]);
     }
     this.indexes.forEach((index, i) => {
-      const change = changes[i];
-      if (!change) return;
-      index.remove(change[0], idKey);
-      index.add(change[1], idKey);
+      const [oldKeys, newKeys] = changes[i];
+      if (sameKeys(oldKeys, newKeys)) {
+        // Same entries; they now lead to the new version.
+        index.refresh(newKeys, idKey, next);
+        return;
+      }
+      index.remove(oldKeys, idKey);
+      index.add(newKeys, idKey, next);
     });
+    storedStrings.share(next);
     this.docs.set(idKey, next);
     this.log?.put(this, next);
   }
@@ -121,9 +125,9 @@ export class Collection {
   }
 
   /** Index entries of every document, checked for duplicates when the index is unique. */
-  private entriesFor(index: IndexState): Array<[string, string]> {
-    const entries: Array<[string, string]> = [];
-    for (const [idKey, doc] of this.docs) for (const key of index.keysFor(doc, idKey)) entries.push([key, idKey]);
+  private entriesFor(index: IndexState): Array<[string, string, Document]> {
+    const entries: Array<[string, string, Document]> = [];
+    for (const [idKey, doc] of this.docs) for (const key of index.keysFor(doc, idKey)) entries.push([key, idKey, doc]);
     if (index.unique && !index.isIdIndex) {
       entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       for (let i = 1; i < entries.length; i++) {
@@ -158,6 +162,7 @@ export class Collection {
   // Recovery: documents and index definitions come back without checks or journal records;
   // `rebuildIndexes` then builds every index in bulk.
 
+  /** A document decoded by decodeStoredDocument (its strings pooled). */
   restorePut(doc: Document): void {
     this.docs.set(this.idKeyOf(doc._id), doc);
   }
@@ -177,7 +182,7 @@ export class Collection {
 
   /** Rebuilds every index from the documents in bulk (recovery). */
   rebuildIndexes(): void {
-    this.idIndex.load([...this.docs.keys()].map((idKey) => [idKey, idKey]));
+    this.idIndex.load([...this.docs].map(([idKey, doc]) => [idKey, idKey, doc]));
     for (const index of this.indexes) index.load(this.entriesFor(index));
   }
 

@@ -5,6 +5,14 @@ import { encodeValue } from './key-encoding';
 /** Prefixes are encodings of index values, `_id` keys encodings of `_id`s: both prefix-free, as in an index. */
 const prefixOf = (values: unknown[]): string => values.map((value) => encodeValue(value)).join('');
 const idKeyOf = (id: number): string => encodeValue(id);
+/** One document per id, as the collection holds; a walk hands it over with the id (or leaves it to be looked up). */
+const documents = new Map<string, { id: string }>();
+const docOf = (id: number): { id: string } => {
+  const idKey = idKeyOf(id);
+  let doc = documents.get(idKey);
+  if (!doc) documents.set(idKey, (doc = { id: idKey }));
+  return doc;
+};
 
 const entryArbitrary = fc.record({
   values: fc.tuple(fc.constantFrom('a', 'ab', 'b', ''), fc.integer({ min: 0, max: 3 })),
@@ -29,7 +37,7 @@ function build(
   const grouped = new GroupedEntries(2);
   const whole = new Map<string, string>();
   for (const { values, id } of entries) {
-    grouped.add(prefixOf(values), idKeyOf(id));
+    grouped.add(prefixOf(values), idKeyOf(id), docOf(id));
     whole.set(prefixOf(values) + idKeyOf(id), idKeyOf(id));
   }
   for (const i of removed) {
@@ -52,6 +60,7 @@ function walk(
   const out: string[] = [];
   for (let idKey = cursor.next(); idKey !== undefined; idKey = cursor.next()) {
     out.push(idKey);
+    if (cursor.doc !== undefined) expect(cursor.doc).toBe(documents.get(idKey));
     if (out.length === 2 && change) change();
   }
   expect(stats.keysExamined).toBe(out.length);
@@ -97,7 +106,7 @@ describe('GroupedEntries', () => {
           const before = ordered();
           const seen = walk(owner, [{ start: '', end: '\u0100' }], forward ? 1 : -1, () => {
             for (const { values, id } of added) {
-              grouped.add(prefixOf(values), idKeyOf(id));
+              grouped.add(prefixOf(values), idKeyOf(id), docOf(id));
               whole.set(prefixOf(values) + idKeyOf(id), idKeyOf(id));
             }
             owner.version++;
@@ -112,12 +121,51 @@ describe('GroupedEntries', () => {
 
   it('removes entries and loads sorted entries in bulk', () => {
     const grouped = new GroupedEntries(2);
-    grouped.load([prefixOf(['a', 1]), prefixOf(['a', 1]), prefixOf(['b', 0])], [idKeyOf(1), idKeyOf(2), idKeyOf(3)]);
+    grouped.load(
+      [prefixOf(['a', 1]), prefixOf(['a', 1]), prefixOf(['b', 0])],
+      [idKeyOf(1), idKeyOf(2), idKeyOf(3)],
+      [docOf(1), docOf(2), docOf(3)],
+    );
     expect(grouped.size).toBe(3);
     grouped.delete(prefixOf(['a', 1]), idKeyOf(1));
     grouped.delete(prefixOf(['a', 1]), idKeyOf(9));
-    grouped.add(prefixOf(['a', 1]), idKeyOf(2));
+    grouped.add(prefixOf(['a', 1]), idKeyOf(2), docOf(2));
     expect(grouped.size).toBe(2);
     expect(walk({ version: 0, grouped }, [{ start: '', end: '\u0100' }], 1)).toEqual([idKeyOf(2), idKeyOf(3)]);
+  });
+
+  it('keeps the id of a prefix held by one document, makes a group of it at the second and drops the prefix with the last', () => {
+    const grouped = new GroupedEntries(2);
+    const all = (): string[] => walk({ version: 0, grouped }, [{ start: '', end: '\u0100' }], 1);
+    const prefix = prefixOf(['a', 1]);
+    grouped.add(prefix, idKeyOf(5), docOf(5));
+    grouped.add(prefix, idKeyOf(5), docOf(5));
+    grouped.delete(prefix, idKeyOf(6));
+    expect(grouped.size).toBe(1);
+    grouped.add(prefix, idKeyOf(3), docOf(3));
+    grouped.add(prefix, idKeyOf(3), docOf(3));
+    expect(grouped.size).toBe(2);
+    expect(all()).toEqual([idKeyOf(3), idKeyOf(5)]);
+    grouped.delete(prefix, idKeyOf(5));
+    grouped.delete(prefix, idKeyOf(3));
+    expect(grouped.size).toBe(0);
+    expect(all()).toEqual([]);
+    grouped.add(prefix, idKeyOf(7), docOf(7));
+    expect(all()).toEqual([idKeyOf(7)]);
+  });
+
+  it('hands over the document of each entry its group holds, its latest version once refreshed, and none for an id that was single', () => {
+    const grouped = new GroupedEntries(2);
+    const prefix = prefixOf(['a', 1]);
+    const versions = [1, 2, 3, 4, 5].map((id) => ({ id: idKeyOf(id), version: 1 }));
+    for (const doc of [...versions].reverse()) grouped.add(prefix, doc.id, doc);
+    const updated = { id: idKeyOf(3), version: 2 };
+    grouped.refresh(prefix, updated.id, updated);
+    const cursor = new GroupedCursor({ version: 0, grouped }, [{ start: '', end: '\u0100' }], 1, { keysExamined: 0, seeks: 0 });
+    const handed: unknown[] = [];
+    while (cursor.next() !== undefined) handed.push(cursor.doc);
+    // The first id was a group of one (its id alone): its document is left to be looked up.
+    expect(handed).toEqual([versions[0], versions[1], updated, versions[3], undefined]);
+    expect(handed[2]).toBe(updated);
   });
 });

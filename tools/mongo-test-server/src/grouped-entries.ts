@@ -1,5 +1,6 @@
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
+import type { Document } from './bson-values';
 import { CHUNK, Group, lowerBound } from './id-group';
 
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -14,10 +15,13 @@ export const NODE_SIZE = 64;
  * that the collection already holds, an entry adds no string of its own: a load keeps far fewer
  * long-lived objects for the garbage collector to trace, and a new document's `_id` lands at the
  * end of its group (documents mostly arrive in `_id` order) instead of somewhere in a large tree.
+ * A prefix held by one document only (an index ending with `_id`, or a value unique to it) keeps
+ * that document's `_id` key as its group, in the tree only: no group object and no hash entry.
+ * A group also holds each id's document (see Group), which walks hand over with the id.
  */
 export class GroupedEntries {
-  /** The groups in prefix order (walks), and by prefix (writes: a hash lookup instead of string comparisons). */
-  private groups = new BTree<string, Group>(undefined, compareStrings, NODE_SIZE);
+  /** Every prefix's entries in prefix order (walks), and the groups of two ids or more by prefix (writes: a hash lookup instead of string comparisons). */
+  private groups = new BTree<string, Entries>(undefined, compareStrings, NODE_SIZE);
   private byPrefix = new Map<string, Group>();
   /** The group of the last `add` (cleared when groups are removed or replaced). */
   private lastPrefix: string | null = null;
@@ -27,43 +31,70 @@ export class GroupedEntries {
   /** `chunkSize`: see Group (smaller in tests, to exercise splits). */
   constructor(private readonly chunkSize = CHUNK) {}
 
-  add(prefix: string, idKey: string): void {
+  add(prefix: string, idKey: string, doc: Document): void {
     // Consecutive documents often share their index values (one upload's account and period).
     let group = prefix === this.lastPrefix ? this.lastGroup : this.byPrefix.get(prefix);
     if (!group) {
-      group = new Group(this.chunkSize);
+      // A prefix that no document holds yet becomes a single id, kept in the tree only.
+      if (this.groups.set(prefix, idKey, false)) {
+        this.size++;
+        return;
+      }
+      const single = this.groups.get(prefix) as string;
+      if (single === idKey) return;
+      // A second document with these values: the single id becomes a group (its document to be looked up).
+      group = Group.of(
+        single < idKey ? [single, idKey] : [idKey, single],
+        single < idKey ? [undefined, doc] : [doc, undefined],
+        this.chunkSize,
+      );
       this.groups.set(prefix, group);
       this.byPrefix.set(prefix, group);
-    }
-    if (group.add(idKey)) this.size++;
+      this.size++;
+    } else if (group.add(idKey, doc)) this.size++;
     this.lastPrefix = prefix;
     this.lastGroup = group;
   }
 
   delete(prefix: string, idKey: string): void {
     const group = this.byPrefix.get(prefix);
-    if (!group?.delete(idKey)) return;
+    if (!group) {
+      if (this.groups.get(prefix) !== idKey) return;
+    } else {
+      if (!group.delete(idKey)) return;
+      if (group.size > 0) {
+        this.size--;
+        return;
+      }
+      this.byPrefix.delete(prefix);
+    }
     this.size--;
-    if (group.size > 0) return;
     this.groups.delete(prefix);
-    this.byPrefix.delete(prefix);
     if (prefix === this.lastPrefix) this.lastPrefix = null;
   }
 
+  /** The entry (prefix, `_id` key) now leads to `doc`, the new version of its document. */
+  refresh(prefix: string, idKey: string, doc: Document): void {
+    this.byPrefix.get(prefix)?.refresh(idKey, doc);
+  }
+
   /** Replaces the content by entries given as parallel arrays, sorted by prefix then `_id` key, without repeats. */
-  load(prefixes: string[], idKeys: string[]): void {
+  load(prefixes: string[], idKeys: string[], docs: Document[]): void {
     this.size = idKeys.length;
     const groupPrefixes: string[] = [];
-    const groups: Group[] = [];
+    const groups: Entries[] = [];
     for (let start = 0; start < prefixes.length;) {
       let end = start + 1;
       while (end < prefixes.length && prefixes[end] === prefixes[start]) end++;
       groupPrefixes.push(prefixes[start]);
-      groups.push(Group.of(idKeys.slice(start, end), this.chunkSize));
+      groups.push(end === start + 1 ? idKeys[start] : Group.of(idKeys.slice(start, end), docs.slice(start, end), this.chunkSize));
       start = end;
     }
-    this.groups = bulkLoad<string, Group>(groupPrefixes, groups, NODE_SIZE, compareStrings);
-    this.byPrefix = new Map(groupPrefixes.map((prefix, i) => [prefix, groups[i]]));
+    this.groups = bulkLoad<string, Entries>(groupPrefixes, groups, NODE_SIZE, compareStrings);
+    this.byPrefix = new Map();
+    groups.forEach((group, i) => {
+      if (typeof group !== 'string') this.byPrefix.set(groupPrefixes[i], group);
+    });
     this.lastPrefix = null;
   }
 
@@ -71,7 +102,7 @@ export class GroupedEntries {
    * The `_id` keys of the entries whose whole key k has from <= k < end, ascending, leaving out
    * the entry `skip` (a position already returned). `at.prefix` tells each one's group.
    */
-  *ascending(from: string, end: string, skip: Position | null, at: Position): Generator<string, void, undefined> {
+  *ascending(from: string, end: string, skip: Position | null, at: WalkPosition): Generator<string, void, undefined> {
     // The group whose prefix starts `from` (at most one can: encodings are prefix-free), then every greater one.
     const below = this.groups.getPairOrNextLower(from);
     for (const [prefix, group] of this.groups.entries(below && from.startsWith(below[0]) ? below[0] : from)) {
@@ -79,8 +110,18 @@ export class GroupedEntries {
       // Only the first group can sort before `from`: then `from` continues into its `_id` keys.
       const idFrom = prefix < from ? from.slice(prefix.length) : undefined;
       const idEnd = end.startsWith(prefix) ? end.slice(prefix.length) : null;
+      if (typeof group === 'string') {
+        if (idFrom !== undefined && group < idFrom) continue;
+        if (idEnd !== null && group >= idEnd) return;
+        if (skip !== null && group === skip.idKey && prefix === skip.prefix) continue;
+        at.prefix = prefix;
+        at.doc = undefined;
+        yield group;
+        continue;
+      }
       // The group's ids walked in place (one generator for the whole walk).
       const chunks = group.chunks;
+      const docs = group.docs;
       let c = idFrom === undefined ? 0 : group.chunkFor(idFrom);
       let position = idFrom === undefined || chunks.length === 0 ? 0 : lowerBound(chunks[c], idFrom);
       walk: for (; c < chunks.length; c++, position = 0) {
@@ -90,6 +131,7 @@ export class GroupedEntries {
           if (idEnd !== null && idKey >= idEnd) break walk;
           if (skip !== null && idKey === skip.idKey && prefix === skip.prefix) continue;
           at.prefix = prefix;
+          at.doc = docs[c][position];
           yield idKey;
         }
       }
@@ -97,7 +139,7 @@ export class GroupedEntries {
   }
 
   /** The `_id` keys of the entries whose whole key k has start <= k < to, descending. */
-  *descending(start: string, to: string, at: Position): Generator<string, void, undefined> {
+  *descending(start: string, to: string, at: WalkPosition): Generator<string, void, undefined> {
     for (const [prefix, group] of this.groups.entriesReversed(to, undefined, true)) {
       let idFrom: string | null = null;
       if (prefix < start) {
@@ -105,7 +147,16 @@ export class GroupedEntries {
         idFrom = start.slice(prefix.length);
       }
       const idTo = to.startsWith(prefix) ? to.slice(prefix.length) : undefined;
+      if (typeof group === 'string') {
+        if (idTo !== undefined && group >= idTo) continue;
+        if (idFrom !== null && group < idFrom) return;
+        at.prefix = prefix;
+        at.doc = undefined;
+        yield group;
+        continue;
+      }
       const chunks = group.chunks;
+      const docs = group.docs;
       if (chunks.length === 0) continue;
       let c = idTo === undefined ? chunks.length - 1 : group.chunkFor(idTo);
       let position = idTo === undefined ? chunks[c].length - 1 : lowerBound(chunks[c], idTo) - 1;
@@ -115,6 +166,7 @@ export class GroupedEntries {
           const idKey = chunk[position];
           if (idFrom !== null && idKey < idFrom) break walk;
           at.prefix = prefix;
+          at.doc = docs[c][position];
           yield idKey;
         }
       }
@@ -122,10 +174,19 @@ export class GroupedEntries {
   }
 }
 
+/** The `_id` keys of one prefix: the key itself when it is the only one. */
+type Entries = Group | string;
+
 /** An entry of a grouped index: its group's prefix and its document's `_id` key. */
 export interface Position {
   prefix: string;
   idKey: string;
+}
+
+/** Where a walk is: the entry's group prefix and, when the group holds it, its document. */
+interface WalkPosition {
+  prefix: string;
+  doc: Document | undefined;
 }
 
 export interface CursorStats {
@@ -144,7 +205,9 @@ export class GroupedCursor {
   private readonly ranges: Range[];
   private rangeIndex = 0;
   private walk: Generator<string, void, undefined> | null = null;
-  private readonly at: Position = { prefix: '', idKey: '' };
+  private readonly at: WalkPosition = { prefix: '', doc: undefined };
+  /** The document of the entry last returned, when its group holds it (else it is looked up by `_id`). */
+  doc: Document | undefined = undefined;
   /** The last entry returned (its `idKey` empty before the first). */
   private readonly last: Position = { prefix: '', idKey: '' };
   private version: number;
@@ -179,6 +242,7 @@ export class GroupedCursor {
       }
       this.last.prefix = this.at.prefix;
       this.last.idKey = step.value;
+      this.doc = this.at.doc;
       this.stats.keysExamined++;
       return step.value;
     }

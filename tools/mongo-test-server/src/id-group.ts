@@ -1,3 +1,5 @@
+import type { Document } from './bson-values';
+
 /** Ids per chunk of a group: appending is a push; an insertion or removal moves at most twice this many. */
 export const CHUNK = 256;
 
@@ -9,23 +11,37 @@ export const CHUNK = 256;
 export class Group {
   /** Read by index walks (grouped-entries.ts), changed only here. */
   readonly chunks: string[][] = [];
+  /**
+   * The document of each id, in the same places: a walk hands it over without a lookup by `_id`
+   * (undefined where it is not known, then looked up).
+   */
+  readonly docs: Array<Array<Document | undefined>> = [];
   size = 0;
 
   constructor(private readonly chunkSize = CHUNK) {}
 
-  static of(sortedIds: string[], chunkSize = CHUNK): Group {
+  static of(sortedIds: string[], docs: Array<Document | undefined>, chunkSize = CHUNK): Group {
     const group = new Group(chunkSize);
-    for (let start = 0; start < sortedIds.length; start += chunkSize) group.chunks.push(sortedIds.slice(start, start + chunkSize));
+    for (let start = 0; start < sortedIds.length; start += chunkSize) {
+      group.chunks.push(sortedIds.slice(start, start + chunkSize));
+      group.docs.push(docs.slice(start, start + chunkSize));
+    }
     group.size = sortedIds.length;
     return group;
   }
 
-  /** Adds `idKey`; false if it was there. */
-  add(idKey: string): boolean {
-    const last = this.chunks[this.chunks.length - 1];
+  /** Adds `idKey` with its document; false if it was there. */
+  add(idKey: string, doc: Document | undefined): boolean {
+    const lastChunk = this.chunks.length - 1;
+    const last = this.chunks[lastChunk];
     if (last === undefined || idKey > last[last.length - 1]) {
-      if (last === undefined || last.length >= this.chunkSize) this.chunks.push([idKey]);
-      else last.push(idKey);
+      if (last === undefined || last.length >= this.chunkSize) {
+        this.chunks.push([idKey]);
+        this.docs.push([doc]);
+      } else {
+        last.push(idKey);
+        this.docs[lastChunk].push(doc);
+      }
       this.size++;
       return true;
     }
@@ -34,7 +50,11 @@ export class Group {
     const at = lowerBound(chunk, idKey);
     if (chunk[at] === idKey) return false;
     chunk.splice(at, 0, idKey);
-    if (chunk.length > 2 * this.chunkSize) this.chunks.splice(c + 1, 0, chunk.splice(this.chunkSize));
+    this.docs[c].splice(at, 0, doc);
+    if (chunk.length > 2 * this.chunkSize) {
+      this.chunks.splice(c + 1, 0, chunk.splice(this.chunkSize));
+      this.docs.splice(c + 1, 0, this.docs[c].splice(this.chunkSize));
+    }
     this.size++;
     return true;
   }
@@ -47,9 +67,21 @@ export class Group {
     const at = lowerBound(chunk, idKey);
     if (chunk[at] !== idKey) return false;
     chunk.splice(at, 1);
-    if (chunk.length === 0) this.chunks.splice(c, 1);
+    this.docs[c].splice(at, 1);
+    if (chunk.length === 0) {
+      this.chunks.splice(c, 1);
+      this.docs.splice(c, 1);
+    }
     this.size--;
     return true;
+  }
+
+  /** Gives `idKey` its document's new version. */
+  refresh(idKey: string, doc: Document): void {
+    if (this.size === 0) return;
+    const c = this.chunkFor(idKey);
+    const at = lowerBound(this.chunks[c], idKey);
+    if (this.chunks[c][at] === idKey) this.docs[c][at] = doc;
   }
 
   /** The chunk that holds `idKey` or would: the last whose first id is <= it (the first if none). */

@@ -5,6 +5,7 @@ import { foldFor, type FoldLevel, type ResolvedCollation } from './collation';
 import { indexValues } from './document-paths';
 import { commandError, DuplicateKeyError } from './errors';
 import { compareStrings, GroupedCursor, GroupedEntries, NODE_SIZE } from './grouped-entries';
+import { IndexKeyCache, isCacheableValue } from './index-key-cache';
 import { complement, encodeValue, KeyWriter } from './key-encoding';
 import type { Matcher } from './query-engine';
 
@@ -63,6 +64,10 @@ export class IndexState {
   /** Set when the index is dropped (queries using it stop with QueryPlanKilled). */
   dropped = false;
   private readonly paths: string[][];
+  /** The field values of the document being keyed (reused). */
+  private readonly values: unknown[];
+  /** Keys by field values (non-unique indexes: a unique index's keys end with the `_id` key). */
+  private readonly keyCache: IndexKeyCache | null;
 
   constructor(
     readonly spec: IndexSpec,
@@ -78,6 +83,8 @@ export class IndexState {
     this.sparse = spec.sparse === true;
     this.multikeyFields = this.fields.map(() => false);
     this.paths = this.fields.map((field) => field.split('.'));
+    this.values = this.fields.map(() => undefined);
+    this.keyCache = this.unique ? null : new IndexKeyCache();
   }
 
   get isMultikey(): boolean {
@@ -101,19 +108,29 @@ export class IndexState {
   keysFor(doc: Document, idKey: string): string[] {
     if (this.isIdIndex) return [idKey];
     if (this.partialFilter && !this.partialFilter.test(doc)) return [];
-    writer.reset();
+    const values = this.values;
     let allMissing = true;
+    let cacheable = this.keyCache !== null;
     for (let i = 0; i < this.paths.length; i++) {
       const value = resolvePath(doc, this.paths[i]);
       if (value === ARRAY) return this.multikeyKeys(doc, idKey);
       if (value !== undefined) allMissing = false;
-      const start = writer.length;
-      writer.value(value, this.fold);
-      if (this.directions[i] === -1) writer.complementSince(start);
+      if (cacheable && !isCacheableValue(value)) cacheable = false;
+      values[i] = value;
     }
     if (this.sparse && allMissing) return [];
+    const cached = cacheable ? (this.keyCache as IndexKeyCache).get(values) : undefined;
+    if (cached !== undefined) return [cached];
+    writer.reset();
+    for (let i = 0; i < values.length; i++) {
+      const start = writer.length;
+      writer.value(values[i], this.fold);
+      if (this.directions[i] === -1) writer.complementSince(start);
+    }
     if (this.unique) writer.encoded(idKey);
-    return [writer.take()];
+    const key = writer.take();
+    if (cacheable) (this.keyCache as IndexKeyCache).set(values, key);
+    return [key];
   }
 
   /** One key per array element (a multikey document); at most one field may hold an array. */
@@ -194,14 +211,19 @@ export class IndexState {
     }
   }
 
-  add(keys: string[], idKey: string): void {
+  add(keys: string[], idKey: string, doc: Document): void {
     this.version++;
     if (this.unique) {
       // A unique index is checked against its tree before every insertion.
       for (const key of keys) this.entries.set(key, idKey);
       return;
     }
-    for (const prefix of keys) this.grouped.add(prefix, idKey);
+    for (const prefix of keys) this.grouped.add(prefix, idKey, doc);
+  }
+
+  /** The document of entries `keys` was replaced by `doc` (same keys). */
+  refresh(keys: string[], idKey: string, doc: Document): void {
+    if (!this.unique) for (const prefix of keys) this.grouped.refresh(prefix, idKey, doc);
   }
 
   remove(keys: string[], idKey: string): void {
@@ -210,14 +232,15 @@ export class IndexState {
     else for (const prefix of keys) this.grouped.delete(prefix, idKey);
   }
 
-  /** Replaces the whole content by these entries, [key from keysFor, `_id` key] (index builds and recovery). */
-  load(entries: Array<[string, string]>): void {
+  /** Replaces the whole content by these entries, [key from keysFor, `_id` key, document] (index builds and recovery). */
+  load(entries: Array<[string, string, Document]>): void {
     this.version++;
     if (!this.unique) {
       entries.sort((a, b) => compareStrings(a[0], b[0]) || compareStrings(a[1], b[1]));
       this.grouped.load(
         entries.map((entry) => entry[0]),
         entries.map((entry) => entry[1]),
+        entries.map((entry) => entry[2]),
       );
       return;
     }
@@ -245,6 +268,8 @@ export type IndexCursor = TreeCursor | GroupedCursor;
  * returned, as mongod's index cursors do when they restore their position after a yield.
  */
 export class TreeCursor {
+  /** Documents are looked up by `_id` (see GroupedCursor.doc). */
+  readonly doc: Document | undefined = undefined;
   private readonly ranges: KeyRange[];
   private rangeIndex = 0;
   private entries: Iterator<[string, string]> | null = null;

@@ -95,7 +95,8 @@ export class PlanRunner {
         }
         this.seen.add(idKey);
       }
-      doc = this.collection?.docs.get(idKey);
+      // A grouped index hands over the document with its id; otherwise it is looked up.
+      doc = (this.source as IndexCursor).doc ?? this.collection?.docs.get(idKey);
       if (!doc) return null;
       stats.docsExamined++;
       if (!plan.covered && !this.matcher.test(doc)) return null;
@@ -159,7 +160,9 @@ export async function selectPlan(
   if (decided) return { winner: decided, rejected: candidates.filter((plan) => plan !== decided) };
   const cacheKey = planCacheKey(request);
   const cached = op.usesPlanCache ? collection?.planCache.get(cacheKey) : undefined;
-  const hit = cached && candidates.find((plan) => plan.kind === 'ixscan' && plan.index.spec.name === cached.indexName && plan.direction === cached.direction);
+  const hit =
+    cached &&
+    candidates.find((plan) => plan.kind === 'ixscan' && plan.index.spec.name === cached.indexName && plan.direction === cached.direction);
   if (hit) return { winner: hit, rejected: candidates.filter((plan) => plan !== hit), cachedAs: cacheKey };
   const runners = candidates.map((plan) => new PlanRunner(plan, collection, matcher));
   const produced = runners.map(() => 0);
@@ -189,7 +192,8 @@ export async function selectPlan(
     winner = order[0].runner;
   }
   const chosen = winner.plan;
-  if (chosen.kind === 'ixscan') collection?.planCache.set(cacheKey, { indexName: chosen.index.spec.name, direction: chosen.direction, works: winner.stats.works });
+  if (chosen.kind === 'ixscan')
+    collection?.planCache.set(cacheKey, { indexName: chosen.index.spec.name, direction: chosen.direction, works: winner.stats.works });
   return { winner: chosen, rejected: candidates.filter((plan) => plan !== chosen) };
 }
 

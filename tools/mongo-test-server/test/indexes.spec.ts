@@ -179,6 +179,24 @@ describe('mongo-test-server: indexes and collation through mongoose', () => {
     await expect(raw.dropIndex('_id_')).rejects.toMatchObject({ code: 72 });
   });
 
+  it('reads through an index the current version of documents updated, replaced or removed since they were indexed', async () => {
+    const raw = db.conn.db!.collection<{ _id: number; group: string; n: number; note: string }>('versions');
+    await raw.createIndex({ group: 1 });
+    await raw.insertMany([1, 2, 3, 4, 5].map((n) => ({ _id: n, group: 'g', n, note: 'first' })));
+    await raw.updateOne({ _id: 2 }, { $set: { note: 'second' } });
+    await raw.updateMany({ n: { $gte: 4 } }, { $inc: { n: 10 } });
+    await raw.replaceOne({ _id: 3 }, { group: 'g', n: 3, note: 'replaced' });
+    await raw.updateOne({ _id: 1 }, { $set: { group: 'h' } });
+    await raw.deleteOne({ _id: 5 });
+    const viaIndex = await raw.find({ group: 'g' }).hint({ group: 1 }).toArray();
+    expect(viaIndex).toEqual([
+      { _id: 2, group: 'g', n: 2, note: 'second' },
+      { _id: 3, group: 'g', n: 3, note: 'replaced' },
+      { _id: 4, group: 'g', n: 14, note: 'first' },
+    ]);
+    expect(await raw.find({ group: 'h' }).hint({ group: 1 }).toArray()).toEqual([{ _id: 1, group: 'h', n: 1, note: 'first' }]);
+  });
+
   it('answers listIndexes on a missing collection with NamespaceNotFound (26)', async () => {
     await expect(db.conn.db!.command({ listIndexes: 'does_not_exist' })).rejects.toMatchObject({
       code: 26,

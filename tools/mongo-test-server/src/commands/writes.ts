@@ -9,8 +9,9 @@ import type { Operation } from '../operation';
 import type { Matcher } from '../query-engine';
 import { applyUpdate, isMultiAllowed, parseUpdate, upsertSeed, withIdFirst } from '../update-engine';
 import { collectionArgument } from './arguments';
-import { deserializeDocument, rawSequence } from '../wire-protocol';
-import { idFirstBytes } from '../bson-bytes';
+import { rawSequence } from '../wire-protocol';
+import { decodeStoredDocument } from '../document-decoder';
+import { moveIdFirst } from '../bson-bytes';
 
 interface WriteError extends Document {
   index: number;
@@ -112,9 +113,9 @@ const insert: CommandHandler = async (command, { storage, db, op }) => {
     if (collection.dropped) collection = storage.getOrCreateCollection(db, name).collection;
     // The bytes as received, with the `_id` element moved first when it came later (the driver
     // appends the `_id` it generates): decoded as mongod stores it, and journaled as they are.
-    const received = rawDocuments?.[index];
-    const bytes = received && (idFirstBytes(received) ?? received);
-    const raw = bytes ? deserializeDocument(bytes) : (documents as Document[])[index];
+    const bytes = rawDocuments?.[index];
+    if (bytes) moveIdFirst(bytes);
+    const raw = bytes ? decodeStoredDocument(bytes) : (documents as Document[])[index];
     if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Documents to insert must be objects');
     // The document was just deserialized from the wire, so nothing else references it.
     const doc = withIdFirst(raw);
@@ -243,7 +244,10 @@ async function planDelete({ storage, parameters, db, op }: WriteContext, name: s
   }
   const collection = storage.getCollection(db, name);
   const query = prepareQuery(statement.q, effectiveCollation(statement.collation, collection), variables);
-  const outcome: QueryOutcome = await runQuery(op, parameters, `${db}.${name}`, collection, query, { limit: limit === 1 ? 1 : undefined, hint: statement.hint });
+  const outcome: QueryOutcome = await runQuery(op, parameters, `${db}.${name}`, collection, query, {
+    limit: limit === 1 ? 1 : undefined,
+    hint: statement.hint,
+  });
   return { collection, query, outcome, multi: limit !== 1 };
 }
 
@@ -289,7 +293,11 @@ export async function explainWrite(command: Document, context: CommandContext, e
   const nWouldModify = outcome.docs.filter(
     (doc) => applyUpdate(doc, parsed, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options }).modified,
   ).length;
-  const stats = { nMatched: outcome.docs.length, nWouldModify, nWouldUpsert: outcome.docs.length === 0 && statement.upsert === true ? 1 : 0 };
+  const stats = {
+    nMatched: outcome.docs.length,
+    nWouldModify,
+    nWouldUpsert: outcome.docs.length === 0 && statement.upsert === true ? 1 : 0,
+  };
   return explainQuery(explain, outcome, { root: writeRoot('UPDATE', stats), nReturned: 0 });
 }
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Document } from '../bson-values';
 import type { Storage } from '../storage';
-import { encodeDocumentRecord, encodeRecord, Op, syncDirectory } from './records';
+import { Op, RecordWriter, syncDirectory } from './records';
 
 export const checkpointName = (sequence: number): string => `checkpoint-${String(sequence).padStart(8, '0')}.ckpt`;
 export const CHECKPOINT_PATTERN = /^checkpoint-(\d{8})\.ckpt$/;
@@ -45,28 +45,29 @@ export async function writeCheckpoint(
   let bytes = 0;
   let documents = 0;
   let documentBytes = 0;
-  const write = async (parts: Buffer[]): Promise<void> => {
-    const data = Buffer.concat(parts);
+  const records = new RecordWriter();
+  // Writes what `records` holds, then empties it.
+  const write = async (): Promise<void> => {
+    const data = records.bytes();
     await handle.write(data, 0, data.length);
     bytes += data.length;
+    records.reset();
   };
   try {
     for (const collection of snapshot) {
-      const parts = [
-        ...encodeDocumentRecord(Op.createCollection, collection.db, collection.name, { options: collection.options }),
-        ...collection.indexSpecs.flatMap((spec) => encodeDocumentRecord(Op.createIndex, collection.db, collection.name, spec)),
-      ];
-      await write(parts);
+      records.addDocument(Op.createCollection, collection.db, collection.name, { options: collection.options });
+      for (const spec of collection.indexSpecs) records.addDocument(Op.createIndex, collection.db, collection.name, spec);
+      await write();
       for (let start = 0; start < collection.docs.length; start += DOCUMENTS_PER_SLICE) {
         if (cancelled()) return null;
         const slice = collection.docs.slice(start, start + DOCUMENTS_PER_SLICE);
-        const records = slice.flatMap((doc) => encodeRecord(Op.put, collection.db, collection.name, serialize(doc)));
-        documentBytes += records.reduce((sum, part) => sum + part.length, 0);
-        await write(records);
+        for (const doc of slice) documentBytes += records.add(Op.put, collection.db, collection.name, serialize(doc));
+        await write();
         documents += slice.length;
       }
     }
-    await write(encodeDocumentRecord(Op.checkpointEnd, '', '', { documents }));
+    records.addDocument(Op.checkpointEnd, '', '', { documents });
+    await write();
     await handle.datasync();
   } finally {
     await handle.close();

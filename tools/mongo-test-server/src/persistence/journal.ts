@@ -4,7 +4,7 @@ import type { Document } from '../bson-values';
 import type { ChangeLog } from '../change-log';
 import type { Collection } from '../collection';
 import type { IndexSpec } from '../index-state';
-import { encodeDocumentRecord, encodeRecord, Op, syncDirectory } from './records';
+import { Op, RecordWriter, syncDirectory, type OpCode } from './records';
 import { serialize } from 'bson';
 
 export const segmentName = (sequence: number): string => `journal-${String(sequence).padStart(8, '0')}.log`;
@@ -25,8 +25,8 @@ export interface JournalUsage {
  */
 export class Journal implements ChangeLog {
   private fd: number;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  /** Records not yet handed to the operating system. */
+  private readonly pending = new RecordWriter();
   /** Bytes handed to the operating system, and the part of them known to be on disk. */
   private written = 0;
   private synced = 0;
@@ -56,22 +56,18 @@ export class Journal implements ChangeLog {
     return fd;
   }
 
-  private append(parts: Buffer[]): void {
+  private append(op: OpCode, db: string, collection: string, body: Uint8Array | Document): number {
     if (this.closed) throw new Error('the journal is closed');
-    for (const part of parts) {
-      this.pending.push(part);
-      this.pendingBytes += part.length;
-    }
+    return body instanceof Uint8Array ? this.pending.add(op, db, collection, body) : this.pending.addDocument(op, db, collection, body);
   }
 
   /** Hands every pending record to the operating system (called before a command is answered). */
   flush(): void {
-    if (this.pendingBytes === 0) return;
-    const data = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
+    if (this.pending.length === 0) return;
+    const data = this.pending.bytes();
     let offset = 0;
     while (offset < data.length) offset += fs.writeSync(this.fd, data, offset);
+    this.pending.reset();
     this.written += data.length;
     this.sinceCheckpoint.bytes += data.length;
     if (this.written >= this.segmentBytes) this.rotate();
@@ -146,33 +142,32 @@ export class Journal implements ChangeLog {
   }
 
   createCollection(collection: Collection): void {
-    this.append(encodeDocumentRecord(Op.createCollection, collection.db, collection.name, { options: collection.options }));
+    this.append(Op.createCollection, collection.db, collection.name, { options: collection.options });
   }
 
   dropCollection(db: string, name: string): void {
-    this.append(encodeDocumentRecord(Op.dropCollection, db, name, {}));
+    this.append(Op.dropCollection, db, name, {});
   }
 
   dropDatabase(db: string): void {
-    this.append(encodeDocumentRecord(Op.dropDatabase, db, '', {}));
+    this.append(Op.dropDatabase, db, '', {});
   }
 
   createIndex(collection: Collection, spec: IndexSpec): void {
-    this.append(encodeDocumentRecord(Op.createIndex, collection.db, collection.name, spec));
+    this.append(Op.createIndex, collection.db, collection.name, spec);
   }
 
   dropIndex(collection: Collection, name: string): void {
-    this.append(encodeDocumentRecord(Op.dropIndex, collection.db, collection.name, { name }));
+    this.append(Op.dropIndex, collection.db, collection.name, { name });
   }
 
   put(collection: Collection, doc: Document, raw?: Uint8Array): void {
-    const record = encodeRecord(Op.put, collection.db, collection.name, raw ?? serialize(doc));
+    const bytes = this.append(Op.put, collection.db, collection.name, raw ?? serialize(doc));
     this.sinceCheckpoint.documents++;
-    this.sinceCheckpoint.documentBytes += record[0].length + record[1].length;
-    this.append(record);
+    this.sinceCheckpoint.documentBytes += bytes;
   }
 
   remove(collection: Collection, id: unknown): void {
-    this.append(encodeDocumentRecord(Op.remove, collection.db, collection.name, { _id: id }));
+    this.append(Op.remove, collection.db, collection.name, { _id: id });
   }
 }

@@ -1,7 +1,8 @@
-import { deserialize, serialize } from 'bson';
+import { serialize } from 'bson';
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
 import type { Document } from '../bson-values';
+import { decodeStoredDocument } from '../document-decoder';
 
 /**
  * Journal and checkpoint files are sequences of records:
@@ -35,31 +36,66 @@ const FRAME_BYTES = 8;
 /** A record larger than this is damage, not data (documents are at most 16 MiB). */
 const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
-/** Same options as the wire: every BSON type comes back as the class it was stored as. */
-const DESERIALIZE_OPTIONS = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
+/** Buffers kept between uses up to this size; a larger one (a batch of big documents) is let go. */
+const KEPT_BUFFER_BYTES = 16 * 1024 * 1024;
 
-/** The frame and payload head of a record; `body` (BSON) follows it. */
-export function encodeRecord(op: OpCode, db: string, collection: string, body: Uint8Array): Buffer[] {
-  const dbBytes = Buffer.from(db, 'utf8');
-  const collectionBytes = Buffer.from(collection, 'utf8');
-  const head = Buffer.allocUnsafe(FRAME_BYTES + 5 + dbBytes.length + collectionBytes.length);
-  let offset = FRAME_BYTES;
-  head.writeUInt8(op, offset++);
-  head.writeUInt16LE(dbBytes.length, offset);
-  offset += 2;
-  dbBytes.copy(head, offset);
-  offset += dbBytes.length;
-  head.writeUInt16LE(collectionBytes.length, offset);
-  offset += 2;
-  collectionBytes.copy(head, offset);
-  const payloadHead = head.subarray(FRAME_BYTES);
-  head.writeUInt32LE(payloadHead.length + body.length, 0);
-  head.writeUInt32LE(zlib.crc32(body, zlib.crc32(payloadHead)), 4);
-  return [head, Buffer.from(body.buffer, body.byteOffset, body.byteLength)];
-}
+/**
+ * Encodes records one after another into one reusable buffer: a record costs a copy of its body
+ * and no allocation (the journal's pending records, a checkpoint's slice).
+ */
+export class RecordWriter {
+  private buffer = Buffer.allocUnsafe(64 * 1024);
+  private position = 0;
 
-export function encodeDocumentRecord(op: OpCode, db: string, collection: string, body: Document): Buffer[] {
-  return encodeRecord(op, db, collection, serialize(body));
+  get length(): number {
+    return this.position;
+  }
+
+  /** Appends one record; returns the bytes it takes. */
+  add(op: OpCode, db: string, collection: string, body: Uint8Array): number {
+    const start = this.position;
+    this.room(FRAME_BYTES + 5 + 3 * (db.length + collection.length) + body.length);
+    const buffer = this.buffer;
+    let offset = start + FRAME_BYTES;
+    buffer[offset++] = op;
+    offset = this.name(db, offset);
+    offset = this.name(collection, offset);
+    buffer.set(body, offset);
+    offset += body.length;
+    const payload = buffer.subarray(start + FRAME_BYTES, offset);
+    buffer.writeUInt32LE(payload.length, start);
+    buffer.writeUInt32LE(zlib.crc32(payload), start + 4);
+    this.position = offset;
+    return offset - start;
+  }
+
+  addDocument(op: OpCode, db: string, collection: string, body: Document): number {
+    return this.add(op, db, collection, serialize(body));
+  }
+
+  /** The records written since the last `reset`, valid until the next change. */
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.position);
+  }
+
+  reset(): void {
+    this.position = 0;
+    if (this.buffer.length > KEPT_BUFFER_BYTES) this.buffer = Buffer.allocUnsafe(64 * 1024);
+  }
+
+  /** u16 length, then the name's UTF-8 bytes. */
+  private name(name: string, offset: number): number {
+    const written = this.buffer.write(name, offset + 2, 'utf8');
+    this.buffer.writeUInt16LE(written, offset);
+    return offset + 2 + written;
+  }
+
+  private room(bytes: number): void {
+    if (this.position + bytes <= this.buffer.length) return;
+    const next = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.position + bytes));
+    this.buffer.copy(next, 0, 0, this.position);
+    this.buffer = next;
+  }
 }
 
 function decodePayload(payload: Buffer): JournalRecord {
@@ -73,7 +109,7 @@ function decodePayload(payload: Buffer): JournalRecord {
   offset += 2;
   const collection = payload.toString('utf8', offset, offset + collectionLength);
   offset += collectionLength;
-  const body = deserialize(payload.subarray(offset), DESERIALIZE_OPTIONS) as Document;
+  const body = decodeStoredDocument(payload.subarray(offset));
   return { op, db, collection, body, bytes: FRAME_BYTES + payload.length };
 }
 
@@ -117,7 +153,8 @@ export function readRecords(file: string, onRecord: (record: JournalRecord) => v
       const at = position - bufferStart;
       const length = buffer.readUInt32LE(at);
       const checksum = buffer.readUInt32LE(at + 4);
-      if (length < 5 || length > MAX_PAYLOAD_BYTES) return { records, validBytes: position, totalBytes, damage: `a record has an impossible length (${length})` };
+      if (length < 5 || length > MAX_PAYLOAD_BYTES)
+        return { records, validBytes: position, totalBytes, damage: `a record has an impossible length (${length})` };
       if (!ensure(FRAME_BYTES + length)) return { records, validBytes: position, totalBytes, damage: 'the last record is cut short' };
       const start = position - bufferStart + FRAME_BYTES;
       const payload = buffer.subarray(start, start + length);
