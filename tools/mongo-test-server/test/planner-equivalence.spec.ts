@@ -31,7 +31,9 @@ const conditionOn = fc.oneof(
   point,
   point.map((value) => ({ $eq: value })),
   fc.array(point, { maxLength: 3 }).map((values) => ({ $in: values })),
-  fc.record({ op: fc.constantFrom('$gt', '$gte', '$lt', '$lte'), value: point.filter((value) => value !== null) }).map(({ op, value }) => ({ [op]: value })),
+  fc
+    .record({ op: fc.constantFrom('$gt', '$gte', '$lt', '$lte'), value: point.filter((value) => value !== null) })
+    .map(({ op, value }) => ({ [op]: value })),
   fc
     .tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 }))
     .map(([low, high]) => ({ $gte: Math.min(low, high), $lt: Math.max(low, high) })),
@@ -106,7 +108,9 @@ describe('mongo-test-server: indexed plans answer exactly what a collection scan
             const scanned = await items.find(filter, { ...options, sort, limit, hint: { $natural: 1 } }).toArray();
             if (sort) expect(ids(planned)).toEqual(ids(scanned));
             else expect(ids(planned).sort()).toEqual(ids(scanned).sort());
-            expect(await items.countDocuments(filter, options)).toBe(await items.countDocuments(filter, { ...options, hint: { $natural: 1 } }));
+            expect(await items.countDocuments(filter, options)).toBe(
+              await items.countDocuments(filter, { ...options, hint: { $natural: 1 } }),
+            );
             const count = await db.conn.db!.command({ count: 'items', query: filter, ...options });
             const countScan = await db.conn.db!.command({ count: 'items', query: filter, hint: { $natural: 1 }, ...options });
             expect(count.n).toBe(countScan.n);
@@ -119,10 +123,12 @@ describe('mongo-test-server: indexed plans answer exactly what a collection scan
       ),
       { numRuns: 80 },
     );
-    // The property is only worth something if indexes were really used (and scans still happen).
+    // The property is only worth something if indexes were really used. A scan is not always among
+    // the random queries (an empty filter without a sort is ~1 in 100), so it is asked for here.
     expect(plansSeen.get('"stage":"IXSCAN"')).toBeGreaterThan(20);
-    expect(plansSeen.get('"stage":"COLLSCAN"')).toBeGreaterThan(0);
     expect(plansSeen.get('"stage":"SORT"')).toBeGreaterThan(0);
+    const unfiltered = await items.find({}).explain('queryPlanner');
+    expect(JSON.stringify(unfiltered.queryPlanner.winningPlan)).toContain('"stage":"COLLSCAN"');
   }, 120_000);
 
   it('ranges on array fields match when different elements meet different bounds', async () => {
@@ -130,7 +136,10 @@ describe('mongo-test-server: indexed plans answer exactly what a collection scan
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ a: fc.oneof(numbers, fc.array(numbers, { maxLength: 4 })), c: numbers }), { maxLength: 40 }),
-        fc.array(fc.tuple(numbers, numbers, fc.constantFrom('$gt', '$gte'), fc.constantFrom('$lt', '$lte')), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.tuple(numbers, numbers, fc.constantFrom('$gt', '$gte'), fc.constantFrom('$lt', '$lte')), {
+          minLength: 1,
+          maxLength: 5,
+        }),
         async (docs, ranges) => {
           await items.deleteMany({});
           if (docs.length > 0) await items.insertMany(docs.map((doc) => ({ ...doc })));
