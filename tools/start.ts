@@ -16,6 +16,7 @@ import { stackSettings, stackUp } from './stack';
 import { GATEWAY_PROGRAMS, startGateway } from './stack/gateway';
 import { portIsFree } from './stack/readiness';
 import { banner } from './start/banner';
+import { buildIsCurrent } from './start/build-state';
 import { PortName, portVariable, StartError, StartPlan, startPlan } from './start/plan';
 import { freshLogFile, routeServiceOutput, tailOf } from './start/service-logs';
 
@@ -51,24 +52,8 @@ async function assertPortsFree(plan: StartPlan): Promise<void> {
   }
 }
 
-/** The newest modification time under `path` (a file or a folder), in ms. */
-function newestChange(path: string): number {
-  const stat = fs.statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stat.mtimeMs);
-}
-
-/** Whether dist/ is newer than every source and build setting, so the build can be skipped. */
-function buildIsCurrent(): boolean {
-  const outputs = [...SERVICES.map((service) => service.entry), 'dist/console/index.html'];
-  const built = Math.min(...outputs.map((output) => fs.statSync(join(root, output), { throwIfNoEntry: false })?.mtimeMs ?? 0));
-  const sources = ['apps', 'libs', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package-lock.json'];
-  return built > 0 && sources.every((source) => newestChange(join(root, source)) < built);
-}
-
 function build(logDir: string): void {
-  if (buildIsCurrent()) return;
+  if (buildIsCurrent(root, [...SERVICES.map((service) => service.entry), 'dist/console/index.html'])) return;
   progress('building the services and the web console');
   const logFile = freshLogFile(logDir, 'build');
   const logFd = fs.openSync(logFile, 'a');
