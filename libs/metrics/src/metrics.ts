@@ -58,7 +58,11 @@ export class Metrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.httpInFlight = new Gauge({ name: 'corelite_http_requests_in_flight', help: 'HTTP requests being served now (admitted)', registers });
+    this.httpInFlight = new Gauge({
+      name: 'corelite_http_requests_in_flight',
+      help: 'HTTP requests being served now (admitted)',
+      registers,
+    });
     this.httpAdmissionRefusals = new Counter({
       name: 'corelite_http_admission_refusals_total',
       help: 'Requests refused at once (503 SERVER_BUSY) because the work in flight was at its bound (all: HTTP_MAX_IN_FLIGHT, heavy: HTTP_MAX_HEAVY_IN_FLIGHT)',
@@ -97,7 +101,12 @@ export class Metrics {
       labelNames: ['subject', 'reason'],
       registers,
     });
-    this.jobsStarted = new Counter({ name: 'corelite_jobs_started_total', help: 'Job attempts started, by type', labelNames: ['type'], registers });
+    this.jobsStarted = new Counter({
+      name: 'corelite_jobs_started_total',
+      help: 'Job attempts started, by type',
+      labelNames: ['type'],
+      registers,
+    });
     this.jobsFinished = new Counter({
       name: 'corelite_jobs_finished_total',
       help: 'Job attempts that ended, by type and status (succeeded, failed, terminated, retried)',
@@ -152,8 +161,14 @@ export class Metrics {
     return this.registry.contentType;
   }
 
-  render(): Promise<string> {
-    return this.registry.metrics();
+  /**
+   * Samples that are not a number are left out. The event-loop lag's summary is one until the
+   * loop has been measured again since the last scrape (two scrapes within its 10 ms resolution),
+   * prom-client writes it `Nan`, and common parsers refuse it (or even `NaN`): a sample left out
+   * is what Prometheus treats as "no value now".
+   */
+  async render(): Promise<string> {
+    return (await this.registry.metrics()).replace(/^[^#\n][^\n]* Nan\n/gm, '');
   }
 
   cacheObserver(cache: string): CacheObserver {
