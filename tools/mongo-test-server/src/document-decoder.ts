@@ -7,7 +7,6 @@ import { deserializeDocument } from './wire-protocol';
 const UNREAD = Symbol('unread');
 type Read = Document | unknown[] | typeof UNREAD;
 
-const MAX_POOLED_LENGTH = 64;
 const TWO_TO_32 = 4294967296;
 
 const int32 = (bytes: Buffer, at: number): number => bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
@@ -108,7 +107,7 @@ function readObject(bytes: Buffer, start: number, limit: number, isArray: boolea
 }
 
 /**
- * The string of UTF-8 bytes [from, to), pooled when short; null when the decoding replaced some
+ * The string of UTF-8 bytes [from, to), pooled when short (the pool decides); null when the decoding replaced some
  * bytes (not valid UTF-8, or a U+FFFD written as such: bson tells them apart).
  */
 function readString(bytes: Buffer, from: number, to: number): string | null {
@@ -116,5 +115,5 @@ function readString(bytes: Buffer, from: number, to: number): string | null {
   if (pooled !== null) return pooled;
   const text = bytes.toString('utf8', from, to);
   if (text.includes('\ufffd')) return null;
-  return to - from <= MAX_POOLED_LENGTH ? storedStrings.intern(text) : text;
+  return storedStrings.intern(text);
 }
