@@ -18,135 +18,18 @@ import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { maxHeavyInFlightOf } from '../libs/config/src';
+import { admissionBoundsOf } from '../libs/config/src';
 import { startGateway } from '../tools/stack/gateway';
 import { REPO_ROOT } from '../tools/stack/settings';
 import { lineItem } from './support/line-items';
+import { ANSWER_TIMEOUT_S, drive, GeneratorDelays, Measured, Route } from './support/load-driver';
 import { startServices } from './support/services';
 import { numberArg, summarize } from './support/stats';
 
-// autocannon ships no type declarations: the few fields used here.
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  timeout: number;
-  headers: Record<string, string>;
-  requests: { onResponse: (status: number, body: string, context: unknown, headers: Record<string, string>) => void }[];
-}
-interface AutocannonResult {
-  requests: { sent: number };
-  timeouts: number;
-  errors: number;
-}
-interface AutocannonRun extends PromiseLike<AutocannonResult> {
-  on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as (options: AutocannonOptions) => AutocannonRun;
-
 const BATCH = 10_000;
-/** A request without an answer within this is a time-out (the issue's bound). */
-const ANSWER_TIMEOUT_S = 30;
 const FAST_REFUSAL_MS = 50;
 /** Longest wait for the rollup backfill of the seeded line items. */
 const BACKFILL_TIMEOUT_MS = 20 * 60_000;
-
-interface Route {
-  name: string;
-  path: string;
-}
-
-interface Measured {
-  route: string;
-  phase: 'baseline' | 'load';
-  connections: number;
-  seconds: number;
-  latencies: number[];
-  /** Latencies of the 200s alone: admitted work, which must finish within its time limits. */
-  okLatencies: number[];
-  byStatus: Map<number, number>;
-  refusalLatencies: number[];
-  /** Latencies of the 503s by their problem `code` (SERVER_BUSY, DATABASE_TIMEOUT, ...). */
-  refusalsByCode: Map<string, number[]>;
-  refusalsWithoutRetryAfter: number;
-  /** Report executions answered 200, by the `source` they name (rollup, line-items). */
-  sources: Map<string, number>;
-  timeouts: number;
-  errors: number;
-  /**
-   * Sent and not answered when the run stopped: about one per client (each sends its next request
-   * on every answer); never older than the time-out, which would have counted it as one.
-   */
-  inFlightAtEnd: number;
-}
-
-async function drive(
-  baseUrl: string,
-  token: string,
-  route: Route,
-  connections: number,
-  seconds: number,
-  phase: Measured['phase'],
-): Promise<Measured> {
-  const measured: Measured = {
-    route: route.name,
-    phase,
-    connections,
-    seconds,
-    latencies: [],
-    okLatencies: [],
-    byStatus: new Map(),
-    refusalLatencies: [],
-    refusalsByCode: new Map(),
-    refusalsWithoutRetryAfter: 0,
-    sources: new Map(),
-    timeouts: 0,
-    errors: 0,
-    inFlightAtEnd: 0,
-  };
-  // onResponse runs just before the 'response' event of the same answer: it leaves the 503's code here
-  let lastCode = '';
-  const run = autocannon({
-    url: baseUrl + route.path,
-    connections,
-    duration: seconds,
-    timeout: ANSWER_TIMEOUT_S,
-    headers: { 'corelite-token': token },
-    requests: [
-      {
-        onResponse: (status, body, _context, headers) => {
-          if (status === 503) {
-            // raw header names, as the server wrote them
-            const has = (header: string) => Object.keys(headers).some((name) => name.toLowerCase() === header);
-            // the gateway's own refusals (heavy routes beyond every instance's bound) apart from the services'
-            lastCode = `${/"code":"([A-Z_]+)"/.exec(body)?.[1] ?? 'none'}${has('corelite-refused-by') ? ' (gateway)' : ''}`;
-            if (!has('retry-after')) measured.refusalsWithoutRetryAfter += 1;
-          } else if (status === 200) {
-            const source = /"source":"([a-z-]+)"/.exec(body)?.[1];
-            if (source) measured.sources.set(source, (measured.sources.get(source) ?? 0) + 1);
-          }
-        },
-      },
-    ],
-  });
-  run.on('response', (_client, status, _bytes, ms) => {
-    measured.latencies.push(ms);
-    measured.byStatus.set(status, (measured.byStatus.get(status) ?? 0) + 1);
-    if (status === 200) measured.okLatencies.push(ms);
-    if (status === 503) {
-      measured.refusalLatencies.push(ms);
-      const byCode = measured.refusalsByCode.get(lastCode) ?? [];
-      byCode.push(ms);
-      measured.refusalsByCode.set(lastCode, byCode);
-    }
-  });
-  const result = await run;
-  measured.timeouts = result.timeouts;
-  measured.errors = result.errors - result.timeouts;
-  measured.inFlightAtEnd = Math.max(0, result.requests.sent - measured.latencies.length - result.errors);
-  return measured;
-}
 
 async function secondsUntilReady(urls: string[]): Promise<number> {
   const started = performance.now();
@@ -183,7 +66,12 @@ async function processFigures(serviceUrl: string): Promise<Record<string, number
   const refused = (suffix: string, le?: string) =>
     text
       .split('\n')
-      .filter((line) => line.startsWith(`corelite_http_request_duration_seconds_${suffix}{`) && line.includes('route="refused"') && (!le || line.includes(`le="${le}"`)))
+      .filter(
+        (line) =>
+          line.startsWith(`corelite_http_request_duration_seconds_${suffix}{`) &&
+          line.includes('route="refused"') &&
+          (!le || line.includes(`le="${le}"`)),
+      )
       .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
   return {
     refusals: refused('count'),
@@ -217,6 +105,22 @@ function row(m: Measured): string {
   return `| ${m.route} | ${m.phase} | ${m.connections} | ${(m.latencies.length / m.seconds).toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(ok.p50)} / ${ms(ok.p99)} / ${ms(ok.max)} | ${statuses || '–'} | ${m.timeouts} | ${m.errors} | ${m.inFlightAtEnd} | ${refusals} | ${m.refusalsWithoutRetryAfter} |`;
 }
 
+const generatorLine = (delays: GeneratorDelays) =>
+  `event-loop delay p50 ${ms(delays.loopDelayP50Ms)} ms, p99 ${ms(delays.loopDelayP99Ms)} ms, max ${ms(delays.loopDelayMaxMs)} ms; ` +
+  `${delays.collections} garbage collections, ${ms(delays.collectionMsTotal)} ms in all, the longest ${ms(delays.collectionMsMax)} ms`;
+
+/**
+ * Little's law: answers a second × mean latency = requests in flight, which cannot exceed the
+ * clients. More means the client timed answers from before it sent their requests (autocannon does
+ * so on a connection the server closed: docs/running.md, Under load).
+ */
+function littleLine(m: Measured): string {
+  const mean = m.latencies.reduce((sum, latency) => sum + latency, 0) / m.latencies.length;
+  const inFlight = (m.latencies.length / m.seconds) * (mean / 1000);
+  const verdict = inFlight <= m.connections * 1.05 ? 'consistent' : 'MORE than the clients: these latencies are inflated by the client';
+  return `${m.route}: ${inFlight.toFixed(1)} requests in flight by Little's law for ${m.connections} clients (${verdict})`;
+}
+
 const fastShare = (latencies: number[]) => latencies.filter((latency) => latency < FAST_REFUSAL_MS).length / latencies.length;
 
 /** One line per route and 503 code: how many, how fast. */
@@ -238,7 +142,7 @@ async function main(): Promise<void> {
     // BENCH_GATEWAY_PORT keeps benchmarks of several checkouts on one machine apart (0: any free port)
     port: Number(process.env.BENCH_GATEWAY_PORT ?? 0),
     upstreams: { authz: [new URL(services.authzUrl).host], costasset: [new URL(services.costassetUrl).host] },
-    maxHeavyInFlight: maxHeavyInFlightOf(services.env),
+    admission: admissionBoundsOf(services.env),
     runDir,
   });
   const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
@@ -265,8 +169,13 @@ async function main(): Promise<void> {
     });
     if (!created.ok) throw new Error(`creating the report model failed: ${created.status} ${await created.text()}`);
     const params = encodeURIComponent(JSON.stringify({ period: '202406' }));
-    const backfillSeconds = await waitForRollups(`${gateway.url}/api/costasset/v1/reportModels/bench-load/execution?templateParams=${params}`, token);
-    console.log(`rollups of the seeded line items backfilled in ${backfillSeconds.toFixed(1)} s (report executions answer from source "rollup")`);
+    const backfillSeconds = await waitForRollups(
+      `${gateway.url}/api/costasset/v1/reportModels/bench-load/execution?templateParams=${params}`,
+      token,
+    );
+    console.log(
+      `rollups of the seeded line items backfilled in ${backfillSeconds.toFixed(1)} s (report executions answer from source "rollup")`,
+    );
     const routes: Route[] = [
       { name: 'line-items page', path: '/api/costasset/v1/costLineItems?limit=100' },
       { name: 'filtered page', path: '/api/costasset/v1/costLineItems?limit=100&providerName=aws&period=202406' },
@@ -281,7 +190,10 @@ async function main(): Promise<void> {
     const results: Measured[] = [];
     for (const route of routes) results.push(await drive(gateway.url, token, route, 1, baselineSeconds, 'baseline'));
     const each = Math.max(1, Math.floor(connections / routes.length));
-    const loadAverage = () => loadavg().map((value) => value.toFixed(2)).join(', ');
+    const loadAverage = () =>
+      loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', ');
     console.log(`load average before the load: ${loadAverage()}`);
     const serviceUrls = { authz: services.authzUrl, costasset: services.costassetUrl };
     const figuresBefore = await Promise.all(Object.values(serviceUrls).map(processFigures));
@@ -318,6 +230,9 @@ async function main(): Promise<void> {
     console.log(
       `gateway (nginx) during the load: ${gatewayCpuSeconds.toFixed(1)} CPU seconds; load generator (this process): ${clientCpuSeconds.toFixed(1)} CPU seconds`,
     );
+    // every route's clients run on this one thread: its delays are the same for all
+    console.log(`load generator (one thread for every route) during the load: ${generatorLine(results[results.length - 1].generator)}`);
+    for (const measured of results.filter((m) => m.phase === 'load')) console.log(littleLine(measured));
     console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
 
     const loaded = results.filter((m) => m.phase === 'load');
@@ -332,7 +247,10 @@ async function main(): Promise<void> {
     const byCode = new Map<string, number[]>();
     for (const m of loaded) for (const [code, latencies] of m.refusalsByCode) byCode.set(code, [...(byCode.get(code) ?? []), ...latencies]);
     const split = [...byCode.entries()]
-      .map(([code, latencies]) => `${code} ${latencies.length} (${latencies.filter((latency) => latency >= FAST_REFUSAL_MS).length} of them ${FAST_REFUSAL_MS} ms or more, p99 ${ms(summarize(latencies).p99)} ms)`)
+      .map(
+        ([code, latencies]) =>
+          `${code} ${latencies.length} (${latencies.filter((latency) => latency >= FAST_REFUSAL_MS).length} of them ${FAST_REFUSAL_MS} ms or more, p99 ${ms(summarize(latencies).p99)} ms)`,
+      )
       .join(', ');
     const withoutRetryAfter = loaded.reduce((sum, m) => sum + m.refusalsWithoutRetryAfter, 0);
     const me = loaded.find((m) => m.route === 'authz /me') as Measured;

@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     host: plan.host,
     port: plan.ports.gateway,
     upstreams: plan.upstreams,
-    maxHeavyInFlight: plan.maxHeavyInFlight,
+    admission: plan.admission,
     runDir: join(logDir, '..', 'gateway'),
     logDir,
     accessLog: true,

@@ -7,8 +7,8 @@ import request from 'supertest';
 import { REPO_ROOT } from '../../tools/stack/settings';
 import { runCommand } from '../../tools/stack/process-control';
 import { requireProgram } from '../../tools/stack/system-packages';
-import { maxHeavyInFlightOf } from '@lib/config';
-import { checkGatewayConfig, RunningGateway, startGateway } from '../../tools/stack/gateway';
+import { admissionBoundsOf } from '@lib/config';
+import { checkGatewayConfig, RunningGateway, startGateway, upstreamBounds } from '../../tools/stack/gateway';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
@@ -149,7 +149,7 @@ describe('gateway: upstreams, errors and configuration', () => {
       const gateway = await startGateway({
         port: 0,
         upstreams: { authz: [a.hostPort, b.hostPort], costasset: [c.hostPort] },
-        maxHeavyInFlight: 4,
+        admission: { maxInFlight: 32, maxHeavyInFlight: 4 },
         runDir: runDir('round-robin'),
       });
       started.push(gateway);
@@ -169,7 +169,7 @@ describe('gateway: upstreams, errors and configuration', () => {
       const gateway = await startGateway({
         port: 0,
         upstreams: { authz: [authz.hostPort], costasset: [a.hostPort, `127.0.0.1:${await deadPort()}`, b.hostPort] },
-        maxHeavyInFlight: 1,
+        admission: { maxInFlight: 3, maxHeavyInFlight: 1 },
         runDir: runDir('heavy-bound'),
       });
       started.push(gateway);
@@ -205,6 +205,78 @@ describe('gateway: upstreams, errors and configuration', () => {
     }
   });
 
+  it('passes each instance at most its bound of other requests and refuses the next one itself; health, the key set and token refresh stay served', async () => {
+    const [authz, costasset] = await Promise.all([holdingUpstream('authz'), holdingUpstream('costasset')]);
+    try {
+      const gateway = await startGateway({
+        port: 0,
+        upstreams: { authz: [authz.hostPort], costasset: [costasset.hostPort] },
+        admission: { maxInFlight: 3, maxHeavyInFlight: 1 },
+        runDir: runDir('bound'),
+      });
+      started.push(gateway);
+      // authz admits 3 requests, costasset 2 besides its heavy one
+      const admitted = [
+        ...[1, 2, 3].map(() => fetch(`${gateway.url}/core/authorization/v1/me?hold`)),
+        ...[1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/jobs?hold`)),
+      ];
+      await eventually(async () => expect([authz.held(), costasset.held()]).toEqual([3, 2]), 5_000, 10);
+      for (const path of ['/core/authorization/v1/me', '/authorization/v2/teams', '/api/costasset/v1/jobs', '/insights/v2/x']) {
+        const refused = await request(gateway.url).get(path);
+        expectProblem(refused, 503, 'SERVER_BUSY');
+        expect({ path, retryAfter: refused.headers['retry-after'], refusedBy: refused.headers['corelite-refused-by'] }).toEqual({
+          path,
+          retryAfter: '1',
+          refusedBy: 'gateway',
+        });
+      }
+      // what the services never refuse, the gateway does not refuse either; a heavy route has its own bound
+      await request(gateway.url).get('/core/authorization/v1/.well-known/jwks.json').expect(200);
+      await request(gateway.url).post('/core/authorization/v1/token/refresh').expect(200);
+      await request(gateway.url).get('/health/authz/ready').expect(200);
+      await request(gateway.url).get('/health/costasset/ready').expect(200);
+      await request(gateway.url).get('/api/costasset/v1/costs').expect(200);
+      authz.release();
+      costasset.release();
+      await Promise.all(admitted);
+      await request(gateway.url).get('/core/authorization/v1/me').expect(200);
+      await request(gateway.url).get('/api/costasset/v1/jobs').expect(200);
+      expect(readFileSync(gateway.errorLog, 'utf8')).not.toContain('no live upstreams');
+    } finally {
+      [authz, costasset].forEach((server) => server.close());
+    }
+  });
+
+  it("keeps a client's connection beyond a thousand requests (nginx closes it after 1,000 by default)", async () => {
+    const upstream = await fakeUpstream('authz');
+    try {
+      const gateway = await startGateway({
+        port: 0,
+        upstreams: { authz: [upstream.hostPort], costasset: [upstream.hostPort] },
+        admission: { maxInFlight: 32, maxHeavyInFlight: 4 },
+        runDir: runDir('keepalive'),
+      });
+      started.push(gateway);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const sockets = new Set<unknown>();
+      for (let i = 0; i < 1_200; i++) {
+        const closes = await new Promise<string | undefined>((resolve, reject) => {
+          const req = http.get(`${gateway.url}/core/x`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.headers.connection));
+          });
+          req.on('socket', (socket) => sockets.add(socket));
+          req.on('error', reject);
+        });
+        expect(closes).not.toBe('close');
+      }
+      agent.destroy();
+      expect(sockets.size).toBe(1);
+    } finally {
+      upstream.close();
+    }
+  });
+
   it('answers problem+json when a service is down or a body is larger than any service accepts', async () => {
     const gateway = await startGateway({
       port: 0,
@@ -212,7 +284,7 @@ describe('gateway: upstreams, errors and configuration', () => {
         authz: [`127.0.0.1:${await deadPort()}`],
         costasset: [`127.0.0.1:${await deadPort()}`, `127.0.0.1:${await deadPort()}`],
       },
-      maxHeavyInFlight: 1,
+      admission: { maxInFlight: 3, maxHeavyInFlight: 1 },
       runDir: runDir('errors'),
     });
     started.push(gateway);
@@ -253,7 +325,7 @@ describe('gateway: upstreams, errors and configuration', () => {
     const check = await checkGatewayConfig({
       port: 0,
       upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] },
-      maxHeavyInFlight: 4,
+      admission: { maxInFlight: 32, maxHeavyInFlight: 4 },
       runDir: runDir('check'),
     });
     expect(check.output).toContain('test is successful');
@@ -272,10 +344,30 @@ describe('gateway: upstreams, errors and configuration', () => {
     expect(composeConf).toContain('include deploy/gateway/routes.conf;');
     // and without `resolve` (re-resolving the scaled containers' names), which Debian's nginx predates (1.27.3)
     expect(composeConf).toMatch(/server authz:3001 resolve;/);
-    // the heavy routes' bound of each container is the one costasset's containers run with
-    const composedBound = /HTTP_MAX_HEAVY_IN_FLIGHT:\s*"?(\d+)/.exec(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'))?.[1];
-    const bound = maxHeavyInFlightOf(composedBound ? { HTTP_MAX_HEAVY_IN_FLIGHT: composedBound } : {});
-    expect(composeConf).toContain(`server costasset:3002 resolve max_conns=${bound} max_fails=0;`);
+    // each container's bounds are those the services' containers run with, split as the local gateway splits them
+    const composed = readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8');
+    const composedEnv = Object.fromEntries(
+      ['HTTP_MAX_IN_FLIGHT', 'HTTP_MAX_HEAVY_IN_FLIGHT'].flatMap((name) => {
+        const value = new RegExp(`${name}:\\s*"?(\\d+)`).exec(composed)?.[1];
+        return value ? [[name, value]] : [];
+      }),
+    );
+    const bounds = upstreamBounds(admissionBoundsOf(composedEnv));
+    for (const [upstream, service] of [
+      ['authz', 'authz:3001'],
+      ['costasset', 'costasset:3002'],
+      ['costasset_heavy', 'costasset:3002'],
+    ] as const)
+      expect(composeConf).toMatch(
+        new RegExp(
+          `upstream ${upstream} \\{\\n  zone ${upstream} 64k;\\n  server ${service} resolve max_conns=${bounds[upstream]} max_fails=0;`,
+        ),
+      );
+    for (const [upstream, service] of [
+      ['authz_always', 'authz:3001'],
+      ['costasset_always', 'costasset:3002'],
+    ] as const)
+      expect(composeConf).toContain(`upstream ${upstream} {\n  zone ${upstream} 64k;\n  server ${service} resolve;\n`);
     const local = composeConf
       .replace(/server (authz|costasset):(\d+) resolve/g, 'server 127.0.0.1:$2')
       .replace('/var/log/nginx/access.log', join(prefix, 'access.log'));

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
-import { maxHeavyInFlightOf } from '@lib/config';
+import { admissionBoundsOf } from '@lib/config';
 import { RunningGateway, startGateway } from '../../tools/stack/gateway';
 import { REPO_ROOT } from '../../tools/stack/settings';
 import { validGpd, validRows } from '../support/gpd-fixtures';
@@ -42,7 +42,7 @@ describe('scale-out: two instances of each service behind the gateway', () => {
     gateway = await startGateway({
       port: 0,
       upstreams: { authz: authz.map((instance) => new URL(instance.url).host), costasset: costassetPorts.map((port) => `127.0.0.1:${port}`) },
-      maxHeavyInFlight: maxHeavyInFlightOf(env),
+      admission: admissionBoundsOf(env),
       runDir,
     });
     const costassetEnv = { ...env, AUTHZ_JWKS_URL: `${gateway.url}/core/authorization/v1/.well-known/jwks.json` };

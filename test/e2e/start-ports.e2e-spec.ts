@@ -68,7 +68,7 @@ describe('npm start: port overrides reach everything that depends on them', () =
     gateway = await startGateway({
       port: plan.ports.gateway,
       upstreams: plan.upstreams,
-      maxHeavyInFlight: plan.maxHeavyInFlight,
+      admission: plan.admission,
       runDir: join(REPO_ROOT, '.stack', 'test', 'gateways', `ports-${id}`),
     });
     expect(gateway.url).toBe(plan.gatewayUrl);

@@ -6,6 +6,7 @@ import { getConnectionToken } from '@nestjs/mongoose';
 import { MongoClient } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { loadSigningKey, TokenIssuer } from '@lib/auth';
+import type { AdmissionBounds } from '@lib/config';
 import { AdmissionControl } from '@lib/http';
 import { createAuthzApp } from '../../apps/authz/src/create-authz-app';
 import { createCostassetApp } from '../../apps/costasset/src/create-costasset-app';
@@ -73,15 +74,21 @@ async function listen(app: INestApplication): Promise<string> {
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
+/** The bounds an app admits (both services of a platform read the same environment). */
+function admissionOf(app: INestApplication): AdmissionBounds {
+  const { maxInFlight, maxHeavyInFlight } = app.get(AdmissionControl).options;
+  return { maxInFlight, maxHeavyInFlight };
+}
+
 const gatewaysDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE || 'test', 'gateways');
 
-/** A gateway of its own in front of the two in-process services, on a free port, with costasset's bound of heavy requests. */
-async function startTestGateway(id: string, authzUrl: string, costassetUrl: string, maxHeavyInFlight: number): Promise<RunningGateway> {
+/** A gateway of its own in front of the two in-process services, on a free port, with the services' bounds of work in flight. */
+async function startTestGateway(id: string, authzUrl: string, costassetUrl: string, admission: AdmissionBounds): Promise<RunningGateway> {
   await sweepOrphanGateways(gatewaysDir);
   return startGateway({
     port: 0,
     upstreams: { authz: [new URL(authzUrl).host], costasset: [new URL(costassetUrl).host] },
-    maxHeavyInFlight,
+    admission,
     runDir: join(gatewaysDir, id),
   });
 }
@@ -115,7 +122,7 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
   const env: NodeJS.ProcessEnv = { ...base, AUTHZ_JWKS_URL: `${authzUrl}/core/authorization/v1/.well-known/jwks.json` };
   const { app: costassetApp } = await createCostassetApp(env);
   const costassetUrl = await listen(costassetApp);
-  const gateway = await startTestGateway(id, authzUrl, costassetUrl, costassetApp.get(AdmissionControl).options.maxHeavyInFlight);
+  const gateway = await startTestGateway(id, authzUrl, costassetUrl, admissionOf(costassetApp));
   await refuseCollectionScans([authzApp, costassetApp], base.MONGODB_URI as string);
 
   const key = await loadSigningKey({ devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true, privateKeyPem: env.JWT_PRIVATE_KEY });
@@ -135,7 +142,11 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
     token: async (claims, ttlSeconds = 600) => (await issuer.issueAccess({ ...claimsOf(claims), authType: 'internal' }, ttlSeconds)).token,
     refreshToken: async (claims) => (await issuer.issueRefresh(claimsOf(claims), 600)).token,
     close: async (options = {}) => {
-      if (!options.keepDatabase) await authzApp.get<Connection>(getConnectionToken()).dropDatabase().catch(() => undefined);
+      if (!options.keepDatabase)
+        await authzApp
+          .get<Connection>(getConnectionToken())
+          .dropDatabase()
+          .catch(() => undefined);
       await stopTestGateway(id, gateway);
       await costassetApp.close();
       await authzApp.close();

@@ -1,4 +1,4 @@
-import { maxHeavyInFlightOf } from '../../libs/config/src';
+import { AdmissionBounds, admissionBoundsOf } from '../../libs/config/src';
 import { reachableHost } from '../stack/gateway';
 import type { GatewayUpstreams } from '../stack/gateway';
 
@@ -18,8 +18,8 @@ export interface StartPlan {
   /** Each service itself, for the banner's "direct" line. */
   serviceUrls: { authz: string; costasset: string };
   upstreams: GatewayUpstreams;
-  /** costasset's HTTP_MAX_HEAVY_IN_FLIGHT: the gateway passes it no more heavy requests at once. */
-  maxHeavyInFlight: number;
+  /** The services' HTTP_MAX_IN_FLIGHT and HTTP_MAX_HEAVY_IN_FLIGHT: the gateway passes an instance no more requests at once. */
+  admission: AdmissionBounds;
   /** The environment both services start with (their own variables are read from it). */
   serviceEnv: NodeJS.ProcessEnv;
   /** Show the services' full logs in the terminal (`--verbose`, or LOG_LEVEL set). */
@@ -69,7 +69,7 @@ export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: obje
     gatewayUrl: `http://${reachable}:${ports.gateway}`,
     serviceUrls: { authz: `http://${reachable}:${ports.authz}`, costasset: `http://${reachable}:${ports.costasset}` },
     upstreams: { authz: [`${reachable}:${ports.authz}`], costasset: [`${reachable}:${ports.costasset}`] },
-    maxHeavyInFlight: maxHeavyInFlightOf(serviceEnv),
+    admission: admissionBoundsOf(serviceEnv),
     serviceEnv,
     verbose: args.some((arg) => arg === '--verbose' || arg === '-v') || (env.LOG_LEVEL !== undefined && env.LOG_LEVEL !== ''),
   };

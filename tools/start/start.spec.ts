@@ -36,11 +36,11 @@ describe('npm start: the plan', () => {
     expect(startPlan({ HOST: '10.1.2.3' }, []).upstreams.authz).toEqual(['10.1.2.3:3001']);
   });
 
-  it("gives the gateway costasset's bound of heavy requests", () => {
-    expect(startPlan({}, []).maxHeavyInFlight).toBe(4);
+  it("gives the gateway the services' bounds of work in flight", () => {
+    expect(startPlan({}, []).admission).toEqual({ maxInFlight: 32, maxHeavyInFlight: 4 });
     const plan = startPlan({ HTTP_MAX_HEAVY_IN_FLIGHT: '2' }, []);
-    expect(plan.maxHeavyInFlight).toBe(loadEnvironment(CostassetEnvironment, plan.serviceEnv).HTTP_MAX_HEAVY_IN_FLIGHT);
-    expect(plan.maxHeavyInFlight).toBe(2);
+    expect(plan.admission.maxHeavyInFlight).toBe(loadEnvironment(CostassetEnvironment, plan.serviceEnv).HTTP_MAX_HEAVY_IN_FLIGHT);
+    expect(plan.admission.maxHeavyInFlight).toBe(2);
   });
 
   it('keeps an explicit AUTHZ_JWKS_URL', () => {

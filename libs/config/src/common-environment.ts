@@ -1,6 +1,18 @@
 import { hostname } from 'node:os';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  ValidateBy,
+  type ValidationArguments,
+} from 'class-validator';
 import { loadEnvironment } from './load-environment';
 
 export const toBoolean = ({ value }: { value: unknown }) =>
@@ -184,18 +196,25 @@ export class CommonEnvironment {
   HTTP_QUERY_MAX_PARAMETERS: number = 100;
 }
 
+/** A service instance's bounds of work in flight (HTTP_MAX_IN_FLIGHT, HTTP_MAX_HEAVY_IN_FLIGHT). */
+export interface AdmissionBounds {
+  maxInFlight: number;
+  maxHeavyInFlight: number;
+}
+
 /**
- * `HTTP_MAX_HEAVY_IN_FLIGHT` as every service reads it (default, bounds), for the gateway in front
- * of them: it passes at most this many heavy requests to one instance at once. Only the two
- * admission variables are read, so that nothing else of the environment can fail here.
+ * `HTTP_MAX_IN_FLIGHT` and `HTTP_MAX_HEAVY_IN_FLIGHT` as every service reads them (defaults,
+ * bounds), for the gateway in front of them: it passes no more requests than these to one instance
+ * at once. Only these two variables are read, so that nothing else of the environment can fail here.
  */
-export function maxHeavyInFlightOf(source: NodeJS.ProcessEnv): number {
+export function admissionBoundsOf(source: NodeJS.ProcessEnv): AdmissionBounds {
   const admission = Object.fromEntries(
     (['HTTP_MAX_IN_FLIGHT', 'HTTP_MAX_HEAVY_IN_FLIGHT'] as const)
       .filter((name) => source[name] !== undefined)
       .map((name) => [name, source[name]]),
   );
-  return loadEnvironment(CommonEnvironment, admission).HTTP_MAX_HEAVY_IN_FLIGHT;
+  const env = loadEnvironment(CommonEnvironment, admission);
+  return { maxInFlight: env.HTTP_MAX_IN_FLIGHT, maxHeavyInFlight: env.HTTP_MAX_HEAVY_IN_FLIGHT };
 }
 
 /** Common variables plus the object store (MinIO, S3 or the local s3rver). */

@@ -1,5 +1,5 @@
 import { IsInt, IsString, Min } from 'class-validator';
-import { CommonEnvironment, maxHeavyInFlightOf } from './common-environment';
+import { admissionBoundsOf, CommonEnvironment } from './common-environment';
 import { EnvironmentError, loadEnvironment } from './load-environment';
 
 class SampleEnvironment {
@@ -38,10 +38,13 @@ describe('loadEnvironment', () => {
     expect(() => loadEnvironment(CommonEnvironment, { HTTP_MAX_HEAVY_IN_FLIGHT: '0' })).toThrow(/HTTP_MAX_HEAVY_IN_FLIGHT: /);
   });
 
-  it("gives the gateway the services' bound of heavy requests, read from the two admission variables only", () => {
-    expect(maxHeavyInFlightOf({})).toBe(4);
-    expect(maxHeavyInFlightOf({ HTTP_MAX_HEAVY_IN_FLIGHT: '2', MONGODB_URI: 'not a uri' })).toBe(2);
-    expect(() => maxHeavyInFlightOf({ HTTP_MAX_IN_FLIGHT: '8', HTTP_MAX_HEAVY_IN_FLIGHT: '9' })).toThrow(
+  it("gives the gateway the services' bounds of work in flight, read from the two admission variables only", () => {
+    expect(admissionBoundsOf({})).toEqual({ maxInFlight: 32, maxHeavyInFlight: 4 });
+    expect(admissionBoundsOf({ HTTP_MAX_IN_FLIGHT: '6', HTTP_MAX_HEAVY_IN_FLIGHT: '2', MONGODB_URI: 'not a uri' })).toEqual({
+      maxInFlight: 6,
+      maxHeavyInFlight: 2,
+    });
+    expect(() => admissionBoundsOf({ HTTP_MAX_IN_FLIGHT: '8', HTTP_MAX_HEAVY_IN_FLIGHT: '9' })).toThrow(
       /must not be greater than HTTP_MAX_IN_FLIGHT/,
     );
   });

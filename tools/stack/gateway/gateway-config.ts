@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { AdmissionBounds } from '../../../libs/config/src';
 
 /** The routing table shared with docker-compose's gateway, relative to the repository root. */
 export const ROUTES_FILE = path.join('deploy', 'gateway', 'routes.conf');
@@ -15,11 +16,11 @@ export interface GatewayConfigInput {
   port: number;
   upstreams: GatewayUpstreams;
   /**
-   * Each costasset instance's `HTTP_MAX_HEAVY_IN_FLIGHT`: the gateway passes at most this many
-   * heavy requests to one instance at once (`max_conns` of the `costasset_heavy` upstream) and
-   * refuses the next one itself.
+   * Each instance's `HTTP_MAX_IN_FLIGHT` and `HTTP_MAX_HEAVY_IN_FLIGHT` (`admissionBoundsOf` of the
+   * services' environment): the gateway passes no more requests than these to one instance at once
+   * (`max_conns`, see `boundedUpstreams`) and refuses the next one itself.
    */
-  maxHeavyInFlight: number;
+  admission: AdmissionBounds;
   /** nginx's prefix: relative paths of the routing table (web root, docs) resolve against it. */
   repoRoot: string;
   /** Where the pid file and nginx's temporary files live. */
@@ -68,17 +69,38 @@ function upstreamBlock(name: string, servers: string[], serverParameters = ''): 
   ];
 }
 
+/** `max_conns`: at most this many requests of this upstream on one server at once. */
+const bounded = (bound: number) => ` max_conns=${bound} max_fails=0`;
+
 /**
- * The same costasset instances for the heavy routes (deploy/gateway/routes.conf), each passed at
- * most `maxHeavyInFlight` of them at once: with every instance at its bound nginx has no server
- * left and the routing table answers 503 SERVER_BUSY itself. `max_fails=0`: an instance that
- * fails to connect is never set aside, so "no server left" always means "all busy", never "down"
- * (a down instance answers 503 SERVICE_UNAVAILABLE). Also in deploy/gateway/nginx.conf.
+ * The upstreams of deploy/gateway/routes.conf (also in deploy/gateway/nginx.conf). Each instance
+ * is passed at most as many requests at once as it admits itself, so that the gateway refuses the
+ * excess in microseconds instead of the instance after a wait in its queue: `authz` at most
+ * HTTP_MAX_IN_FLIGHT; `costasset_heavy` (its heavy routes) at most HTTP_MAX_HEAVY_IN_FLIGHT and
+ * `costasset` (the rest) the remainder of HTTP_MAX_IN_FLIGHT, so that together they never exceed
+ * it (at least 1). With every instance at its bound nginx has no server left and the routing table
+ * answers 503 SERVER_BUSY itself. `max_fails=0`: an instance that fails to connect is never set
+ * aside, so "no server left" always means "all busy" (a down instance answers 503
+ * SERVICE_UNAVAILABLE). `authz_always` and `costasset_always`, unbounded, serve what the services
+ * never refuse (health, the key set, token refresh).
  */
-function heavyUpstreamBlock(servers: string[], maxHeavyInFlight: number): string[] {
-  if (!Number.isInteger(maxHeavyInFlight) || maxHeavyInFlight < 1)
-    throw new Error(`the heavy bound must be a positive integer, not ${maxHeavyInFlight}`);
-  return upstreamBlock('costasset_heavy', servers, ` max_conns=${maxHeavyInFlight} max_fails=0`);
+export function upstreamBounds(admission: AdmissionBounds): { authz: number; costasset: number; costasset_heavy: number } {
+  const { maxInFlight, maxHeavyInFlight } = admission;
+  for (const [name, bound] of Object.entries({ maxInFlight, maxHeavyInFlight }))
+    if (!Number.isInteger(bound) || bound < 1) throw new Error(`the gateway's ${name} must be a positive integer, not ${bound}`);
+  if (maxHeavyInFlight > maxInFlight) throw new Error('the heavy bound must not be greater than the bound of all requests');
+  return { authz: maxInFlight, costasset: Math.max(1, maxInFlight - maxHeavyInFlight), costasset_heavy: maxHeavyInFlight };
+}
+
+function boundedUpstreams(upstreams: GatewayUpstreams, admission: AdmissionBounds): string[] {
+  const bounds = upstreamBounds(admission);
+  return [
+    ...upstreamBlock('authz', upstreams.authz, bounded(bounds.authz)),
+    ...upstreamBlock('authz_always', upstreams.authz),
+    ...upstreamBlock('costasset', upstreams.costasset, bounded(bounds.costasset)),
+    ...upstreamBlock('costasset_heavy', upstreams.costasset, bounded(bounds.costasset_heavy)),
+    ...upstreamBlock('costasset_always', upstreams.costasset),
+  ];
 }
 
 /** A complete nginx.conf for an unprivileged local gateway: everything it writes stays in `runDir`. */
@@ -109,9 +131,7 @@ export function renderGatewayConfig(input: GatewayConfigInput): string {
     `  proxy_temp_path ${run('proxy')};`,
     ...input.tempPathModules.map((name) => `  ${name}_temp_path ${run(name)};`),
     '',
-    ...upstreamBlock('authz', input.upstreams.authz),
-    ...upstreamBlock('costasset', input.upstreams.costasset),
-    ...heavyUpstreamBlock(input.upstreams.costasset, input.maxHeavyInFlight),
+    ...boundedUpstreams(input.upstreams, input.admission),
     '',
     '  server {',
     `    listen ${listen};`,

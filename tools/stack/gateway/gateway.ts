@@ -7,6 +7,7 @@ import { httpStatus, portIsFree, waitUntil } from '../readiness';
 import { REPO_ROOT } from '../settings';
 import { ensureInstalled, RequiredProgram, requireProgram } from '../system-packages';
 import { StackError } from '../types';
+import type { AdmissionBounds } from '../../../libs/config/src';
 import { GatewayUpstreams, renderGatewayConfig, tempPathModulesOf } from './gateway-config';
 
 /** Debian's smallest nginx build; it has every module the routing table uses. */
@@ -18,8 +19,8 @@ export interface GatewayOptions {
   /** Port to listen on; 0 picks a free one. */
   port: number;
   upstreams: GatewayUpstreams;
-  /** costasset's `HTTP_MAX_HEAVY_IN_FLIGHT` (`maxHeavyInFlightOf` of its environment): heavy requests passed to one instance at once. */
-  maxHeavyInFlight: number;
+  /** The services' HTTP_MAX_IN_FLIGHT and HTTP_MAX_HEAVY_IN_FLIGHT (`admissionBoundsOf` of their environment): requests passed to one instance at once. */
+  admission: AdmissionBounds;
   /** Holds nginx.conf, the pid file and nginx's temporary files (e.g. `.stack/dev/gateway`). */
   runDir: string;
   /** Where `gateway-error.log` (and `gateway-access.log`) go; `runDir` by default. */
@@ -91,7 +92,7 @@ async function writeConfig(options: GatewayOptions & { port: number }) {
     host: options.host ?? '127.0.0.1',
     port: options.port,
     upstreams: options.upstreams,
-    maxHeavyInFlight: options.maxHeavyInFlight,
+    admission: options.admission,
     repoRoot,
     runDir: options.runDir,
     errorLog,

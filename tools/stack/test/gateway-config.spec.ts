@@ -5,34 +5,46 @@ describe('gateway configuration', () => {
     host: '127.0.0.1',
     port: 8080,
     upstreams: { authz: ['127.0.0.1:3001', '127.0.0.1:3011'], costasset: ['127.0.0.1:3002'] },
-    maxHeavyInFlight: 4,
+    admission: { maxInFlight: 32, maxHeavyInFlight: 4 },
     repoRoot: '/repo',
     runDir: '/repo/.stack/dev/gateway',
     errorLog: '/repo/.stack/dev/logs/gateway-error.log',
     tempPathModules: tempPathModulesOf('configure arguments: --without-http_uwsgi_module'),
   };
 
-  it('lists every server of a service in its upstream, and includes the shared routing table', () => {
+  it('lists every server of a service in its upstreams, and includes the shared routing table', () => {
     const config = renderGatewayConfig(input);
     expect(config).toContain(
-      '  upstream authz {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 256;\n    keepalive_timeout 4s;\n  }',
+      '  upstream authz_always {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 256;\n    keepalive_timeout 4s;\n  }',
     );
-    expect(config).toContain('  upstream costasset {\n    server 127.0.0.1:3002;');
+    expect(config).toContain('  upstream costasset_always {\n    server 127.0.0.1:3002;\n');
     expect(config).toContain('    listen 127.0.0.1:8080;');
     expect(config).toContain('    include "/repo/deploy/gateway/routes.conf";');
   });
 
-  it('passes each costasset server at most its bound of heavy requests, through an upstream of their own', () => {
+  it("passes each server at most the requests it admits: authz its bound, costasset's heavy routes theirs and its other routes the rest", () => {
     const config = renderGatewayConfig({
       ...input,
       upstreams: { ...input.upstreams, costasset: ['127.0.0.1:3002', '127.0.0.1:3012'] },
-      maxHeavyInFlight: 2,
+      admission: { maxInFlight: 6, maxHeavyInFlight: 2 },
     });
+    expect(config).toContain(
+      '  upstream authz {\n    server 127.0.0.1:3001 max_conns=6 max_fails=0;\n    server 127.0.0.1:3011 max_conns=6 max_fails=0;\n    keepalive 256;',
+    );
     expect(config).toContain(
       '  upstream costasset_heavy {\n    server 127.0.0.1:3002 max_conns=2 max_fails=0;\n    server 127.0.0.1:3012 max_conns=2 max_fails=0;\n    keepalive 256;',
     );
-    expect(config).toContain('  upstream costasset {\n    server 127.0.0.1:3002;\n    server 127.0.0.1:3012;\n');
-    expect(() => renderGatewayConfig({ ...input, maxHeavyInFlight: 0 })).toThrow(/heavy bound/);
+    expect(config).toContain(
+      '  upstream costasset {\n    server 127.0.0.1:3002 max_conns=4 max_fails=0;\n    server 127.0.0.1:3012 max_conns=4 max_fails=0;\n',
+    );
+    // heavy routes may take every slot: the other routes keep one
+    expect(renderGatewayConfig({ ...input, admission: { maxInFlight: 3, maxHeavyInFlight: 3 } })).toContain(
+      'server 127.0.0.1:3002 max_conns=1 max_fails=0;',
+    );
+    expect(() => renderGatewayConfig({ ...input, admission: { maxInFlight: 4, maxHeavyInFlight: 0 } })).toThrow(
+      /maxHeavyInFlight must be a positive integer/,
+    );
+    expect(() => renderGatewayConfig({ ...input, admission: { maxInFlight: 2, maxHeavyInFlight: 3 } })).toThrow(/heavy bound/);
   });
 
   it('keeps everything nginx writes inside the run folder, and runs in the foreground', () => {
