@@ -67,6 +67,17 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
+/** GET `path` is refused by the gateway itself: 503 SERVER_BUSY, `Retry-After: 1`, `Corelite-Refused-By: gateway`. */
+async function expectRefusedByGateway(gatewayUrl: string, path: string): Promise<void> {
+  const refused = await request(gatewayUrl).get(path);
+  expectProblem(refused, 503, 'SERVER_BUSY');
+  expect({ path, retryAfter: refused.headers['retry-after'], refusedBy: refused.headers['corelite-refused-by'] }).toEqual({
+    path,
+    retryAfter: '1',
+    refusedBy: 'gateway',
+  });
+}
+
 const runDir = (name: string) => join(REPO_ROOT, '.stack', process.env.STACK_PROFILE || 'test', 'gateways', `${name}-${process.pid}`);
 
 describe('gateway: one address for every path of the interface', () => {
@@ -175,19 +186,8 @@ describe('gateway: upstreams, errors and configuration', () => {
       started.push(gateway);
       const admitted = [1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/costLineItems?limit=100&hold`));
       await eventually(async () => expect([a.held(), b.held()]).toEqual([1, 1]), 5_000, 10);
-      for (const path of [
-        '/api/costasset/v1/costLineItems?hold',
-        '/api/costasset/v1/reportModels/m/execution',
-        '/api/costasset/V1/COSTS/',
-      ]) {
-        const refused = await request(gateway.url).get(path);
-        expectProblem(refused, 503, 'SERVER_BUSY');
-        expect({ path, retryAfter: refused.headers['retry-after'], refusedBy: refused.headers['corelite-refused-by'] }).toEqual({
-          path,
-          retryAfter: '1',
-          refusedBy: 'gateway',
-        });
-      }
+      for (const path of ['/api/costasset/v1/costLineItems?hold', '/api/costasset/v1/reportModels/m/execution', '/api/costasset/V1/COSTS/'])
+        await expectRefusedByGateway(gateway.url, path);
       // cheap routes, other methods on a heavy path and the other service are served meanwhile
       await request(gateway.url).get('/api/costasset/v1/jobs').expect(200);
       await request(gateway.url).post('/api/costasset/v1/dataManagement/accounts').expect(200);
@@ -221,15 +221,8 @@ describe('gateway: upstreams, errors and configuration', () => {
         ...[1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/jobs?hold`)),
       ];
       await eventually(async () => expect([authz.held(), costasset.held()]).toEqual([3, 2]), 5_000, 10);
-      for (const path of ['/core/authorization/v1/me', '/authorization/v2/teams', '/api/costasset/v1/jobs', '/insights/v2/x']) {
-        const refused = await request(gateway.url).get(path);
-        expectProblem(refused, 503, 'SERVER_BUSY');
-        expect({ path, retryAfter: refused.headers['retry-after'], refusedBy: refused.headers['corelite-refused-by'] }).toEqual({
-          path,
-          retryAfter: '1',
-          refusedBy: 'gateway',
-        });
-      }
+      for (const path of ['/core/authorization/v1/me', '/authorization/v2/teams', '/api/costasset/v1/jobs', '/insights/v2/x'])
+        await expectRefusedByGateway(gateway.url, path);
       // what the services never refuse, the gateway does not refuse either; a heavy route has its own bound
       await request(gateway.url).get('/core/authorization/v1/.well-known/jwks.json').expect(200);
       await request(gateway.url).post('/core/authorization/v1/token/refresh').expect(200);

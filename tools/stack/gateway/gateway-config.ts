@@ -18,7 +18,7 @@ export interface GatewayConfigInput {
   /**
    * Each instance's `HTTP_MAX_IN_FLIGHT` and `HTTP_MAX_HEAVY_IN_FLIGHT` (`admissionBoundsOf` of the
    * services' environment): the gateway passes no more requests than these to one instance at once
-   * (`max_conns`, see `boundedUpstreams`) and refuses the next one itself.
+   * (`max_conns`, see `upstreamBounds`) and refuses the next one itself.
    */
   admission: AdmissionBounds;
   /** nginx's prefix: relative paths of the routing table (web root, docs) resolve against it. */
