@@ -12,7 +12,9 @@
  * carried `Retry-After` (the gateway's own refusals, `Corelite-Refused-By: gateway`, apart as
  * `SERVER_BUSY (gateway)`), the `source` of the report executions, then the seconds until both
  * services answer `/health/ready` 200 after the load, the CPU seconds of each service, the
- * gateway and the load generator during the load, and the issue's acceptance lines.
+ * gateway and the load generator during the load, the generator's own delays (event loop, garbage
+ * collections; how many slow refusals spanned a stall of its event loop), the requests in flight
+ * by Little's law for each route (a check of the client's clock), and the issue's acceptance lines.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -22,12 +24,11 @@ import { admissionBoundsOf } from '../libs/config/src';
 import { startGateway } from '../tools/stack/gateway';
 import { REPO_ROOT } from '../tools/stack/settings';
 import { lineItem } from './support/line-items';
-import { ANSWER_TIMEOUT_S, drive, GeneratorDelays, Measured, Route } from './support/load-driver';
+import { ANSWER_TIMEOUT_S, drive, FAST_REFUSAL_MS, GeneratorDelays, Measured, Route, Span } from './support/load-driver';
 import { startServices } from './support/services';
 import { numberArg, summarize } from './support/stats';
 
 const BATCH = 10_000;
-const FAST_REFUSAL_MS = 50;
 /** Longest wait for the rollup backfill of the seeded line items. */
 const BACKFILL_TIMEOUT_MS = 20 * 60_000;
 
@@ -119,6 +120,31 @@ function littleLine(m: Measured): string {
   const inFlight = (m.latencies.length / m.seconds) * (mean / 1000);
   const verdict = inFlight <= m.connections * 1.05 ? 'consistent' : 'MORE than the clients: these latencies are inflated by the client';
   return `${m.route}: ${inFlight.toFixed(1)} requests in flight by Little's law for ${m.connections} clients (${verdict})`;
+}
+
+/**
+ * The slow refusals against the stalls of the load generator's own event loop: the time within
+ * each refusal that the client itself was late, and what is left of its latency without it (what
+ * the gateway, the network and the scheduler took).
+ */
+function slowRefusalsLine(loaded: Measured[]): string {
+  const slow = loaded.flatMap((m) => m.slowRefusals);
+  // every route's driver watched the same thread: their stalls overlap, so they are merged first
+  const stalls: Span[] = [];
+  for (const [from, to] of loaded.flatMap((m) => m.generator.stalls).sort(([a], [b]) => a - b)) {
+    const last = stalls[stalls.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else stalls.push([from, to]);
+  }
+  const lateWithin = ([sent, answered]: Span) =>
+    stalls.reduce((sum, [from, to]) => sum + Math.max(0, Math.min(to, answered) - Math.max(from, sent)), 0);
+  const rest = slow.map((refusal) => refusal[1] - refusal[0] - lateWithin(refusal));
+  const longest = Math.max(0, ...stalls.map(([from, to]) => to - from));
+  return (
+    `refusals of ${FAST_REFUSAL_MS} ms or more at the client: ${slow.length}; without the time the load generator's own event loop ` +
+    `was late within them: max ${ms(Math.max(0, ...rest))} ms (${rest.filter((value) => value >= FAST_REFUSAL_MS).length} still ${FAST_REFUSAL_MS} ms or more); ` +
+    `its event loop was late by 10 ms or more ${stalls.length} times during the load, by ${ms(longest)} ms at most`
+  );
 }
 
 const fastShare = (latencies: number[]) => latencies.filter((latency) => latency < FAST_REFUSAL_MS).length / latencies.length;
@@ -233,6 +259,7 @@ async function main(): Promise<void> {
     // every route's clients run on this one thread: its delays are the same for all
     console.log(`load generator (one thread for every route) during the load: ${generatorLine(results[results.length - 1].generator)}`);
     for (const measured of results.filter((m) => m.phase === 'load')) console.log(littleLine(measured));
+    console.log(slowRefusalsLine(results.filter((m) => m.phase === 'load')));
     console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
 
     const loaded = results.filter((m) => m.phase === 'load');

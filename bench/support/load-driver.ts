@@ -23,6 +23,11 @@ const autocannon = require('autocannon') as (options: AutocannonOptions) => Auto
 
 /** A request without an answer within this is a time-out (the issue's bound). */
 export const ANSWER_TIMEOUT_S = 30;
+/** A refusal must reach the client within this (the issue's bound). */
+export const FAST_REFUSAL_MS = 50;
+
+/** A span of time, in `performance.now()` milliseconds of the generator's thread. */
+export type Span = [from: number, to: number];
 
 export interface Route {
   name: string;
@@ -51,6 +56,8 @@ export interface Measured {
    * on every answer); never older than the time-out, which would have counted it as one.
    */
   inFlightAtEnd: number;
+  /** When each refusal of FAST_REFUSAL_MS or more was sent and answered. */
+  slowRefusals: Span[];
   /** The delays of the thread that drove this route while it did (shared by every route driven on that thread). */
   generator: GeneratorDelays;
 }
@@ -67,9 +74,13 @@ export interface GeneratorDelays {
   collections: number;
   collectionMsTotal: number;
   collectionMsMax: number;
+  /** When the event loop stalled: a tick of a STALL_TICK_MS timer STALL_MS or more late. */
+  stalls: Span[];
 }
 
 const DELAY_RESOLUTION_MS = 10;
+const STALL_TICK_MS = 5;
+const STALL_MS = 10;
 
 function watchGenerator(): () => GeneratorDelays {
   const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
@@ -77,9 +88,17 @@ function watchGenerator(): () => GeneratorDelays {
   const late = (ns: number) => Math.max(0, ns / 1e6 - DELAY_RESOLUTION_MS);
   const pauses: number[] = [];
   const gc = new PerformanceObserver((list) => list.getEntries().forEach((entry) => pauses.push(entry.duration)));
+  const stalls: Span[] = [];
+  let tick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    if (now - tick - STALL_TICK_MS >= STALL_MS) stalls.push([tick + STALL_TICK_MS, now]);
+    tick = now;
+  }, STALL_TICK_MS);
   delay.enable();
   gc.observe({ entryTypes: ['gc'] });
   return () => {
+    clearInterval(ticker);
     delay.disable();
     gc.disconnect();
     return {
@@ -89,6 +108,7 @@ function watchGenerator(): () => GeneratorDelays {
       collections: pauses.length,
       collectionMsTotal: pauses.reduce((sum, pause) => sum + pause, 0),
       collectionMsMax: Math.max(0, ...pauses),
+      stalls,
     };
   };
 }
@@ -117,7 +137,16 @@ export async function drive(
     timeouts: 0,
     errors: 0,
     inFlightAtEnd: 0,
-    generator: { loopDelayP50Ms: 0, loopDelayP99Ms: 0, loopDelayMaxMs: 0, collections: 0, collectionMsTotal: 0, collectionMsMax: 0 },
+    slowRefusals: [],
+    generator: {
+      loopDelayP50Ms: 0,
+      loopDelayP99Ms: 0,
+      loopDelayMaxMs: 0,
+      collections: 0,
+      collectionMsTotal: 0,
+      collectionMsMax: 0,
+      stalls: [],
+    },
   };
   const generatorDelays = watchGenerator();
   // onResponse runs just before the 'response' event of the same answer: it leaves the 503's code here
@@ -151,6 +180,10 @@ export async function drive(
     if (status === 200) measured.okLatencies.push(ms);
     if (status === 503) {
       measured.refusalLatencies.push(ms);
+      if (ms >= FAST_REFUSAL_MS) {
+        const now = performance.now();
+        measured.slowRefusals.push([now - ms, now]);
+      }
       const byCode = measured.refusalsByCode.get(lastCode) ?? [];
       byCode.push(ms);
       measured.refusalsByCode.set(lastCode, byCode);
