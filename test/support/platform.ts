@@ -74,12 +74,6 @@ async function listen(app: INestApplication): Promise<string> {
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
-/** The bounds an app admits (both services of a platform read the same environment). */
-function admissionOf(app: INestApplication): AdmissionBounds {
-  const { maxInFlight, maxHeavyInFlight } = app.get(AdmissionControl).options;
-  return { maxInFlight, maxHeavyInFlight };
-}
-
 const gatewaysDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE || 'test', 'gateways');
 
 /** A gateway of its own in front of the two in-process services, on a free port, with the services' bounds of work in flight. */
@@ -122,7 +116,7 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
   const env: NodeJS.ProcessEnv = { ...base, AUTHZ_JWKS_URL: `${authzUrl}/core/authorization/v1/.well-known/jwks.json` };
   const { app: costassetApp } = await createCostassetApp(env);
   const costassetUrl = await listen(costassetApp);
-  const gateway = await startTestGateway(id, authzUrl, costassetUrl, admissionOf(costassetApp));
+  const gateway = await startTestGateway(id, authzUrl, costassetUrl, costassetApp.get(AdmissionControl).options);
   await refuseCollectionScans([authzApp, costassetApp], base.MONGODB_URI as string);
 
   const key = await loadSigningKey({ devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true, privateKeyPem: env.JWT_PRIVATE_KEY });
