@@ -10,15 +10,15 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { loadSigningKey, TokenIssuer } from '../libs/auth/src';
 import { loadDemoData } from './demo-data';
-import { stackSettings, stackUp } from './stack';
+import { stackSettings, stackUp, withServiceNatsUser } from './stack';
 import { GATEWAY_PROGRAMS, startGateway } from './stack/gateway';
 import { portIsFree } from './stack/readiness';
 import { banner } from './start/banner';
 import { buildIsCurrent } from './start/build-state';
 import { PortName, portVariable, StartError, StartPlan, startPlan } from './start/plan';
 import { freshLogFile, routeServiceOutput, tailOf } from './start/service-logs';
+import { BOOTSTRAP_ADMIN, localIssuer, SignInLink, signInLink } from './start/sign-in-link';
 
 const root = join(__dirname, '..');
 const SERVICES = [
@@ -65,31 +65,9 @@ function build(logDir: string): void {
   }
 }
 
-const BOOTSTRAP_ADMIN = { sub: 'admin', tid: 'default', idp: 'idp-default', groups: [] as string[] };
-
-/** Tokens of the bootstrap System Admin, signed with the key authz uses. */
-async function bootstrapAdminTokens(plan: StartPlan, accessTtlSeconds: number): Promise<{ access: string; refresh: string }> {
-  const env = plan.serviceEnv;
-  const key = await loadSigningKey({ privateKeyPem: env.JWT_PRIVATE_KEY, devKeysDir: env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true });
-  const issuer = new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz');
-  const access = (await issuer.issueAccess({ ...BOOTSTRAP_ADMIN, authType: 'internal' }, accessTtlSeconds)).token;
-  const refresh = (await issuer.issueRefresh(BOOTSTRAP_ADMIN, 7 * 24 * 3600)).token;
-  return { access, refresh };
-}
-
-/**
- * The console's sign-in link for the bootstrap System Admin: the tokens travel in the URL fragment,
- * which browsers never send to a server; the console keeps them in the tab's session storage and
- * refreshes the access token (1 hour) with the refresh token (7 days).
- */
-async function signInLink(plan: StartPlan): Promise<string> {
-  const { access, refresh } = await bootstrapAdminTokens(plan, 3600);
-  return `${plan.gatewayUrl}/#token=${access}&refresh=${refresh}`;
-}
-
 async function demoData(plan: StartPlan): Promise<string | undefined> {
   if (process.env.DEMO_DATA === 'false') return undefined;
-  const token = (await bootstrapAdminTokens(plan, 600)).access;
+  const token = (await (await localIssuer(plan)).issueAccess({ ...BOOTSTRAP_ADMIN, authType: 'internal' }, 600)).token;
   let last: string | undefined;
   const log = (line: string) => {
     last = line.replace(/^demo data: /, '');
@@ -101,6 +79,16 @@ async function demoData(plan: StartPlan): Promise<string | undefined> {
   } catch (error) {
     process.stderr.write(`corelite: demo data not loaded: ${(error as Error).message}\n`);
     return undefined;
+  }
+}
+
+async function revokeSignIn(link: SignInLink | undefined): Promise<void> {
+  if (!link) return;
+  try {
+    await link.revoke();
+    progress('the sign-in link is revoked');
+  } catch (error) {
+    process.stderr.write(`corelite: the sign-in link could not be revoked (${(error as Error).message}); it expires by itself\n`);
   }
 }
 
@@ -129,17 +117,23 @@ async function main(): Promise<void> {
     runDir: join(logDir, '..', 'gateway'),
     logDir,
     accessLog: true,
+    objectStoreUrl: stackEnv.S3_ENDPOINT,
   });
   const children: ChildProcess[] = [];
   let stopping = false;
+  const signedIn: { link?: SignInLink } = {};
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    for (const child of children) child.kill('SIGTERM');
-    void gateway.stop();
+    // the services run in their own process group, so a Ctrl-C reaches them only after the link's session is revoked
+    void revokeSignIn(signedIn.link).finally(() => {
+      for (const child of children) child.kill('SIGTERM');
+      void gateway.stop();
+    });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
 
   const logFiles: string[] = [];
   for (const service of SERVICES) {
@@ -147,8 +141,10 @@ async function main(): Promise<void> {
     logFiles.push(logFile);
     const child = spawn(process.execPath, [join(root, service.entry)], {
       cwd: root,
-      env: plan.serviceEnv,
+      // each service connects to NATS as its own user (the stack generated its password)
+      env: withServiceNatsUser(plan.serviceEnv, service.name),
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     routeServiceOutput(service.name, [child.stdout, child.stderr], logFile, { verbose: plan.verbose, terminal: out });
     child.on('exit', (code, signal) => {
@@ -164,8 +160,8 @@ async function main(): Promise<void> {
 
   await Promise.all([waitReady(plan.serviceUrls.authz), waitReady(plan.serviceUrls.costasset)]);
   const demo = await demoData(plan);
-  const link = await signInLink(plan);
-  if (!stopping) out(banner(plan, logFiles, root, demo, link));
+  signedIn.link = await signInLink(plan);
+  if (!stopping) out(banner(plan, logFiles, root, demo, signedIn.link.url));
 }
 
 main().catch((error: Error) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
 import { loadSigningKey, TokenIssuer } from '../../libs/auth/src';
-import { stackUp } from '../../tools/stack';
+import { stackUp, withServiceNatsUser } from '../../tools/stack';
 
 const root = join(__dirname, '..', '..');
 
@@ -109,8 +109,12 @@ export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = 
   }
   // BENCH_NODE_ARGS: options for both services' node, e.g. `--prof` to see where their CPU goes
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const start = (service: string): ChildProcess =>
-    spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${service}/apps/${service}/src/main.js`)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const start = (service: 'authz' | 'costasset'): ChildProcess =>
+    spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${service}/apps/${service}/src/main.js`)], {
+      cwd: root,
+      env: withServiceNatsUser(env, service),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   const authz = start('authz');
   const costasset = start('costasset');
   // An interrupted benchmark must not leave its services behind.

@@ -40,6 +40,11 @@ describe('authz: auth-type configurations', () => {
     mappings = model('IdpMapping');
     memberships = model('Membership');
     audit = model('AuditRecord');
+    // a user is (tenant, IdP, subject): `admin` of another IdP is a System Admin only once made one
+    for (const idp_id of ['idp-2']) {
+      await http().post('/authorization/v2/users').set('corelite-token', admin).send({ user_id: 'admin', idp_id }).expect(201);
+      await http().post('/authorization/v2/userteam').set('corelite-token', admin).send({ user_id: 'admin', team_code: 'INITIAL-SETUP-ADMIN', idp_id }).expect(200);
+    }
   });
   afterAll(() => platform.close());
 

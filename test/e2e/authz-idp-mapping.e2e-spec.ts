@@ -52,8 +52,10 @@ describe('authz: IdP ↔ auth-type mappings', () => {
     expect(resolver).toBeInstanceOf(RemotePrincipalResolver);
     return resolver as RemotePrincipalResolver;
   };
+  /** Any call resolves (and caches) the caller's principal, even one its rule then refuses (a user in no team). */
   const warmCostassetCache = async (token: string) => {
-    await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', token).expect(200);
+    const res = await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', token);
+    expect(res.status === 200 || res.body.code === 'TEAM_REQUIRED').toBe(true);
     expect(principalCache().cachedEntries()).toBeGreaterThan(0);
   };
 
@@ -67,6 +69,11 @@ describe('authz: IdP ↔ auth-type mappings', () => {
     mappings = model('IdpMapping');
     memberships = model('Membership');
     audit = model('AuditRecord');
+    // a user is (tenant, IdP, subject): `admin` of another IdP is a System Admin only once made one
+    for (const idp_id of ['idp-2', 'idp-3']) {
+      await http().post('/authorization/v2/users').set('corelite-token', admin).send({ user_id: 'admin', idp_id }).expect(201);
+      await http().post('/authorization/v2/userteam').set('corelite-token', admin).send({ user_id: 'admin', team_code: 'INITIAL-SETUP-ADMIN', idp_id }).expect(200);
+    }
   });
   afterAll(() => platform.close());
 

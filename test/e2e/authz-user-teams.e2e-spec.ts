@@ -320,7 +320,7 @@ describe('authz: teams, users and user-team membership', () => {
 
     it('handles the largest lists (500 users) in one call', async () => {
       const ids = Array.from({ length: 500 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`);
-      await platform.authz.app.get(UserRepository).insertBulk('default', ids.map((userId) => ({ userId })));
+      await platform.authz.app.get(UserRepository).insertBulk('default', ids.map((userId) => ({ userId, idpId: 'idp-default' })));
       const res = await post('/users/teams', { team_code_list: ['B3'], user_id_list: ids }).expect(200);
       expect(res.body.added).toHaveLength(500);
       expect(res.body.unchanged_count).toBe(0);

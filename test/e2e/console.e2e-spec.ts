@@ -12,7 +12,7 @@ import { generateGpd } from '../../tools/gpd/generate';
 import { REPO_ROOT } from '../../tools/stack/settings';
 import { launchBrowser, seriousAccessibilityViolations, TestBrowser } from '../support/browser';
 import { focusFile } from '../support/focus';
-import { Platform, startPlatform } from '../support/platform';
+import { eventually, Platform, startPlatform } from '../support/platform';
 
 const SCREENSHOTS = join(REPO_ROOT, '.stack', 'test', 'screenshots');
 const COSTS = '/api/costasset/v1/costs';
@@ -476,9 +476,16 @@ describe('web console in a browser', () => {
     const renewed = String(await page.evaluate('sessionStorage.getItem("corelite.access")'));
     expect(link).not.toContain(renewed);
     expect(renewed).toMatch(/^ey/);
+    // the link's refresh token is spent: the console keeps the rotated one
+    const rotated = String(await page.evaluate('sessionStorage.getItem("corelite.refresh")'));
+    expect(rotated).toMatch(/^ey/);
+    expect(link).not.toContain(rotated);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForSelector('#token');
     expect(await page.evaluate('[sessionStorage.getItem("corelite.access"), sessionStorage.getItem("corelite.refresh")]')).toEqual([null, null]);
+    // sign-out revoked the session: a copy of either token is refused
+    await eventually(async () => expect((await request(gateway).get('/core/authorization/v1/me').set('corelite-token', renewed)).body.code).toBe('TOKEN_REVOKED'));
+    expect((await request(gateway).post('/core/authorization/v1/token/refresh').send({ refresh_token: rotated })).body.code).toBe('TOKEN_REVOKED');
     await page.reload();
     await page.waitForSelector('#token');
     await screenshot(page, '00-sign-in');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import request from 'supertest';
 import { REPO_ROOT } from '../../tools/stack/settings';
+import { launchBrowser } from '../support/browser';
 import { zipOf } from '../support/gpd-fixtures';
 import { ingestGpd } from '../support/ingest';
 import { Platform, startPlatform } from '../support/platform';
@@ -118,4 +119,29 @@ describe('docs: the commands and examples of docs/ work as written', () => {
     expect(byResource['bucket-logs'].cost).toBe(0.92 * 1.08);
     expect(byResource['bucket-logs'].cost).toBeCloseTo(0.9936, 12);
   });
+
+  it.each(['authz', 'costasset'] as const)(
+    'shows the API reference of %s in Chromium under its own Content-Security-Policy: no page error, every operation',
+    async (service) => {
+      const document = (await request(platform.gateway.url).get(`/docs/${service}/openapi.json`).expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+      const operations = Object.values(document.paths).flatMap((item) => Object.keys(item).filter((key) => HTTP_METHODS.has(key))).length;
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage({ enforceCsp: true });
+        const problems: string[] = [];
+        page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+        page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
+        const response = await page.goto(`${platform.gateway.url}/docs/${service}`);
+        expect(response?.headers()['content-security-policy']).toMatch(/connect-src 'self';/);
+        await page.waitForSelector('.opblock', { timeout: 20_000 }).catch(() => undefined);
+        expect(problems).toEqual([]);
+        expect(await page.locator('.opblock').count()).toBe(operations);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);

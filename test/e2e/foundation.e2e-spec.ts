@@ -26,16 +26,16 @@ describe('foundation: tokens, principal, errors, docs', () => {
   afterAll(() => platform.close());
 
   it('accepts a token printed by the token command in both apps; costasset verifies through the JWKS of authz', async () => {
-    const output = tokenCommand(['--sub', 'admin', '--tenant', 'default', '--idp', 'idp-1', '--groups', 'g1,g2'], platform.env);
+    const output = tokenCommand(['--sub', 'admin', '--tenant', 'default', '--idp', 'idp-default', '--groups', 'g1,g2'], platform.env);
     expect(output).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
     const token = output.trim();
-    expect(decodeJwt(token)).toMatchObject({ sub: 'admin', tid: 'default', idp: 'idp-1', groups: ['g1', 'g2'], iss: 'corelite-authz' });
+    expect(decodeJwt(token)).toMatchObject({ sub: 'admin', tid: 'default', idp: 'idp-default', groups: ['g1', 'g2'], iss: 'corelite-authz' });
 
     const me = await request(platform.authz.url).get('/core/authorization/v1/me').set('corelite-token', token).expect(200);
     expect(me.body).toMatchObject({
       user_id: 'admin',
       tenant_id: 'default',
-      idp_id: 'idp-1',
+      idp_id: 'idp-default',
       groups: ['g1', 'g2'],
       auth_type: 'internal',
       auth_type_id: null,
@@ -44,7 +44,7 @@ describe('foundation: tokens, principal, errors, docs', () => {
       teams: [{ team_code: 'INITIAL-SETUP-ADMIN', org_code: 'admin_org', roles: ['System Admin'], via: 'internal' }],
     });
 
-    const check = await request(platform.costasset.url).get('/api/costasset/extensions/test').set('Cookie', `corelite-token=${token}`).expect(200);
+    const check = await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', token).expect(200);
     expect(check.body).toEqual({ profileId: 'admin', tenantId: 'default' });
     await request(platform.costasset.url).get('/api/costasset/extensions/test').set('Authorization', `Bearer ${token}`).expect(200);
 
@@ -89,7 +89,7 @@ describe('foundation: tokens, principal, errors, docs', () => {
   it('refreshes a token, carrying the auth type of the IdP as it is now', async () => {
     const refreshToken = await platform.refreshToken({ sub: 'admin', groups: ['g1'] });
     const res = await request(platform.authz.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: refreshToken }).expect(200);
-    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.any(String) });
+    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.any(String), refresh_token: expect.any(String) });
     expect(decodeJwt(res.body.access_token)).toMatchObject({ sub: 'admin', tid: 'default', groups: ['g1'], authType: 'internal', typ: 'access' });
     await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', res.body.access_token).expect(200);
 
@@ -129,9 +129,10 @@ describe('foundation: tokens, principal, errors, docs', () => {
     expect(document.info.title).toContain(name);
     expect(res.body.components.securitySchemes).toMatchObject({
       'corelite-token-header': { type: 'apiKey', in: 'header', name: 'corelite-token' },
-      'corelite-token-cookie': { type: 'apiKey', in: 'cookie', name: 'corelite-token' },
       bearer: { type: 'http', scheme: 'bearer' },
     });
+    // never a cookie: a browser would send it with cross-site requests
+    expect(Object.values(res.body.components.securitySchemes)).not.toContainEqual(expect.objectContaining({ in: 'cookie' }));
     expect(res.body.servers).toEqual([expect.objectContaining({ url: '/' })]);
     await request(url).get(`/docs/${name}`).expect(200);
     // the same paths on the service itself, without the gateway

@@ -15,7 +15,15 @@ describe('messaging over real NATS', () => {
   let bus: MessageBus;
 
   beforeAll(async () => {
-    nats = new NatsConnectionProvider({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:14222', name: 'contract-test', requestTimeoutMs: 1000, namespace: `msg_${randomUUID().slice(0, 8)}` });
+    // as the stack's tools user: this test answers authz's requests itself
+    nats = new NatsConnectionProvider({
+      servers: process.env.NATS_URL ?? 'nats://127.0.0.1:14222',
+      name: 'contract-test',
+      requestTimeoutMs: 1000,
+      namespace: `msg_${randomUUID().slice(0, 8)}`,
+      user: process.env.NATS_USER,
+      password: process.env.NATS_PASSWORD,
+    });
     await nats.get();
     bus = new MessageBus(nats, new Metrics('contract-test'));
   });

@@ -48,6 +48,10 @@ describe('metrics of both services', () => {
   });
 
   it('counts requests by route and status, NATS requests, database operations and cache look-ups', async () => {
+    const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body);
+    await authz('/authorization/v2/teams', { team_code: 'METRICS', org_code: 'metrics', roles: [] }).expect(201);
+    await authz('/authorization/v2/users', { user_id: 'metrics-member' }).expect(201);
+    await authz('/authorization/v2/userteam', { user_id: 'metrics-member', team_code: 'METRICS' }).expect(200);
     const before = { costasset: await scrape(platform.costasset.directUrl), authz: await scrape(platform.authz.directUrl) };
     // a caller costasset has not seen: its principal is asked of authz once, then cached
     const member = await platform.token({ sub: 'metrics-member' });

@@ -12,7 +12,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 
 export interface TestBrowser {
   browser: Browser;
-  newPage(): Promise<Page>;
+  /** A page in a fresh context; `enforceCsp` keeps the pages' Content-Security-Policy in force (bypassed by default, for axe-core). */
+  newPage(options?: { enforceCsp?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -22,7 +23,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
   return {
     browser,
     // bypassCSP: the gateway's Content-Security-Policy would refuse axe-core's injected script
-    newPage: async () => (await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, bypassCSP: true })).newPage(),
+    newPage: async (options = {}) =>
+      (await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, bypassCSP: !options.enforceCsp })).newPage(),
     close: () => browser.close(),
   };
 }

@@ -2,7 +2,7 @@ import { BudgetThresholdCrossed, MessageBus, NatsConnectionProvider } from '@lib
 import { Metrics } from '@lib/metrics';
 import type { Platform } from './platform';
 
-/** A NATS client in the platform's namespace, for tests that publish or observe events. */
+/** A NATS client in the platform's namespace, as the stack's tools user, for tests that publish or observe events. */
 export interface NatsProbe {
   bus: MessageBus;
   /** Round trip to the server: subscriptions made before it are in place. */
@@ -11,7 +11,8 @@ export interface NatsProbe {
 }
 
 export async function natsProbe(platform: Platform): Promise<NatsProbe> {
-  const nats = new NatsConnectionProvider({ servers: platform.env.NATS_URL ?? '', name: 'e2e-probe', requestTimeoutMs: 3000, namespace: platform.env.NATS_NAMESPACE });
+  const { NATS_URL, NATS_NAMESPACE, NATS_USER, NATS_PASSWORD } = platform.env;
+  const nats = new NatsConnectionProvider({ servers: NATS_URL ?? '', name: 'e2e-probe', requestTimeoutMs: 3000, namespace: NATS_NAMESPACE, user: NATS_USER, password: NATS_PASSWORD });
   const connection = await nats.get();
   return { bus: new MessageBus(nats, new Metrics('e2e-probe')), flush: () => connection.flush(), close: () => nats.onApplicationShutdown() };
 }

@@ -11,6 +11,7 @@ import { AdmissionControl } from '@lib/http';
 import { createAuthzApp } from '../../apps/authz/src/create-authz-app';
 import { createCostassetApp } from '../../apps/costasset/src/create-costasset-app';
 import { REPO_ROOT } from '../../tools/stack/settings';
+import { withServiceNatsUser } from '../../tools/stack';
 import { RunningGateway, startGateway, sweepOrphanGateways } from '../../tools/stack/gateway';
 
 export interface RunningApp {
@@ -84,6 +85,7 @@ async function startTestGateway(id: string, authzUrl: string, costassetUrl: stri
     upstreams: { authz: [new URL(authzUrl).host], costasset: [new URL(costassetUrl).host] },
     admission,
     runDir: join(gatewaysDir, id),
+    objectStoreUrl: process.env.S3_ENDPOINT,
   });
 }
 
@@ -98,8 +100,9 @@ async function stopTestGateway(id: string, gateway: RunningGateway): Promise<voi
  * against the real stack started by `npm test`, behind a gateway of their own (nginx with the
  * routing table `npm start` and docker-compose use): `platform.authz.url` and
  * `platform.costasset.url` are the gateway's address, `directUrl` the service's own. Each call
- * gets its own database and NATS namespace. costasset verifies tokens through the JWKS that this
- * authz publishes.
+ * gets its own database and NATS namespace; each service connects to NATS as its own user, and
+ * `env` (shared, what tests start more services with) holds the stack's tools user. costasset
+ * verifies tokens through the JWKS that this authz publishes.
  */
 export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<Platform> {
   const id = randomUUID().slice(0, 8);
@@ -111,10 +114,10 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
     ...overrides,
   };
   await setNotablescan(base.MONGODB_URI as string, false);
-  const { app: authzApp } = await createAuthzApp(base);
+  const { app: authzApp } = await createAuthzApp(withServiceNatsUser(base, 'authz'));
   const authzUrl = await listen(authzApp);
   const env: NodeJS.ProcessEnv = { ...base, AUTHZ_JWKS_URL: `${authzUrl}/core/authorization/v1/.well-known/jwks.json` };
-  const { app: costassetApp } = await createCostassetApp(env);
+  const { app: costassetApp } = await createCostassetApp(withServiceNatsUser(env, 'costasset'));
   const costassetUrl = await listen(costassetApp);
   const gateway = await startTestGateway(id, authzUrl, costassetUrl, costassetApp.get(AdmissionControl).options);
   await refuseCollectionScans([authzApp, costassetApp], base.MONGODB_URI as string);

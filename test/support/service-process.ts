@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { withServiceNatsUser } from '../../tools/stack';
 import { eventually } from './platform';
 
 const root = join(__dirname, '..', '..');
@@ -36,7 +37,7 @@ export async function startServiceProcess(service: 'authz' | 'costasset', env: N
   const portVariable = service === 'authz' ? 'AUTHZ_PORT' : 'COSTASSET_PORT';
   const child = spawn(process.execPath, ['-r', join(root, 'test/support/swc-register.js'), join(root, `apps/${service}/src/main.ts`)], {
     cwd: root,
-    env: { ...env, LOG_LEVEL: 'info', [portVariable]: String(listen), INSTANCE_ID: instance },
+    env: { ...withServiceNatsUser(env, service), LOG_LEVEL: 'info', [portVariable]: String(listen), INSTANCE_ID: instance },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const logs: Record<string, unknown>[] = [];

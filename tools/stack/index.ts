@@ -3,12 +3,14 @@ import * as path from 'node:path';
 import { COMPONENTS } from './components';
 import { ComponentContext } from './components/local-component';
 import { ensureRunning, localStatus, stopLocal } from './lifecycle';
+import { localNatsPasswords } from './nats-users';
 import { resolveSettings, StackSettings } from './settings';
 import { buildStackEnv, writeStackEnv } from './stack-env';
 import { ensureInstalled } from './system-packages';
 import { COMPONENT_NAMES, ComponentName, ComponentStatus, StackDownOptions, StackEnv, StackError, StackOptions } from './types';
 
 export { readStackEnv } from './stack-env';
+export { withServiceNatsUser } from './nats-users';
 export { COMPONENT_NAMES, StackError } from './types';
 export type { ComponentName, ComponentStatus, StackDownOptions, StackEnv, StackOptions } from './types';
 
@@ -28,7 +30,7 @@ export async function stackUp(opts: StackOptions = {}): Promise<StackEnv> {
   const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failures.length > 0) throw asStackError(failures[0].reason);
 
-  const stackEnv = buildStackEnv(settings, env);
+  const stackEnv = buildStackEnv(settings, env, settings.external.nats === undefined ? localNatsPasswords(settings.dataDir) : undefined);
   writeStackEnv(settings, stackEnv);
   return stackEnv;
 }

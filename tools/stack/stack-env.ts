@@ -1,19 +1,47 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { natsPasswordVariable, NatsUserName, SERVICE_NATS_USERS, TOOLS_NATS_USER } from './nats-users';
 import { resolveSettings, StackSettings } from './settings';
 import { StackEnv, StackError } from './types';
 
+type NatsCredentials = Pick<StackEnv, 'NATS_USER' | 'NATS_PASSWORD' | 'NATS_AUTHZ_PASSWORD' | 'NATS_COSTASSET_PASSWORD'>;
+
+const NATS_CREDENTIAL_VARIABLES = [
+  'NATS_USER',
+  'NATS_PASSWORD',
+  ...SERVICE_NATS_USERS.map(natsPasswordVariable),
+] as (keyof NatsCredentials)[];
+
+/** The local server's users (the tools user as NATS_USER), or what the environment gives for a real server. */
+function natsCredentials(env: NodeJS.ProcessEnv, localPasswords: Record<NatsUserName, string> | undefined): NatsCredentials {
+  if (localPasswords) {
+    return {
+      NATS_USER: TOOLS_NATS_USER,
+      NATS_PASSWORD: localPasswords[TOOLS_NATS_USER],
+      NATS_AUTHZ_PASSWORD: localPasswords.authz,
+      NATS_COSTASSET_PASSWORD: localPasswords.costasset,
+    };
+  }
+  return Object.fromEntries(NATS_CREDENTIAL_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]]));
+}
+
 /**
- * The environment the apps need. Local components get the stack's own URLs and credentials;
- * a component replaced by a real service keeps the URL and credentials the environment gives.
+ * The environment the apps need. Local components get the stack's own URLs and credentials (for
+ * a local nats, the passwords of its users: `localNatsPasswords`); a component replaced by a real
+ * service keeps the URL and credentials the environment gives.
  */
-export function buildStackEnv(settings: StackSettings, env: NodeJS.ProcessEnv): StackEnv {
+export function buildStackEnv(
+  settings: StackSettings,
+  env: NodeJS.ProcessEnv,
+  localNatsPasswords?: Record<NatsUserName, string>,
+): StackEnv {
   const { external, localUrls } = settings;
   const s3External = external.s3 !== undefined;
   const ldapExternal = external.ldap !== undefined;
   return {
     MONGODB_URI: external.mongo ?? localUrls.mongo,
     NATS_URL: external.nats ?? localUrls.nats,
+    ...natsCredentials(env, external.nats === undefined ? localNatsPasswords : undefined),
     S3_ENDPOINT: external.s3 ?? localUrls.s3,
     S3_ACCESS_KEY: (s3External && env.S3_ACCESS_KEY) || settings.s3.accessKey,
     S3_SECRET_KEY: (s3External && env.S3_SECRET_KEY) || settings.s3.secretKey,
@@ -26,13 +54,19 @@ export function buildStackEnv(settings: StackSettings, env: NodeJS.ProcessEnv): 
   };
 }
 
-const SECRET_KEYS: ReadonlySet<keyof StackEnv> = new Set(['S3_SECRET_KEY', 'LDAP_BIND_PASSWORD']);
+const SECRET_KEYS: ReadonlySet<keyof StackEnv> = new Set([
+  'S3_SECRET_KEY',
+  'LDAP_BIND_PASSWORD',
+  'NATS_PASSWORD',
+  'NATS_AUTHZ_PASSWORD',
+  'NATS_COSTASSET_PASSWORD',
+]);
 
 /** env.json without its secrets, for printing. */
 export function describeStackEnv(stackEnv: StackEnv): string[] {
   return (Object.keys(stackEnv) as (keyof StackEnv)[])
     .filter((key) => !SECRET_KEYS.has(key))
-    .map((key) => `${key}=${redactUserInfo(stackEnv[key])}`);
+    .map((key) => `${key}=${redactUserInfo(stackEnv[key] ?? '')}`);
 }
 
 function redactUserInfo(value: string): string {

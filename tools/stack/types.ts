@@ -33,6 +33,11 @@ export interface StackDownOptions extends StackOptions {
 export interface StackEnv {
   MONGODB_URI: string;
   NATS_URL: string;
+  /** The tools user's (tests that talk to NATS directly); each service runs as its own user (`withServiceNatsUser`). */
+  NATS_USER?: string;
+  NATS_PASSWORD?: string;
+  NATS_AUTHZ_PASSWORD?: string;
+  NATS_COSTASSET_PASSWORD?: string;
   S3_ENDPOINT: string;
   S3_ACCESS_KEY: string;
   S3_SECRET_KEY: string;

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { StartPlan } from './plan';
+import { SIGN_IN_HOURS } from './sign-in-link';
 
 export const TOKEN_COMMAND = 'npm run -s token -- --sub admin --tenant default --idp idp-default';
 
@@ -12,7 +13,12 @@ export function banner(plan: StartPlan, logFiles: string[], root: string, demo?:
     `corelite is running at ${base}`,
     '',
     `  Console        ${base}/`,
-    ...(signInLink ? ['  Sign-in link   the bootstrap System Admin, signed in (keep it private; it holds a 7-day refresh token):', `                   ${signInLink}`] : []),
+    ...(signInLink
+      ? [
+          `  Sign-in link   the bootstrap System Admin, signed in (keep it private; its session ends at Ctrl-C, or after ${SIGN_IN_HOURS} hours):`,
+          `                   ${signInLink}`,
+        ]
+      : []),
     `  API reference  ${base}/docs/authz   ${base}/docs/costasset`,
     `  Guides         ${base}/docs/   (start with docs/tutorial.md)`,
     '  Sign in        a token for the bootstrap System Admin of tenant "default":',

@@ -1,4 +1,5 @@
 import { IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { CLAIM_FORMATS } from '@lib/auth';
 import { CommonEnvironment } from '@lib/config';
 
 export class AuthzEnvironment extends CommonEnvironment {
@@ -14,6 +15,13 @@ export class AuthzEnvironment extends CommonEnvironment {
 
   @IsString()
   DEV_KEYS_DIR: string = '.dev-keys';
+
+  /**
+   * The IdP whose `BOOTSTRAP_ADMIN` is the bootstrap admin (a user is tenant, IdP and subject), and
+   * the IdP that users and memberships stored before users were keyed by IdP are moved to at start-up.
+   */
+  @Matches(CLAIM_FORMATS.idp.pattern, { message: `must be an IdP id (${CLAIM_FORMATS.idp.rule})` })
+  BOOTSTRAP_ADMIN_IDP: string = 'idp-default';
 
   @Matches(/^\d+[smhd]$/)
   ACCESS_TOKEN_TTL: string = '1h';

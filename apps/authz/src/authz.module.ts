@@ -14,6 +14,7 @@ import { PrincipalService } from './identity/principal.service';
 import { localVerifierProvider } from './token/signing-key.provider';
 import { SigningKeyModule } from './token/signing-key.module';
 import { TokenModule } from './token/token.module';
+import { UserAccessModule } from './user-access/user-access.module';
 import { UserTeamsModule } from './user-teams/user-teams.module';
 
 /** The authorization and core-configuration service ("core"). */
@@ -36,6 +37,7 @@ export class AuthzModule {
         TokenModule,
         AuthTypeAdminModule,
         UserTeamsModule,
+        UserAccessModule,
         ConfigurationModule,
         FeatureFlagsModule,
       ],

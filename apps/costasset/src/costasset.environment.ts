@@ -1,6 +1,10 @@
+import { getHeapStatistics } from 'node:v8';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { ObjectStoreEnvironment, toBoolean } from '@lib/config';
+
+/** A quarter of this process's V8 heap limit, at most 1 GiB: 1 GiB on a 24 GiB machine, 256 MiB where the heap is 1 GiB. */
+export const defaultParquetCap = () => Math.min(1024 ** 3, Math.floor(getHeapStatistics().heap_size_limit / 4));
 
 export class CostassetEnvironment extends ObjectStoreEnvironment {
   @IsInt()
@@ -31,10 +35,11 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Min(1)
   GPD_MAX_FILE_BYTES: number = 250 * 1024 * 1024;
 
+  /** Lifetime of a pre-signed upload URL: a PUT must start before it ends (a long upload started in time completes). */
   @IsInt()
   @Min(60)
   @Max(7 * 24 * 3600)
-  GPD_UPLOAD_URL_TTL_SECONDS: number = 3600;
+  GPD_UPLOAD_URL_TTL_SECONDS: number = 900;
 
   /** Rows written per bulk insert during enrichment. */
   @IsInt()
@@ -55,6 +60,14 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @IsInt()
   @Min(1)
   FOCUS_MAX_FILE_BYTES: number = 5 * 1024 * 1024 * 1024;
+
+  /**
+   * Most memory one Parquet row group (read whole) or column chunk may take to read: compressed
+   * bytes fetched plus decoded bytes. A file beyond it fails its import, naming the row group.
+   */
+  @IsInt()
+  @Min(1024 * 1024)
+  FOCUS_PARQUET_MEMORY_CAP_BYTES: number = defaultParquetCap();
 
   /** Most files (parts) one FOCUS upload may name. */
   @IsInt()

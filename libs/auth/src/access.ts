@@ -2,25 +2,28 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 
 /**
- * Who may call a route:
+ * Who may call a route (the whole matrix is in docs/decisions.md):
  * - `public`: anyone, no token (health, JWKS, token refresh);
- * - `member`: any valid token of the tenant; the service narrows what the caller sees
- *   (visibility groups, private report models, job types);
+ * - `signed-in`: any valid token of the tenant, even of a user in no team (who it is, its own teams);
+ * - `member`: a caller in at least one team; the service narrows what it sees (visibility
+ *   groups, private report models, its own jobs);
+ * - `cost-data`: a caller holding `Cost Data Manager` (or `System Admin`): imports and deletes
+ *   cost data, within the billing accounts its visibility groups show it;
  * - `system-admin`: a caller holding the `System Admin` role through one of its teams.
  */
-export const ACCESS_RULES = ['public', 'member', 'system-admin'] as const;
+export const ACCESS_RULES = ['public', 'signed-in', 'member', 'cost-data', 'system-admin'] as const;
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
 export const ACCESS_RULE = 'auth:access';
 
 const unauthorized = ApiUnauthorizedResponse({ description: 'No valid corelite-token (`TOKEN_*` codes)' });
+const forbidden = (description: string) => applyDecorators(unauthorized, ApiForbiddenResponse({ description }));
 const docs: Record<AccessRule, MethodDecorator & ClassDecorator> = {
   public: applyDecorators(),
-  member: unauthorized,
-  'system-admin': applyDecorators(
-    unauthorized,
-    ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED`: the caller is not a System Admin' }),
-  ),
+  'signed-in': unauthorized,
+  member: forbidden('`TEAM_REQUIRED`: the caller is in no team'),
+  'cost-data': forbidden('`COST_DATA_MANAGER_REQUIRED`: the caller holds neither `Cost Data Manager` nor `System Admin`'),
+  'system-admin': forbidden('`SYSTEM_ADMIN_REQUIRED`: the caller is not a System Admin'),
 };
 
 /**
@@ -32,7 +35,11 @@ export const Access = (rule: AccessRule) => applyDecorators(SetMetadata(ACCESS_R
 
 /** Anyone, without a token. */
 export const Public = () => Access('public');
-/** Any authenticated caller of the tenant; the service decides what it sees. */
+/** Any valid token of the tenant, a user in no team included. */
+export const SignedIn = () => Access('signed-in');
+/** A caller in at least one team; the service decides what it sees. */
 export const AnyMember = () => Access('member');
+/** Callers holding `Cost Data Manager` or `System Admin`: changes to cost data. */
+export const CostDataManager = () => Access('cost-data');
 /** Callers holding the `System Admin` role through a team. */
 export const SystemAdminOnly = () => Access('system-admin');

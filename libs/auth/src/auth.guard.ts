@@ -2,11 +2,12 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ProblemException } from '@lib/http/problem/problem';
 import { ACCESS_RULE, AccessRule } from './access';
+import { COST_DATA_MANAGER_ROLE, Principal } from './principal';
 import { AuthenticatedRequest } from './principal.decorator';
 import { AccessTokenVerifier, PrincipalResolver } from './principal-resolver';
 import { extractToken } from './token-extractor';
 
-/** Global: applies each route's declared access rule (`@Public()`, `@AnyMember()`, `@SystemAdminOnly()`). */
+/** Global: applies each route's declared access rule (`@Public()`, `@SignedIn()`, `@AnyMember()`, `@CostDataManager()`, `@SystemAdminOnly()`). */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
@@ -27,9 +28,17 @@ export class AuthGuard implements CanActivate {
     const claims = await this.verifier.verify(token, 'access');
     const principal = await this.resolver.resolve(claims);
     request.principal = principal;
-    if (rule === 'system-admin' && !principal.isSystemAdmin) {
-      throw new ProblemException(403, 'SYSTEM_ADMIN_REQUIRED', 'Only a System Admin may do this');
-    }
+    refuseUnless(rule, principal);
     return true;
+  }
+}
+
+/** The role a rule asks for, beyond a valid token: 403 with the rule's stable code otherwise. */
+function refuseUnless(rule: Exclude<AccessRule, 'public'>, principal: Principal): void {
+  if (principal.isSystemAdmin || rule === 'signed-in') return;
+  if (rule === 'system-admin') throw new ProblemException(403, 'SYSTEM_ADMIN_REQUIRED', 'Only a System Admin may do this');
+  if (principal.teams.length === 0) throw new ProblemException(403, 'TEAM_REQUIRED', 'The caller is in no team, and a team is needed to read or change anything here');
+  if (rule === 'cost-data' && !principal.roles.includes(COST_DATA_MANAGER_ROLE)) {
+    throw new ProblemException(403, 'COST_DATA_MANAGER_REQUIRED', `Only a ${COST_DATA_MANAGER_ROLE} or a System Admin may change cost data`);
   }
 }

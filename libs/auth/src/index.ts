@@ -1,4 +1,5 @@
 export * from './token-claims';
+export * from './claim-format';
 export * from './principal';
 export * from './signing-key';
 export * from './token-issuer';
@@ -10,6 +11,7 @@ export * from './route-catalog';
 export * from './jwks-key-set';
 export * from './principal.decorator';
 export * from './principal-resolver';
+export * from './principal-cache-key';
 export * from './auth.guard';
 export * from './idp-check';
 export * from './auth.module';

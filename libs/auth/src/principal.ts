@@ -1,6 +1,8 @@
 import type { AuthType } from './token-claims';
 
 export const SYSTEM_ADMIN_ROLE = 'System Admin';
+/** Imports, re-imports and deletes cost data, within the billing accounts its visibility groups show it. */
+export const COST_DATA_MANAGER_ROLE = 'Cost Data Manager';
 
 export interface PrincipalTeam {
   teamCode: string;

@@ -60,7 +60,7 @@ export class RouteCatalog implements OnModuleInit {
     const undeclared = this.routes().filter((route) => route.rule === undefined);
     if (undeclared.length > 0) {
       throw new Error(
-        `Every route must declare its access rule (@Public(), @AnyMember() or @SystemAdminOnly() from @lib/auth); these do not: ${undeclared
+        `Every route must declare its access rule (@Public(), @SignedIn(), @AnyMember(), @CostDataManager() or @SystemAdminOnly() from @lib/auth); these do not: ${undeclared
           .map((route) => `${route.method} ${route.path} (${route.handler})`)
           .join(', ')}`,
       );

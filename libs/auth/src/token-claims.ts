@@ -14,7 +14,12 @@ export interface TokenClaims {
   exp?: number;
   iss?: string;
   jti?: string;
+  /**
+   * The session: the id of the refresh-token family the token was issued from (absent in tokens
+   * minted outside authz, such as those of `npm run token`). A revoked session refuses its tokens.
+   */
+  sid?: string;
 }
 
-export type AccessClaimsInput = Pick<TokenClaims, 'sub' | 'tid' | 'idp' | 'groups' | 'authType' | 'authTypeId'>;
-export type RefreshClaimsInput = Pick<TokenClaims, 'sub' | 'tid' | 'idp' | 'groups'>;
+export type AccessClaimsInput = Pick<TokenClaims, 'sub' | 'tid' | 'idp' | 'groups' | 'authType' | 'authTypeId' | 'sid'>;
+export type RefreshClaimsInput = Pick<TokenClaims, 'sub' | 'tid' | 'idp' | 'groups' | 'sid'>;

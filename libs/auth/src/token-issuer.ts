@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { CLAIM_FORMATS, unsafeIdentityClaim } from './claim-format';
 import type { SigningKey } from './signing-key';
 import type { AccessClaimsInput, RefreshClaimsInput } from './token-claims';
 
@@ -14,6 +15,8 @@ export function parseTtl(ttl: string): number {
 export interface IssuedToken {
   token: string;
   expiresIn: number;
+  /** The token's `jti`. */
+  jti: string;
 }
 
 /** Signs corelite-tokens with the service's private key. Pure: no Nest, usable from the token command. */
@@ -33,8 +36,12 @@ export class TokenIssuer {
     return this.sign({ ...rest, groups: claims.groups ?? [], typ: 'refresh' }, sub, ttlSeconds);
   }
 
+  /** Never signs what every verifier would refuse (the token command passes its arguments here). */
   private async sign(payload: Record<string, unknown>, subject: string, ttlSeconds: number): Promise<IssuedToken> {
+    const unsafe = unsafeIdentityClaim({ tid: payload.tid, idp: payload.idp, sub: subject });
+    if (unsafe) throw new Error(`Invalid "${unsafe}" claim: ${CLAIM_FORMATS[unsafe].rule}`);
     const now = Math.floor(Date.now() / 1000);
+    const jti = randomUUID();
     const token = await new SignJWT(payload)
       .setProtectedHeader({ alg: this.key.alg, kid: this.key.kid, typ: 'JWT' })
       .setSubject(subject)
@@ -42,8 +49,8 @@ export class TokenIssuer {
       .setIssuedAt(now)
       .setNotBefore(now)
       .setExpirationTime(now + ttlSeconds)
-      .setJti(randomUUID())
+      .setJti(jti)
       .sign(this.key.privateKey);
-    return { token, expiresIn: ttlSeconds };
+    return { token, expiresIn: ttlSeconds, jti };
   }
 }

@@ -54,6 +54,38 @@ describe('TokenVerifier', () => {
     expect(problem.code).toBe(code);
   });
 
+  it.each([
+    ['tid', 'other/../default'],
+    ['tid', 'tenant.with.dots'],
+    ['tid', 'tenants/x'],
+    ['tid', '-leading-dash'],
+    ['tid', 't'.repeat(65)],
+    ['sub', 'admin\u0000'],
+    ['sub', 'alice bob'],
+    ['sub', '../admin'],
+    ['sub', 'a'.repeat(257)],
+    ['idp', 'idp/one'],
+    ['idp', 'idp:one'],
+    ['idp', ''],
+  ])('refuses a "%s" claim outside its safe character set (%j) with 401 TOKEN_CLAIMS_INVALID', async (claim, value) => {
+    const problem = await rejection(verifier.verify(await signed({ ...claims, [claim]: value, iss: ISSUER, iat: now(), exp: now() + 60 })));
+    expect({ status: problem.getStatus(), code: problem.code }).toEqual({ status: 401, code: 'TOKEN_CLAIMS_INVALID' });
+    expect(problem.message).toContain(`"${claim}"`);
+  });
+
+  it('accepts e-mail-like and base64url subjects and IdP ids', async () => {
+    for (const [sub, idp] of [['first.last+tag@example.com', 'login.example.com'], ['_Ab-9xYz', 'idp_default-2']]) {
+      await expect(verifier.verify(await signed({ ...claims, sub, idp, iss: ISSUER, iat: now(), exp: now() + 60 }))).resolves.toMatchObject({ sub, idp });
+    }
+  });
+
+  it('never signs an identity claim outside its safe character set', async () => {
+    const issuer = new TokenIssuer(key, ISSUER);
+    await expect(issuer.issueAccess({ ...claims, tid: 'a/b' }, 60)).rejects.toThrow(/"tid"/);
+    await expect(issuer.issueRefresh({ sub: 'a b', tid: 't', idp: 'i', groups: [] }, 60)).rejects.toThrow(/"sub"/);
+    await expect(issuer.issueAccess({ ...claims, idp: 'idp\n' }, 60)).rejects.toThrow(/"idp"/);
+  });
+
   it('checks the signature of a token once, and refuses it again once it has expired', async () => {
     let lookups = 0;
     const keys = createLocalJWKSet({ keys: [key.publicJwk] });

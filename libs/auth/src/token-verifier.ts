@@ -1,5 +1,6 @@
 import { createLocalJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey, KeyLike } from 'jose';
 import { ProblemException } from '@lib/http/problem/problem';
+import { CLAIM_FORMATS, unsafeIdentityClaim } from './claim-format';
 import { AUTH_TYPES, AuthType, TokenClaims } from './token-claims';
 import { JwksKeySet } from './jwks-key-set';
 import type { SigningKey } from './signing-key';
@@ -10,8 +11,8 @@ type KeyResolver = KeyLike | JWTVerifyGetKey;
 export const ACCEPTED_ALGORITHMS = ['ES256', 'RS256'];
 const REQUIRED_CLAIMS = ['sub', 'tid', 'idp', 'exp', 'iat', 'iss'];
 
-function claimProblem(claim: string): ProblemException {
-  return new ProblemException(401, 'TOKEN_CLAIMS_INVALID', `The token's "${claim}" claim is missing or invalid`);
+function claimProblem(claim: string, rule?: string): ProblemException {
+  return new ProblemException(401, 'TOKEN_CLAIMS_INVALID', `The token's "${claim}" claim is missing or invalid${rule ? ` (${rule})` : ''}`);
 }
 
 function isNonEmptyString(value: unknown): value is string {
@@ -19,9 +20,8 @@ function isNonEmptyString(value: unknown): value is string {
 }
 
 function toClaims(payload: JWTPayload): TokenClaims {
-  for (const claim of ['sub', 'tid', 'idp']) {
-    if (!isNonEmptyString(payload[claim])) throw claimProblem(claim);
-  }
+  const unsafe = unsafeIdentityClaim({ tid: payload.tid, sub: payload.sub, idp: payload.idp });
+  if (unsafe) throw claimProblem(unsafe, CLAIM_FORMATS[unsafe].rule);
   const groups = payload.groups ?? [];
   if (!Array.isArray(groups) || groups.length > 1000 || !groups.every(isNonEmptyString)) throw claimProblem('groups');
   const authType = (payload.authType ?? 'internal') as AuthType;

@@ -11,6 +11,7 @@ import {
   Max,
   Min,
   ValidateBy,
+  ValidateIf,
   type ValidationArguments,
 } from 'class-validator';
 import { loadEnvironment } from './load-environment';
@@ -31,6 +32,9 @@ const IsAtMost = (other: string) =>
       defaultMessage: () => `must not be greater than ${other}`,
     },
   });
+
+const needsNatsCredentials = (env: CommonEnvironment) =>
+  env.NODE_ENV === 'production' || env.NATS_USER !== undefined || env.NATS_PASSWORD !== undefined;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -95,6 +99,19 @@ export class CommonEnvironment {
   @Min(100)
   @Max(60_000)
   NATS_REQUEST_TIMEOUT_MS: number = 3000;
+
+  /**
+   * This service's own NATS user and its password: the server gives each user the subjects it may
+   * publish and subscribe to. Required in production; elsewhere both or neither (a server without
+   * authorization).
+   */
+  @ValidateIf(needsNatsCredentials)
+  @Matches(/^[A-Za-z0-9._-]{1,128}$/, { message: 'is required in production and with NATS_PASSWORD: 1-128 letters, digits or ._-' })
+  NATS_USER?: string;
+
+  @ValidateIf(needsNatsCredentials)
+  @Matches(/^\S{8,1024}$/, { message: 'is required in production and with NATS_USER: 8-1024 characters, no white space' })
+  NATS_PASSWORD?: string;
 
   /** Prefix of every NATS subject and stream of this deployment (letters, digits, `_`, `-`). */
   @IsOptional()

@@ -48,4 +48,26 @@ describe('loadEnvironment', () => {
       /must not be greater than HTTP_MAX_IN_FLIGHT/,
     );
   });
+
+  it("refuses to start in production without the service's own NATS user, naming the variables and never their values", () => {
+    let caught: unknown;
+    try {
+      loadEnvironment(CommonEnvironment, { NODE_ENV: 'production' });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as EnvironmentError).problems).toEqual([
+      expect.stringMatching(/^NATS_USER: is required in production/),
+      expect.stringMatching(/^NATS_PASSWORD: is required in production/),
+    ]);
+    expect(() => loadEnvironment(CommonEnvironment, { NODE_ENV: 'production', NATS_USER: 'costasset', NATS_PASSWORD: 'short' })).toThrow(
+      /^(?![\s\S]*short)[\s\S]*NATS_PASSWORD: /,
+    );
+    expect(loadEnvironment(CommonEnvironment, { NODE_ENV: 'production', NATS_USER: 'costasset', NATS_PASSWORD: 'a-long-secret' })).toMatchObject({ NATS_USER: 'costasset' });
+  });
+
+  it('connects without credentials in development and test unless one of the pair is given', () => {
+    expect(loadEnvironment(CommonEnvironment, { NODE_ENV: 'test' }).NATS_USER).toBeUndefined();
+    expect(() => loadEnvironment(CommonEnvironment, { NODE_ENV: 'development', NATS_USER: 'authz' })).toThrow(/NATS_PASSWORD: /);
+  });
 });

@@ -41,6 +41,8 @@ export class ResolvePrincipalRequest extends TenantScoped {
   @IsString() @MaxLength(MAX_ID) userId: string;
   @IsString() @MaxLength(MAX_ID) idpId: string;
   @IdList() groups: string[];
+  /** The token's session (`sid`): authz refuses the request when it is revoked. */
+  @IsOptional() @IsString() @MaxLength(MAX_ID) sessionId?: string;
 }
 
 export class PrincipalTeamMessage implements PrincipalTeam {
@@ -116,6 +118,13 @@ export class MembershipChanged extends TenantScoped {
   @IsOptional() @IdList() userIds?: string[];
   @IsOptional() @IdList() teamCodes?: string[];
 }
+/**
+ * A user's sessions were revoked (sign-out, refresh-token reuse) or the user was disabled: every
+ * instance drops the user's cached principals, so its next request is checked against the store.
+ */
+export class UserAccessRevoked extends TenantScoped {
+  @IsString() @MaxLength(MAX_ID) userId: string;
+}
 export class KeysChanged extends TenantScoped {
   @IdList() keys: string[];
 }
@@ -148,6 +157,7 @@ export class LineItemsChanged extends TenantScoped {
 export interface Events {
   'authz.config.changed': AuthzConfigChanged;
   'authz.membership.changed': MembershipChanged;
+  'authz.access.revoked': UserAccessRevoked;
   'core.flags.changed': KeysChanged;
   'core.config.changed': KeysChanged;
   'costasset.budget.threshold': BudgetThresholdCrossed;
@@ -160,6 +170,7 @@ export type EventSubject = keyof Events;
 export const EVENT_PAYLOADS: { [E in EventSubject]: ClassOf<Events[E]> } = {
   'authz.config.changed': AuthzConfigChanged,
   'authz.membership.changed': MembershipChanged,
+  'authz.access.revoked': UserAccessRevoked,
   'core.flags.changed': KeysChanged,
   'core.config.changed': KeysChanged,
   'costasset.budget.threshold': BudgetThresholdCrossed,

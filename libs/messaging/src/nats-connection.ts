@@ -7,6 +7,9 @@ export class NatsOptions {
   requestTimeoutMs!: number;
   /** Prefix of every subject and stream name, so that deployments (or test runs) can share a NATS cluster. */
   namespace?: string;
+  /** This service's NATS user and password (the server's `authorization` block gives each user its subjects). */
+  user?: string;
+  password?: string;
 }
 
 /**
@@ -49,6 +52,8 @@ export class NatsConnectionProvider implements OnModuleInit, OnApplicationShutdo
     const nc = await connect({
       servers: this.options.servers.split(','),
       name: this.options.name,
+      user: this.options.user,
+      pass: this.options.password,
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,

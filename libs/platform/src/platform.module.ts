@@ -30,7 +30,14 @@ export class PlatformModule {
             bulk: env.MONGODB_MAX_TIME_BULK_MS,
           },
         }),
-        MessagingModule.forRoot({ servers: env.NATS_URL, name: service, requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS, namespace: env.NATS_NAMESPACE }),
+        MessagingModule.forRoot({
+          servers: env.NATS_URL,
+          name: service,
+          requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS,
+          namespace: env.NATS_NAMESPACE,
+          user: env.NATS_USER,
+          password: env.NATS_PASSWORD,
+        }),
       ],
       providers: [
         { provide: environmentClass, useValue: env },

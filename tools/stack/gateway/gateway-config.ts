@@ -34,6 +34,8 @@ export interface GatewayConfigInput {
   mimeTypesFile?: string;
   /** When the master runs as root, its workers run as this user (so they can read the repository). */
   workerUser?: string;
+  /** The object store's URL: the console's Content-Security-Policy lets it PUT pre-signed uploads to its origin. */
+  objectStoreUrl?: string;
 }
 
 export type TempPathModule = 'fastcgi' | 'uwsgi' | 'scgi';
@@ -103,6 +105,15 @@ function boundedUpstreams(upstreams: GatewayUpstreams, admission: AdmissionBound
   ];
 }
 
+/**
+ * `$object_store_origin` of the routing table: the one origin besides the console's own that the
+ * console may connect to (its uploads go to pre-signed object-store URLs); none without a URL.
+ */
+export function objectStoreOriginLine(objectStoreUrl: string | undefined): string {
+  const origin = objectStoreUrl ? new URL(objectStoreUrl).origin : '';
+  return `set $object_store_origin ${quoted(origin)};`;
+}
+
 /** A complete nginx.conf for an unprivileged local gateway: everything it writes stays in `runDir`. */
 export function renderGatewayConfig(input: GatewayConfigInput): string {
   const run = (name: string) => quoted(path.join(input.runDir, name));
@@ -135,6 +146,7 @@ export function renderGatewayConfig(input: GatewayConfigInput): string {
     '',
     '  server {',
     `    listen ${listen};`,
+    `    ${objectStoreOriginLine(input.objectStoreUrl)}`,
     `    include ${quoted(path.join(input.repoRoot, ROUTES_FILE))};`,
     '  }',
     '}',

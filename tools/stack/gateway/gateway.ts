@@ -28,6 +28,8 @@ export interface GatewayOptions {
   /** Log every request to `gateway-access.log` (off by default). */
   accessLog?: boolean;
   repoRoot?: string;
+  /** The object store the console uploads to (S3_ENDPOINT): its origin joins the console's `connect-src`. */
+  objectStoreUrl?: string;
   log?: (line: string) => void;
 }
 
@@ -95,6 +97,7 @@ async function writeConfig(options: GatewayOptions & { port: number }) {
     admission: options.admission,
     repoRoot,
     runDir: options.runDir,
+    objectStoreUrl: options.objectStoreUrl,
     errorLog,
     accessLog,
     tempPathModules: tempPathModulesOf(await nginxVersionOutput(nginx)),

@@ -1,4 +1,7 @@
-import { renderGatewayConfig, tempPathModulesOf } from '../gateway/gateway-config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderGatewayConfig, ROUTES_FILE, tempPathModulesOf } from '../gateway/gateway-config';
+import { REPO_ROOT } from '../settings';
 
 describe('gateway configuration', () => {
   const input = {
@@ -20,6 +23,20 @@ describe('gateway configuration', () => {
     expect(config).toContain('  upstream costasset_always {\n    server 127.0.0.1:3002;\n');
     expect(config).toContain('    listen 127.0.0.1:8080;');
     expect(config).toContain('    include "/repo/deploy/gateway/routes.conf";');
+    expect(config).toContain('    set $object_store_origin "";\n');
+  });
+
+  it("gives the console a Content-Security-Policy that connects to its own origin and the object store's only", () => {
+    const routes = readFileSync(join(REPO_ROOT, ROUTES_FILE), 'utf8');
+    const policies = routes.split('\n').filter((line) => line.includes('add_header Content-Security-Policy'));
+    expect(policies).toHaveLength(1);
+    expect(policies[0]).toContain("connect-src 'self' $object_store_origin;");
+    expect(policies[0]).not.toMatch(/\bhttps?:[ ;]/);
+    expect(readFileSync(join(REPO_ROOT, 'deploy', 'gateway', 'nginx.conf'), 'utf8')).toContain('set $object_store_origin "";');
+  });
+
+  it("names the object store's origin, and only its origin, for the console's uploads", () => {
+    expect(renderGatewayConfig({ ...input, objectStoreUrl: 'http://127.0.0.1:4569/corelite?x=1' })).toContain('    set $object_store_origin "http://127.0.0.1:4569";\n');
   });
 
   it("passes each server at most the requests it admits: authz its bound, costasset's heavy routes theirs and its other routes the rest", () => {

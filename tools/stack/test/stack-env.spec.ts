@@ -19,6 +19,19 @@ describe('env.json', () => {
     });
   });
 
+  it("gives the local nats's users: the tools user as NATS_USER, each service's password under its name", () => {
+    const passwords = { authz: 'authz-pw', costasset: 'costasset-pw', tools: 'tools-pw' };
+    expect(buildStackEnv(resolveSettings('test', {}, '/repo'), {}, passwords)).toMatchObject({
+      NATS_USER: 'tools',
+      NATS_PASSWORD: 'tools-pw',
+      NATS_AUTHZ_PASSWORD: 'authz-pw',
+      NATS_COSTASSET_PASSWORD: 'costasset-pw',
+    });
+    const external = { NATS_URL: 'nats://bus:4222', NATS_AUTHZ_PASSWORD: 'real-authz-pw' };
+    expect(buildStackEnv(resolveSettings('test', external, '/repo'), external, passwords)).toMatchObject({ NATS_URL: 'nats://bus:4222', NATS_AUTHZ_PASSWORD: 'real-authz-pw' });
+    expect(buildStackEnv(resolveSettings('test', external, '/repo'), external, passwords)).not.toHaveProperty('NATS_USER');
+  });
+
   it('passes a real service and its credentials through', () => {
     const env = {
       MONGODB_URI: 'mongodb://db/x',
@@ -42,8 +55,9 @@ describe('env.json', () => {
 
   it('describes itself without secrets or passwords inside URLs', () => {
     const env = { MONGODB_URI: 'mongodb://user:pw@db/x' };
-    const lines = describeStackEnv(buildStackEnv(resolveSettings('dev', env, '/repo'), env));
+    const lines = describeStackEnv(buildStackEnv(resolveSettings('dev', env, '/repo'), env, { authz: 'a-secret', costasset: 'c-secret', tools: 't-secret' }));
     expect(lines).toContain('MONGODB_URI=mongodb://user:***@db/x');
-    expect(lines.join('\n')).not.toMatch(/S3_SECRET_KEY|LDAP_BIND_PASSWORD|admin-secret|:pw@/);
+    expect(lines).toContain('NATS_USER=tools');
+    expect(lines.join('\n')).not.toMatch(/S3_SECRET_KEY|LDAP_BIND_PASSWORD|admin-secret|:pw@|PASSWORD|-secret/);
   });
 });

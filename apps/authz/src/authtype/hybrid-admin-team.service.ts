@@ -120,11 +120,11 @@ export class HybridAdminTeamService {
    * `INITIAL-SETUP-ADMIN` (org `admin_org`, role `System Admin`), so that its next calls still work
    * with internal authorization. Returns whether a membership was added.
    */
-  async placeInInitialAdminTeam(principal: Pick<Principal, 'tenantId' | 'userId'>, undo: Compensation): Promise<boolean> {
-    const { tenantId, userId } = principal;
+  async placeInInitialAdminTeam(principal: Pick<Principal, 'tenantId' | 'userId' | 'idpId'>, undo: Compensation): Promise<boolean> {
+    const { tenantId, userId, idpId } = principal;
     await this.bootstrap.ensureAdminTeam(tenantId);
     try {
-      const membership = await this.memberships.create(tenantId, { userId, teamCode: INITIAL_ADMIN_TEAM });
+      const membership = await this.memberships.create(tenantId, { userId, idpId, teamCode: INITIAL_ADMIN_TEAM });
       undo.add(`remove ${userId} from ${INITIAL_ADMIN_TEAM}`, () => this.memberships.deleteOne(tenantId, { _id: membership._id }));
       return true;
     } catch (error) {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SYSTEM_ADMIN_ROLE } from '@lib/auth';
+import { COST_DATA_MANAGER_ROLE, SYSTEM_ADMIN_ROLE } from '@lib/auth';
 import { isDuplicateKey } from '@lib/persistence';
 import { AuthzEnvironment } from '../authz.environment';
 import { externalRefKey } from './schemas/team.schema';
@@ -8,13 +8,15 @@ import { OrgRepository } from './org.repository';
 import { RoleRepository } from './role.repository';
 import { TeamRepository } from './team.repository';
 import { UserRepository } from './user.repository';
+import type { UserKey } from './user-key';
 
 export const INITIAL_ADMIN_TEAM = 'INITIAL-SETUP-ADMIN';
 export const INITIAL_ADMIN_ORG = 'admin_org';
 
 /**
  * Contract §2: each bootstrap tenant gets, idempotently, the System Admin role, org `admin_org`,
- * team `INITIAL-SETUP-ADMIN` holding the role, and the bootstrap admin in that team. Upserts make
+ * team `INITIAL-SETUP-ADMIN` holding the role, and the bootstrap admin (`BOOTSTRAP_ADMIN` of
+ * `BOOTSTRAP_ADMIN_IDP`) in that team. Upserts make
  * concurrent starts of several instances safe.
  */
 @Injectable()
@@ -32,21 +34,23 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const tenants = this.env.BOOTSTRAP_TENANTS.split(',').map((t) => t.trim()).filter(Boolean);
-    for (const tenantId of tenants) await this.bootstrapTenant(tenantId, this.env.BOOTSTRAP_ADMIN);
+    const admin = { userId: this.env.BOOTSTRAP_ADMIN, idpId: this.env.BOOTSTRAP_ADMIN_IDP };
+    for (const tenantId of tenants) await this.bootstrapTenant(tenantId, admin);
     this.logger.log(`bootstrapped tenants: ${tenants.join(', ')}`);
   }
 
-  async bootstrapTenant(tenantId: string, adminUserId: string): Promise<void> {
+  /** The admin is a user of one IdP (BOOTSTRAP_ADMIN_IDP): the same subject from another IdP of the tenant is someone else. */
+  async bootstrapTenant(tenantId: string, admin: UserKey): Promise<void> {
     await this.ensureAdminTeam(tenantId);
-    await this.upsertIgnoringRace(() => this.users.updateOne(tenantId, { userId: adminUserId }, { $setOnInsert: { userId: adminUserId } }, { upsert: true }));
-    await this.upsertIgnoringRace(() =>
-      this.memberships.updateOne(tenantId, { userId: adminUserId, teamCode: INITIAL_ADMIN_TEAM }, { $setOnInsert: { userId: adminUserId, teamCode: INITIAL_ADMIN_TEAM } }, { upsert: true }),
-    );
+    await this.upsertIgnoringRace(() => this.users.updateOne(tenantId, { ...admin }, { $setOnInsert: { ...admin } }, { upsert: true }));
+    await this.memberships.add(tenantId, { ...admin, teamCode: INITIAL_ADMIN_TEAM });
   }
 
-  /** The System Admin role, `admin_org` and the `INITIAL-SETUP-ADMIN` team holding the role. */
+  /** The System Admin and Cost Data Manager roles, `admin_org` and the `INITIAL-SETUP-ADMIN` team holding System Admin. */
   async ensureAdminTeam(tenantId: string): Promise<void> {
-    await this.upsertIgnoringRace(() => this.roles.updateOne(tenantId, { name: SYSTEM_ADMIN_ROLE }, { $setOnInsert: { name: SYSTEM_ADMIN_ROLE } }, { upsert: true }));
+    for (const name of [SYSTEM_ADMIN_ROLE, COST_DATA_MANAGER_ROLE]) {
+      await this.upsertIgnoringRace(() => this.roles.updateOne(tenantId, { name }, { $setOnInsert: { name } }, { upsert: true }));
+    }
     await this.upsertIgnoringRace(() => this.orgs.updateOne(tenantId, { orgCode: INITIAL_ADMIN_ORG }, { $setOnInsert: { orgCode: INITIAL_ADMIN_ORG } }, { upsert: true }));
     await this.upsertIgnoringRace(() =>
       this.teams.updateOne(

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthTypeModule } from '../authtype/auth-type.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { AccessRefusals } from './access-refusals';
 import { BootstrapService } from './bootstrap.service';
+import { IdpKeyMigration } from './idp-key-migration';
 import { MembershipRepository } from './membership.repository';
 import { OrgRepository } from './org.repository';
 import { PrincipalHandler } from './principal.handler';
@@ -27,8 +30,9 @@ const repositories = [UserRepository, TeamRepository, OrgRepository, RoleReposit
       { name: Membership.name, schema: MembershipSchema },
     ]),
     AuthTypeModule,
+    SessionsModule,
   ],
-  providers: [...repositories, BootstrapService, PrincipalService, PrincipalHandler],
+  providers: [...repositories, IdpKeyMigration, BootstrapService, PrincipalService, PrincipalHandler, AccessRefusals],
   exports: [...repositories, BootstrapService, PrincipalService],
 })
 export class IdentityModule {}

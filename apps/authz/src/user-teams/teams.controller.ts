@@ -64,11 +64,16 @@ export class TeamsController {
   }
 
   @Post('users')
-  @ApiOperation({ summary: 'Add a user before its first login', description: '409 `USER_EXISTS` when the user is already known.' })
+  @ApiOperation({
+    summary: 'Add a user before its first login',
+    description:
+      'A user is its subject as one IdP of the tenant asserts it: `idp_id` (the caller\'s IdP when omitted) names the IdP. ' +
+      '409 `USER_EXISTS` when the user of that IdP is already known.',
+  })
   @ApiCreatedResponse({ type: UserResponse })
   @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`' })
   @ApiConflictResponse({ description: '`USER_EXISTS`' })
   createUser(@CurrentPrincipal() principal: Principal, @Body() body: CreateUserRequest): Promise<UserResponse> {
-    return this.service.createUser(principal, body.user_id);
+    return this.service.createUser(principal, body);
   }
 }

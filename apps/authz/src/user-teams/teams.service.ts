@@ -10,8 +10,9 @@ import { Team, externalRefKey } from '../identity/schemas/team.schema';
 import { User } from '../identity/schemas/user.schema';
 import { TeamRepository } from '../identity/team.repository';
 import { UserRepository } from '../identity/user.repository';
+import { userKeyOf } from './user-key-of';
 import { CreateTeamRequest, TeamPage, TeamResponse } from './dto/team.dto';
-import { UserPage, UserResponse } from './dto/user.dto';
+import { CreateUserRequest, UserPage, UserResponse } from './dto/user.dto';
 import { MembershipEvents } from './membership-events';
 
 type Timestamped = { createdAt?: Date; updatedAt?: Date };
@@ -29,8 +30,10 @@ export function toTeamResponse(team: Team & Timestamped): TeamResponse {
 export function toUserResponse(user: User & Timestamped): UserResponse {
   return {
     user_id: user.userId,
+    idp_id: user.idpId,
     ...(user.createdAt ? { created_at: new Date(user.createdAt).toISOString() } : {}),
     ...(user.lastSeenAt ? { last_seen_at: new Date(user.lastSeenAt).toISOString() } : {}),
+    ...(user.disabledAt ? { disabled_at: new Date(user.disabledAt).toISOString() } : {}),
   };
 }
 
@@ -97,14 +100,15 @@ export class TeamsService {
     return { items: page.items.map(toUserResponse), nextCursor: page.nextCursor };
   }
 
-  /** Adds a user before its first login (users are otherwise provisioned by their first token). */
-  async createUser(principal: Principal, userId: string): Promise<UserResponse> {
+  /** Adds a user of an IdP before its first login (users are otherwise provisioned by their first token). */
+  async createUser(principal: Principal, request: CreateUserRequest): Promise<UserResponse> {
     const { tenantId } = principal;
-    const exists = () => Problems.conflict('USER_EXISTS', `User "${userId}" already exists`);
-    if (await this.users.exists(tenantId, { userId })) throw exists();
+    const { userId, idpId } = userKeyOf(principal, request);
+    const exists = () => Problems.conflict('USER_EXISTS', `User "${userId}" of IdP "${idpId}" already exists`);
+    if (await this.users.exists(tenantId, { userId, idpId })) throw exists();
     let created: User & Timestamped;
     try {
-      created = await this.users.create(tenantId, { userId });
+      created = await this.users.create(tenantId, { userId, idpId });
     } catch (error) {
       if (isDuplicateKey(error)) throw exists();
       throw error;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiExtraModels,
@@ -10,7 +10,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { CurrentPrincipal, Principal, SignedIn, SystemAdminOnly } from '@lib/auth';
 import {
   BulkAddResponse,
   BulkRemoveResponse,
@@ -19,6 +19,7 @@ import {
   UserTeamAddResponse,
   UserTeamRemoveResponse,
   UserTeamRequest,
+  UserTeamsQuery,
   UserTeamsResponse,
 } from './dto/user-team.dto';
 import { UserTeamsService } from './user-teams.service';
@@ -30,7 +31,10 @@ const BULK_NOT_FOUND = {
   content: { 'application/problem+json': { schema: { $ref: getSchemaPath(UnknownTeamsOrUsersProblem) } } },
 };
 
-/** Spec A.3: user-team membership (operations 9 to 13). */
+/**
+ * Spec A.3: user-team membership (operations 9 to 13). A user is (tenant, IdP, subject): each
+ * operation takes an optional `idp_id` naming the IdP of its users, the caller's IdP by default.
+ */
 @ApiTags('user-team')
 @ApiExtraModels(UnknownTeamsOrUsersProblem)
 @Controller('authorization/v2')
@@ -60,10 +64,11 @@ export class UserTeamsController {
   }
 
   @Get('userteam/:userid')
-  @AnyMember()
+  @SignedIn()
   @ApiOperation({
     summary: 'Teams and external groups of a user (11)',
     description:
+      'The user is of the IdP `idp_id` (the caller\'s IdP when omitted). ' +
       'A System Admin may read any user of the tenant; any other caller only itself (403 `USER_TEAMS_FORBIDDEN`). ' +
       '`teams` are the internal memberships from the database. `external_groups` are the cn of the directory groups listing the user ' +
       '(`member=<user DN>` or `memberUid=<user id>` under the base of `_ldap_config`). No directory configured: `external_groups: []`. ' +
@@ -74,8 +79,8 @@ export class UserTeamsController {
   @ApiOkResponse({ type: UserTeamsResponse })
   @ApiForbiddenResponse({ description: '`USER_TEAMS_FORBIDDEN`: not a System Admin and not the user itself' })
   @ApiNotFoundResponse({ description: '`USER_NOT_FOUND`' })
-  read(@CurrentPrincipal() principal: Principal, @Param('userid') userId: string): Promise<UserTeamsResponse> {
-    return this.service.read(principal, userId);
+  read(@CurrentPrincipal() principal: Principal, @Param('userid') userId: string, @Query() query: UserTeamsQuery): Promise<UserTeamsResponse> {
+    return this.service.read(principal, userId, query);
   }
 
   @Post('users/teams')

@@ -6,6 +6,7 @@ import { Directory } from '../directory/directory';
 import { MembershipPair, MembershipRepository } from '../identity/membership.repository';
 import { TeamRepository } from '../identity/team.repository';
 import { UserRepository } from '../identity/user.repository';
+import type { UserKey } from '../identity/user-key';
 import {
   BulkAddResponse,
   BulkRemoveResponse,
@@ -15,9 +16,11 @@ import {
   UserTeamPair,
   UserTeamRemoveResponse,
   UserTeamRequest,
+  UserTeamsQuery,
   UserTeamsResponse,
 } from './dto/user-team.dto';
 import { MembershipEvents } from './membership-events';
+import { idpIdOf, userKeyOf } from './user-key-of';
 
 /** Bounds one bulk write (and its answer): 500 users × 500 teams would be 250,000 memberships. */
 export const MAX_BULK_PAIRS = 10_000;
@@ -25,9 +28,9 @@ export const MAX_BULK_PAIRS = 10_000;
 const pairKey = (pair: MembershipPair) => `${pair.userId}\u0000${pair.teamCode}`;
 const toPair = (pair: MembershipPair): UserTeamPair => ({ user_id: pair.userId, team_code: pair.teamCode });
 
-/** Every (user, team) combination, in the order of `user_id_list`, then `team_code_list`. */
-export function combinations(userIds: string[], teamCodes: string[]): MembershipPair[] {
-  return userIds.flatMap((userId) => teamCodes.map((teamCode) => ({ userId, teamCode })));
+/** Every (user, team) combination, users of one IdP, in the order of `user_id_list`, then `team_code_list`. */
+export function combinations(idpId: string, userIds: string[], teamCodes: string[]): MembershipPair[] {
+  return userIds.flatMap((userId) => teamCodes.map((teamCode) => ({ userId, idpId, teamCode })));
 }
 
 /** Spec A.3 (operations 9 to 13): internal memberships of users in teams. */
@@ -45,7 +48,7 @@ export class UserTeamsService {
   ) {}
 
   async add(principal: Principal, request: UserTeamRequest): Promise<UserTeamAddResponse> {
-    const pair = { userId: request.user_id, teamCode: request.team_code };
+    const pair = { ...userKeyOf(principal, request), teamCode: request.team_code };
     await this.requireTeamAndUser(principal.tenantId, pair);
     const added = await this.memberships.add(principal.tenantId, pair);
     if (added) await this.changed(principal, 'userteam.add', [pair]);
@@ -53,9 +56,9 @@ export class UserTeamsService {
   }
 
   async remove(principal: Principal, request: UserTeamRequest): Promise<UserTeamRemoveResponse> {
-    const pair = { userId: request.user_id, teamCode: request.team_code };
+    const pair = { ...userKeyOf(principal, request), teamCode: request.team_code };
     await this.requireTeamAndUser(principal.tenantId, pair);
-    const removed = (await this.memberships.deleteOne(principal.tenantId, pair)) > 0;
+    const removed = await this.memberships.remove(principal.tenantId, pair);
     if (removed) await this.changed(principal, 'userteam.remove', [pair]);
     return { user_id: pair.userId, team_code: pair.teamCode, removed };
   }
@@ -63,24 +66,27 @@ export class UserTeamsService {
   /**
    * The user's internal teams (database) and its external groups (directory). The directory is
    * optional: not configured reads as no groups; unreachable or refusing the credentials reads as
-   * no groups plus `external_groups_error`, so the teams are still answered.
+   * no groups plus `external_groups_error`, so the teams are still answered. The user is of the
+   * IdP `query.idp_id`, the caller's own by default; any caller may read itself.
    */
-  async read(principal: Principal, userId: string): Promise<UserTeamsResponse> {
+  async read(principal: Principal, userId: string, query: UserTeamsQuery): Promise<UserTeamsResponse> {
     const { tenantId } = principal;
-    if (!principal.isSystemAdmin && principal.userId !== userId) {
+    const user = userKeyOf(principal, { user_id: userId, idp_id: query.idp_id });
+    if (!principal.isSystemAdmin && (principal.userId !== user.userId || principal.idpId !== user.idpId)) {
       throw Problems.forbidden('USER_TEAMS_FORBIDDEN', "Only a System Admin may read another user's teams");
     }
-    if (!(await this.users.exists(tenantId, { userId }))) throw userNotFound(userId);
-    const [teams, external] = await Promise.all([this.teamsOf(tenantId, userId), this.externalGroupsOf(tenantId, userId)]);
+    if (!(await this.users.exists(tenantId, { ...user }))) throw userNotFound(userId);
+    const [teams, external] = await Promise.all([this.teamsOf(tenantId, user), this.externalGroupsOf(tenantId, userId)]);
     return { user_id: userId, teams, ...external };
   }
 
   /** All-or-nothing: every team and user must exist, else nothing changes. Then one bulk write of upserts. */
   async bulkAdd(principal: Principal, request: BulkUserTeamRequest): Promise<BulkAddResponse> {
     const { tenantId } = principal;
-    await this.requireAll(tenantId, request);
-    const pairs = combinations(request.user_id_list, request.team_code_list);
-    const existing = new Set((await this.memberships.existingPairs(tenantId, request.user_id_list, request.team_code_list)).map(pairKey));
+    const idpId = idpIdOf(principal, request);
+    await this.requireAll(tenantId, idpId, request);
+    const pairs = combinations(idpId, request.user_id_list, request.team_code_list);
+    const existing = new Set((await this.memberships.existingPairs(tenantId, idpId, request.user_id_list, request.team_code_list)).map(pairKey));
     const toAdd = pairs.filter((pair) => !existing.has(pairKey(pair)));
     const already = pairs.filter((pair) => existing.has(pairKey(pair)));
     if (toAdd.length > 0) {
@@ -93,9 +99,10 @@ export class UserTeamsService {
   /** All-or-nothing like `bulkAdd`; then one bulk write of deletes. */
   async bulkRemove(principal: Principal, request: BulkUserTeamRequest): Promise<BulkRemoveResponse> {
     const { tenantId } = principal;
-    await this.requireAll(tenantId, request);
-    const pairs = combinations(request.user_id_list, request.team_code_list);
-    const existing = new Set((await this.memberships.existingPairs(tenantId, request.user_id_list, request.team_code_list)).map(pairKey));
+    const idpId = idpIdOf(principal, request);
+    await this.requireAll(tenantId, idpId, request);
+    const pairs = combinations(idpId, request.user_id_list, request.team_code_list);
+    const existing = new Set((await this.memberships.existingPairs(tenantId, idpId, request.user_id_list, request.team_code_list)).map(pairKey));
     const toRemove = pairs.filter((pair) => existing.has(pairKey(pair)));
     const notMember = pairs.filter((pair) => !existing.has(pairKey(pair)));
     if (toRemove.length > 0) {
@@ -105,8 +112,8 @@ export class UserTeamsService {
     return { removed: toRemove.map(toPair), not_member: notMember.map(toPair), unchanged_count: notMember.length };
   }
 
-  private async teamsOf(tenantId: string, userId: string) {
-    const codes = (await this.memberships.find(tenantId, { userId })).map((m) => m.teamCode);
+  private async teamsOf(tenantId: string, user: UserKey) {
+    const codes = await this.memberships.teamCodesOf(tenantId, user);
     if (codes.length === 0) return [];
     const teams = await this.teams.find(tenantId, { teamCode: { $in: codes } }, { sort: { teamCode: 1 } });
     return teams.map((team) => ({ team_code: team.teamCode, org_code: team.orgCode, roles: team.roles ?? [] }));
@@ -129,17 +136,17 @@ export class UserTeamsService {
     if (!(await this.teams.exists(tenantId, { teamCode: pair.teamCode }))) {
       throw Problems.notFound('TEAM_NOT_FOUND', `Team "${pair.teamCode}" does not exist`);
     }
-    if (!(await this.users.exists(tenantId, { userId: pair.userId }))) throw userNotFound(pair.userId);
+    if (!(await this.users.exists(tenantId, { userId: pair.userId, idpId: pair.idpId }))) throw userNotFound(pair.userId);
   }
 
-  private async requireAll(tenantId: string, request: BulkUserTeamRequest): Promise<void> {
+  private async requireAll(tenantId: string, idpId: string, request: BulkUserTeamRequest): Promise<void> {
     const pairs = request.user_id_list.length * request.team_code_list.length;
     if (pairs > MAX_BULK_PAIRS) {
       throw Problems.badRequest('TOO_MANY_PAIRS', `users × teams is ${pairs}; at most ${MAX_BULK_PAIRS} memberships per request`);
     }
     const [teams, users] = await Promise.all([
       this.teams.find(tenantId, { teamCode: { $in: request.team_code_list } }, {}, { teamCode: 1 }),
-      this.users.find(tenantId, { userId: { $in: request.user_id_list } }, {}, { userId: 1 }),
+      this.users.find(tenantId, { userId: { $in: request.user_id_list }, idpId }, {}, { userId: 1 }),
     ]);
     const knownTeams = new Set(teams.map((t) => t.teamCode));
     const knownUsers = new Set(users.map((u) => u.userId));
@@ -164,7 +171,7 @@ export class UserTeamsService {
       action,
       resource: 'membership',
       resourceId: single ? `${single.userId}@${single.teamCode}` : undefined,
-      [action.includes('remove') ? 'before' : 'after']: { pairs: pairs.length, user_ids: userIds, team_codes: teamCodes },
+      [action.includes('remove') ? 'before' : 'after']: { pairs: pairs.length, idp_id: pairs[0]?.idpId, user_ids: userIds, team_codes: teamCodes },
     });
     await this.events.changed(principal.tenantId, userIds, teamCodes);
   }

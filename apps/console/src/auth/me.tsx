@@ -17,3 +17,8 @@ export function noVisibilityReason(me: Me): string | undefined {
   if (me.teams.length === 0) return 'You are not a member of any team yet, so no cost data is visible to you. Ask a System Admin to add you to a team whose visibility group covers the costs you need.';
   return undefined;
 }
+
+/** Whether the caller may import and remove cost data (the `Cost Data Manager` role, or System Admin). */
+export function canManageCostData(me: Me): boolean {
+  return me.is_system_admin || me.roles.includes('Cost Data Manager');
+}

@@ -56,16 +56,25 @@ export function takeNotice(): string | undefined {
   return notice;
 }
 
+/** Its own client, without the session middleware (which calls this). */
+const tokenClient = createClient<AuthzPaths>();
+
+/**
+ * Forgets the tokens and ends their session on the server (RFC 7009 revocation of the refresh
+ * token), so a copy of either token left anywhere stops working too. `keepalive` lets the request
+ * finish should the tab close right after.
+ */
 export function signOut(notice?: string): void {
+  const refreshToken = sessionStorage.getItem(REFRESH);
+  if (refreshToken) {
+    void tokenClient.POST('/core/authorization/v1/token/revoke', { body: { token: refreshToken }, keepalive: true }).catch(() => undefined);
+  }
   sessionStorage.removeItem(ACCESS);
   sessionStorage.removeItem(REFRESH);
   if (notice) sessionStorage.setItem(NOTICE, notice);
   else sessionStorage.removeItem(NOTICE);
   changed();
 }
-
-/** Its own client, without the session middleware (which calls this). */
-const tokenClient = createClient<AuthzPaths>();
 
 let refreshing: Promise<string | undefined> | undefined;
 
@@ -74,6 +83,8 @@ async function refresh(): Promise<string | undefined> {
   if (!refreshToken) return undefined;
   const { data } = await tokenClient.POST('/core/authorization/v1/token/refresh', { body: { refresh_token: refreshToken } }).catch(() => ({ data: undefined }));
   if (!data) return undefined;
+  // the refresh token sent is spent: the next refresh needs the one answered
+  sessionStorage.setItem(REFRESH, data.refresh_token);
   sessionStorage.setItem(ACCESS, data.access_token);
   changed();
   return data.access_token;

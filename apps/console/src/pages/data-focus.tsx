@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { canManageCostData, useMe } from '../auth/me';
 import { costasset, unwrap } from '../api/client';
 import { ApiError } from '../api/problem';
 import type { FocusUploadRequest, Job, Upload } from '../api/types';
@@ -305,6 +306,7 @@ export function FocusImport({ onChanged }: { onChanged: () => void }) {
 
 function FocusUploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
+  const manages = canManageCostData(useMe());
   const again = useAction(() => unwrap(costasset.POST('/api/costasset/v1/focus/uploads/{uploadId}/import', { params: { path: { uploadId: upload.GPDUploadRefId } }, body: { again: IMPORTED.has(upload.status) } })));
   const cleanup = useAction(() => unwrap(costasset.DELETE('/api/costasset/v1/focus/uploads/{uploadId}', { params: { path: { uploadId: upload.GPDUploadRefId } } })));
   const label = upload.providerName ?? upload.fileName;
@@ -328,12 +330,12 @@ function FocusUploadRow({ upload, onChanged }: { upload: Upload; onChanged: () =
         <td class="num">{number(upload.rowsRejected)}</td>
         <td>{dateTime(upload.updatedAt)}</td>
         <td class="actions">
-          {upload.status !== 'enriching' && upload.status !== 'cleaned' && (
+          {manages && upload.status !== 'enriching' && upload.status !== 'cleaned' && (
             <button type="button" class="button ghost small" disabled={again.busy} onClick={async () => (await again.run(), onChanged())}>
               {IMPORTED.has(upload.status) ? 'Import again' : 'Import'}
             </button>
           )}
-          {upload.status !== 'cleaned' && upload.status !== 'enriching' && (
+          {manages && upload.status !== 'cleaned' && upload.status !== 'enriching' && (
             <ConfirmButton label="Remove" confirmLabel="Remove its files and rows" busy={cleanup.busy} onConfirm={async () => (await cleanup.run(), onChanged())} />
           )}
         </td>

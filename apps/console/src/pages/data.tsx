@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { authz, costasset, unwrap } from '../api/client';
 import { ApiError } from '../api/problem';
 import type { ExtensionValidation, Job, Upload } from '../api/types';
-import { useMe } from '../auth/me';
+import { canManageCostData, useMe } from '../auth/me';
 import { dateTime, number } from '../components/format';
 import { ConfirmButton, TextField } from '../components/forms';
 import { RejectedRows } from '../components/rejections';
@@ -48,6 +48,7 @@ function useProviders(extra: string[]) {
 
 function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
+  const manages = canManageCostData(useMe());
   const enrich = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/enrich', { body: { GPDUploadRefId: [upload.GPDUploadRefId], provider: [upload.providerName ?? ''], retry: 'true' } })));
   const cleanup = useAction(() => unwrap(costasset.POST('/api/costasset/v1/gpd/cleanup', { params: { query: { providername: upload.providerName ?? '' } }, body: { GPDUploadRefId: upload.GPDUploadRefId } })));
   return (
@@ -74,12 +75,12 @@ function UploadRow({ upload, onChanged }: { upload: Upload; onChanged: () => voi
         </td>
         <td>{dateTime(upload.updatedAt)}</td>
         <td class="actions">
-          {['failed', 'uploaded', 'enriched', 'enriched_with_errors'].includes(upload.status) && (
+          {manages && ['failed', 'uploaded', 'enriched', 'enriched_with_errors'].includes(upload.status) && (
             <button type="button" class="button ghost small" disabled={enrich.busy} onClick={async () => (await enrich.run(), onChanged())}>
               {upload.status === 'uploaded' ? 'Enrich' : 'Enrich again'}
             </button>
           )}
-          {upload.status !== 'cleaned' && <ConfirmButton label="Remove" confirmLabel="Remove its rows" busy={cleanup.busy} onConfirm={async () => (await cleanup.run(), onChanged())} />}
+          {manages && upload.status !== 'cleaned' && <ConfirmButton label="Remove" confirmLabel="Remove its rows" busy={cleanup.busy} onConfirm={async () => (await cleanup.run(), onChanged())} />}
         </td>
       </tr>
       {(enrich.error || cleanup.error) && (
@@ -250,8 +251,13 @@ export default function Data() {
           ))}
         </div>
         <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} style={{ paddingTop: '14px' }}>
-          {tab === 'gpd' && <GpdUpload providers={providers} onUploaded={(provider) => (setAdded((list) => (list.includes(provider) ? list : [...list, provider])), uploads.reload())} />}
-          {tab === 'focus' && <FocusImport onChanged={() => setFocusChanged((count) => count + 1)} />}
+          {!canManageCostData(me) && tab !== 'extensions' && (
+            <p class="muted" data-testid="cost-data-role-needed">
+              Loading or removing cost data needs the Cost Data Manager role. You can follow the uploads of the accounts you see below.
+            </p>
+          )}
+          {canManageCostData(me) && tab === 'gpd' && <GpdUpload providers={providers} onUploaded={(provider) => (setAdded((list) => (list.includes(provider) ? list : [...list, provider])), uploads.reload())} />}
+          {canManageCostData(me) && tab === 'focus' && <FocusImport onChanged={() => setFocusChanged((count) => count + 1)} />}
           {tab === 'extensions' && <Extensions />}
         </div>
       </Card>

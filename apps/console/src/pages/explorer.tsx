@@ -217,7 +217,12 @@ export default function Explorer() {
     return () => clearTimeout(timer);
   }, [filterDraft]);
 
-  const costs = useApi(() => unwrap(costasset.GET('/api/costasset/v1/costs', { params: { query: apiQuery(view) } })), [location.url]);
+  // a user in no team may read nothing (the API says 403 TEAM_REQUIRED): the page says why instead
+  const reason = noVisibilityReason(me);
+  const costs = useApi(
+    () => (reason ? Promise.resolve(undefined) : unwrap(costasset.GET('/api/costasset/v1/costs', { params: { query: apiQuery(view) } }))),
+    [location.url],
+  );
   if (costs.data) lastGood.current = costs.data;
   const shown = costs.data ?? (costs.error?.position !== undefined ? lastGood.current : undefined);
   const option = useMemo(() => (shown ? stackedCostOption(shown, view.chart) : undefined), [shown, view.chart]);
@@ -228,7 +233,6 @@ export default function Explorer() {
     return download('/api/costasset/v1/costs', query);
   });
   const day = view.granularity === 'day';
-  const reason = noVisibilityReason(me);
 
   const share = async () => {
     await navigator.clipboard?.writeText(location.url.startsWith('http') ? location.url : `${window.location.origin}${location.url}`).catch(() => undefined);
@@ -243,6 +247,15 @@ export default function Explorer() {
     setView({ groupBy: next.filter((entry): entry is string => entry !== undefined) });
   };
 
+  if (reason)
+    return (
+      <div class="page">
+        <PageHeader title="Cost explorer" subtitle="Slice costs by provider, service, account, region or any tag, over months or days." />
+        <Card>
+          <Empty title="No costs are visible to you">{reason}</Empty>
+        </Card>
+      </div>
+    );
   return (
     <div class="page">
       <PageHeader
@@ -333,7 +346,7 @@ export default function Explorer() {
             class={costs.loading ? 'refreshing' : ''}
           >
             {shown.series.length === 0 ? (
-              <Empty title={reason ? 'No costs are visible to you' : 'No costs match this view'}>{reason ?? 'Widen the period or change the filter.'}</Empty>
+              <Empty title="No costs match this view">Widen the period or change the filter.</Empty>
             ) : (
               option && <Chart option={option} height={360} label={`Stacked ${view.chart} chart of ${shown.groupBy.join(', ') || 'total cost'} from ${bucketLabel(shown.from)} to ${bucketLabel(shown.to)}`} />
             )}

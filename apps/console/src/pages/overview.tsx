@@ -67,7 +67,10 @@ export default function Overview() {
   const me = useMe();
   const [chartsDrawn, setChartsDrawn] = useState(0);
   const marked = useRef(false);
+  // a user in no team may read nothing (the API says 403 TEAM_REQUIRED): the page says why instead
+  const reason = noVisibilityReason(me);
   const trend = useApi(() => {
+    if (reason) return Promise.resolve(undefined);
     // the overview always draws charts: fetch the chart library while the costs are summed
     void import('../components/echarts');
     return overviewTrend();
@@ -87,7 +90,6 @@ export default function Overview() {
   const trendOption = useMemo(() => (trend.data ? stackedCostOption(fromFirstCost(trend.data)) : undefined), [trend.data]);
   const shareOptions = useMemo(() => (trend.data ? shareOption(trend.data, trend.data.buckets.length - 1) : undefined), [trend.data]);
 
-  const reason = noVisibilityReason(me);
   const hasData = trend.data && trend.data.series.length > 0;
   const ready = trend.data !== undefined && (!hasData || chartsDrawn >= 2);
   if (ready && !marked.current) {
@@ -96,6 +98,15 @@ export default function Overview() {
   }
 
   const header = <PageHeader title="Overview" subtitle={latest && trend.data?.series.length ? `Costs up to ${bucketLabel(latest, true)}, the latest month with data` : 'Your cloud costs at a glance'} />;
+  if (reason)
+    return (
+      <div class="page" data-ready="true" data-testid="overview">
+        {header}
+        <Card>
+          <Empty title="No costs are visible to you">{reason}</Empty>
+        </Card>
+      </div>
+    );
   if (trend.error) return (
     <>
       {header}
@@ -120,7 +131,9 @@ export default function Overview() {
       {header}
       {!hasData ? (
         <Card>
-          <Empty title={reason ? 'No costs are visible to you' : 'No cost data yet'}>{reason ?? <>Upload a provider's billing data on the <a href="/data">Data</a> page to see it here.</>}</Empty>
+          <Empty title="No cost data yet">
+            Upload a provider's billing data on the <a href="/data">Data</a> page to see it here.
+          </Empty>
         </Card>
       ) : (
         <>

@@ -1,6 +1,7 @@
 import { Aggregator } from 'mingo';
 import { assembleCosts, costsPipeline, CostGroupRow, CostsPlan, CostsSource, parseGroupings } from './costs-aggregation';
-import { costsCsvLines, csvTextCell } from './costs-csv';
+import { csvRecord } from '@lib/csv';
+import { costsCsvLines } from './costs-csv';
 import { dayRowsBucket, rangeFilter, resolveRange } from './costs-range';
 
 interface Row {
@@ -136,7 +137,6 @@ describe('cost explorer aggregation', () => {
       `202402,(other),${1 + 1e-7},USD\r\n`,
       '202403,aws,5.5,USD\r\n',
     ]);
-    expect(csvTextCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(['+1', '-1', '@a', 'a,b', 'plain'].map(csvTextCell)).toEqual(["'+1", "'-1", "'@a", '"a,b"', 'plain']);
+    expect(csvRecord(['=HYPERLINK("x")', '+a', '-1', '@a', 'a,b', 'plain'], 'spreadsheet')).toBe(`"'=HYPERLINK(""x"")",'+a,-1,'@a,"a,b",plain\r\n`);
   });
 });

@@ -28,7 +28,6 @@ type RowRepository = TenantRepository<TenantOwned>;
 @Injectable()
 export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnModuleInit {
   readonly progressUnit = 'rows' as const;
-  readonly access = 'system-admin' as const;
 
   private readonly collections: [Collection, RowRepository][];
 

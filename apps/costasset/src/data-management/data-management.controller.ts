@@ -3,12 +3,13 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
+import { CostDataManager, CurrentPrincipal, Principal } from '@lib/auth';
 import { DEFAULT_PAGE_SIZE, PageQuery, HeavyRoute } from '@lib/http';
 import { DataManagementService } from './data-management.service';
 import {
@@ -21,20 +22,21 @@ import {
 
 @ApiTags('data management')
 @Controller('api/costasset/v1/dataManagement')
-@SystemAdminOnly()
+@CostDataManager()
 export class DataManagementController {
   constructor(private readonly dataManagement: DataManagementService) {}
 
   @Post()
   @ApiOperation({ summary: 'Submits a deletion request: a job removes the matching cost line items, assets and utilization in batches' })
   @ApiCreatedResponse({ type: DeletionRequestResponse })
-  @ApiBadRequestResponse({ description: '`DELETION_FILTER_REQUIRED`, `DELETION_PERIODS_INVALID`, `VALIDATION_FAILED`' })
+  @ApiBadRequestResponse({ description: '`DELETION_FILTER_REQUIRED`, `DELETION_PERIODS_INVALID`, `DELETION_ACCOUNTS_REQUIRED`, `VALIDATION_FAILED`' })
+  @ApiForbiddenResponse({ description: "`DELETION_OUTSIDE_VISIBILITY`: a named billing account is not wholly within the caller's visibility" })
   submit(@CurrentPrincipal() principal: Principal, @Body() body: CreateDeletionRequestDto): Promise<DeletionRequestResponse> {
     return this.dataManagement.submit(principal, body);
   }
 
   @Get()
-  @ApiOperation({ summary: "Lists the tenant's deletion requests, newest first" })
+  @ApiOperation({ summary: "Lists the tenant's deletion requests, newest first: all of them for a System Admin, the caller's own for a Cost Data Manager" })
   @ApiOkResponse({ type: DeletionRequestPage })
   list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<DeletionRequestPage> {
     return this.dataManagement.list(principal, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
@@ -42,7 +44,7 @@ export class DataManagementController {
 
   @Get('accounts')
   @HeavyRoute()
-  @ApiOperation({ summary: 'Billing accounts holding cost line items, with row counts and period range' })
+  @ApiOperation({ summary: "Billing accounts holding cost line items, with row counts and period range (those wholly within the caller's visibility)" })
   @ApiOkResponse({ type: [BillingAccountSummary] })
   accounts(@CurrentPrincipal() principal: Principal): Promise<BillingAccountSummary[]> {
     return this.dataManagement.accounts(principal);

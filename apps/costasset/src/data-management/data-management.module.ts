@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
 import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
 import { JobsModule } from '../jobs/jobs.module';
@@ -12,7 +13,7 @@ import { DELETION_REQUEST, DeletionRequestSchema } from './schemas/deletion-requ
 
 /** B.10 data management: deletion requests run as `data-deletion` jobs. */
 @Module({
-  imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule, RollupsModule],
+  imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule, RollupsModule, ResourceGroupsModule],
   controllers: [DataManagementController],
   providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler, AccountSummaries],
 })

@@ -2,10 +2,13 @@ import { Transform } from 'node:stream';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Client } from 'minio';
 import { CostassetEnvironment } from '../costasset.environment';
+import { gpdFileLimits } from '../object-store/upload-urls';
 import { GPD_ENRICH_JOB, EnrichPayload } from '../gpd/gpd.constants';
 import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { RejectedRow } from '../gpd/schemas/gpd-upload.schema';
 import { UploadOutcomes } from '../gpd/upload-outcomes';
+import { UploadAccess } from '../gpd/upload-access';
+import { ImportVisibility } from '../gpd/import-visibility';
 import { IngestCounts, IngestReport, MAX_REPORTED_ROWS, problem } from '../ingest-rules/ingest-report';
 import { planHeader, RULES } from '../ingest-rules/cost-row';
 import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
@@ -27,13 +30,14 @@ import { checkAssetRow, checkCostRow, checkUtilizationRow, FileContext, Row } fr
  * (layout, metadata, required columns, unreadable CSV) fail the file with nothing written;
  * row errors reject the row, are reported (every problem of the row, counts per rule), and the
  * rest is written. Writing none of N rows fails the job; rejecting more than
- * INGEST_REJECTED_ROWS_THRESHOLD_PERCENT ends it `completed_with_errors`.
+ * INGEST_REJECTED_ROWS_THRESHOLD_PERCENT ends it `completed_with_errors`. The enrichment runs
+ * within the visibility of whoever asked for it: an account folder outside it refuses the file
+ * before any row is written; a row outside (for a visibility its folder cannot decide) refuses it
+ * as it is read. Either way nothing is kept.
  */
 @Injectable()
 export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleInit {
   readonly progressUnit = 'bytes' as const;
-  /** Members enrich the uploads they submit (POST /gpd/enrich) and follow or stop those jobs. */
-  readonly access = 'member' as const;
 
   constructor(
     private readonly jobs: JobsService,
@@ -48,6 +52,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     private readonly bus: MessageBus,
     private readonly outcomes: UploadOutcomes,
     private readonly rollups: RollupsService,
+    private readonly access: UploadAccess,
   ) {}
 
   onModuleInit(): void {
@@ -63,10 +68,13 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       { refId: upload.refId },
       { $set: { status: 'enriching', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] } },
     );
-    const archive = await GpdArchive.open(this.store, this.env.S3_BUCKET, upload.objectKey, this.env.GPD_MAX_FILE_BYTES);
+    const archive = await GpdArchive.open(this.store, this.env.S3_BUCKET, upload.objectKey, gpdFileLimits(upload, this.env));
     try {
       const plan = await readPlan(archive, upload.providerName as string);
       await this.gate.assertIngestible(tenantId, upload.providerName as string, plan.metadata.providerCode);
+      const visibility = await this.access.importVisibility(tenantId, upload);
+      for (const { file } of plan.files) visibility.checkLayout(upload.providerName as string, file.billingAccountId, file.period);
+      if (visibility.refused) throw visibility.refusal();
       const [conversion, metadata] = await Promise.all([
         this.reference.conversion(tenantId),
         this.reference.metadata(tenantId, upload.providerName as string),
@@ -74,7 +82,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
       const rollups = this.rollups.track(tenantId, upload.refId);
       await rollups.touch();
       await this.removeRows(tenantId, upload.refId);
-      const { counts, databaseMs } = await this.load(rollups, context, archive, plan, (file) => ({
+      const { counts, databaseMs } = await this.load(rollups, context, archive, plan, visibility, (file) => ({
         uploadRefId: upload.refId,
         providerName: upload.providerName as string,
         period: file.period,
@@ -84,9 +92,10 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
         metadata,
         sourceFile: file.name,
       }));
+      if (visibility.refused) throw visibility.refusal({ ...counts });
       const outcome = await this.outcomes.finish(tenantId, upload, counts);
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
-      const replaced = upload.source ? await this.outcomes.supersedeSameSource(tenantId, upload) : [];
+      const replaced = upload.source ? await this.outcomes.supersedeSameSource(tenantId, upload, visibility.filter) : [];
       await rollups.finish();
       await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
       const result = {
@@ -144,6 +153,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
     context: JobContext<EnrichPayload>,
     archive: GpdArchive,
     plan: GpdPlan,
+    visibility: ImportVisibility,
     contextOf: (file: GpdDataFile) => FileContext,
   ): Promise<{ counts: IngestCounts; databaseMs: number }> {
     const report = new IngestReport();
@@ -179,13 +189,13 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
         }
         if (file.kind !== 'cost') {
           const checked = file.kind === 'asset' ? checkAssetRow(row as Row, fileContext) : checkUtilizationRow(row as Row, fileContext);
-          if (!report.record(file.name, line, checked.problems) && checked.ok) await writer.add(file.kind, checked.doc);
+          if (!report.record(file.name, line, checked.problems) && checked.ok && !visibility.refused) await writer.add(file.kind, checked.doc);
           continue;
         }
         header ??= planHeader(Object.keys(row), undefined);
         const checked = checkCostRow(row, fileContext, line, header);
         const source = checked.source ?? { file: file.name, line };
-        if (!report.record(source.file, source.line, checked.problems) && checked.ok) await writer.add('cost', checked.doc);
+        if (!report.record(source.file, source.line, checked.problems) && checked.ok && visibility.admits(checked.doc)) await writer.add('cost', checked.doc);
       }
     }
     await writer.flushAll();

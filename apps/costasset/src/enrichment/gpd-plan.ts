@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { Client } from 'minio';
 import type { Entry } from 'yauzl';
 import { PermanentJobError } from '../jobs/job-handler';
+import { SizeLimits, sizeRefusal } from '../object-store/upload-urls';
 import { missingColumns } from './gpd-columns';
 import { GpdDataFile, METADATA_FILE, StructuralError, validateLayout } from './gpd-layout';
 import { GpdMetadata, parseMetadata } from './gpd-metadata';
@@ -10,17 +11,21 @@ import { openObjectZip, readHead, ZipArchive } from './object-zip';
 
 const HEAD_LIMIT = 64 * 1024;
 
-/** The uploaded zip, opened in the object store. Problems of the object itself are permanent. */
+/**
+ * The uploaded zip, opened in the object store. Problems of the object itself are permanent: over
+ * the limit, or not the size declared at submission (checked before the first byte is read).
+ */
 export class GpdArchive {
   private constructor(private readonly zip: ZipArchive) {}
 
-  static async open(store: Client, bucket: string, key: string, maxBytes: number): Promise<GpdArchive> {
+  static async open(store: Client, bucket: string, key: string, limits: SizeLimits): Promise<GpdArchive> {
     const stat = await store.statObject(bucket, key).catch((error: { code?: string }) => {
       if (error.code === 'NotFound' || error.code === 'NoSuchKey')
         throw new PermanentJobError('the uploaded file is no longer in the object store');
       throw error;
     });
-    if (stat.size > maxBytes) throw new PermanentJobError(`the file is ${stat.size} bytes; the limit is ${maxBytes}`);
+    const refusal = sizeRefusal(stat.size, limits);
+    if (refusal) throw new PermanentJobError(`the file ${refusal}`);
     try {
       return new GpdArchive(await openObjectZip(store, bucket, key, stat.size));
     } catch (error) {

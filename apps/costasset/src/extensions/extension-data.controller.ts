@@ -14,10 +14,13 @@ export class ExtensionDataController {
 
   @Get('list')
   @AnyMember()
-  @ApiOperation({ summary: "Lists the tenant's files: extensions, raw uploads, expanded raw data, GPD files", description: KEYS })
+  @ApiOperation({
+    summary: "Lists the tenant's files: extensions, raw uploads, expanded raw data, GPD and FOCUS upload files",
+    description: `${KEYS} A System Admin sees every file; anyone else the files of the uploads it may see (see GET /v1/focus/uploads).`,
+  })
   @ApiOkResponse({ type: [StoredFile] })
   list(@CurrentPrincipal() principal: Principal): Promise<StoredFile[]> {
-    return this.data.list(principal.tenantId);
+    return this.data.list(principal);
   }
 
   @Post('delete')
@@ -35,12 +38,12 @@ export class ExtensionDataController {
 
   @Get('download')
   @AnyMember()
-  @ApiOperation({ summary: 'Streams one file', description: KEYS })
+  @ApiOperation({ summary: 'Streams one file', description: `${KEYS} A file of an upload the caller may not see answers 404 OBJECT_NOT_FOUND too.` })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   @ApiNotFoundResponse({ description: 'OBJECT_NOT_FOUND' })
   async download(@CurrentPrincipal() principal: Principal, @Query() query: DownloadQuery): Promise<StreamableFile> {
-    const file = await this.data.download(principal.tenantId, query.key);
+    const file = await this.data.download(principal, query.key);
     return new StreamableFile(file.stream, {
       type: 'application/octet-stream',
       length: file.size,

@@ -2,7 +2,9 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
 import { Problems } from '@lib/http';
+import type { Principal } from '@lib/auth';
 import { CostassetEnvironment } from '../costasset.environment';
+import { UploadFileAccess } from './upload-file-access';
 import { DataDeleted, DataItem, StoredFile } from './dto/extension-data.dto';
 import { storeUnavailable } from './store/presign';
 import { listObjects, removeKeys, statOrNull } from './store/stream-upload';
@@ -23,13 +25,16 @@ export class ExtensionDataService {
   constructor(
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
+    private readonly files: UploadFileAccess,
   ) {}
 
-  async list(tenantId: string): Promise<StoredFile[]> {
+  async list(principal: Principal): Promise<StoredFile[]> {
+    const { tenantId } = principal;
     const found = await listObjects(this.store, this.env.S3_BUCKET, tenantPrefix(tenantId)).catch(() => {
       throw storeUnavailable();
     });
-    return found.map((object) => ({
+    const visible = await this.files.visibleKeys(principal, found.map((object) => relativeToTenant(tenantId, object.key)));
+    return found.filter((object) => visible.has(relativeToTenant(tenantId, object.key))).map((object) => ({
       key: relativeToTenant(tenantId, object.key),
       Size: String(object.size),
       lastModified: new Date(object.lastModified).toISOString(),
@@ -50,9 +55,9 @@ export class ExtensionDataService {
     return { status: 'deleted', count: existing.length };
   }
 
-  async download(tenantId: string, relativeKey: string): Promise<Download> {
-    const key = resolveTenantKey(tenantId, relativeKey);
-    if (!key) throw objectNotFound();
+  async download(principal: Principal, relativeKey: string): Promise<Download> {
+    const key = resolveTenantKey(principal.tenantId, relativeKey);
+    if (!key || !(await this.files.visibleKeys(principal, [relativeKey])).has(relativeKey)) throw objectNotFound();
     const stat = await statOrNull(this.store, this.env.S3_BUCKET, key).catch(() => {
       throw storeUnavailable();
     });

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { GpdRegistrationService } from '../gpd/gpd-registration.service';
 import { GpdModule } from '../gpd/gpd.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -9,17 +10,23 @@ import { ExtensionsController } from './extensions.controller';
 import { ExtensionFlowHandler } from './flow/extension-flow.handler';
 import { ExtensionFlowService } from './flow/extension-flow.service';
 import { RawDataService } from './raw-data.service';
+import { DeclaredUpload, DeclaredUploadSchema } from './schemas/declared-upload.schema';
+import { DeclaredUploadRepository, DeclaredUploads } from './store/declared-uploads';
+import { UploadFileAccess } from './upload-file-access';
 
 @Module({
-  imports: [GpdModule, JobsModule],
+  imports: [MongooseModule.forFeature([{ name: DeclaredUpload.name, schema: DeclaredUploadSchema }]), GpdModule, JobsModule],
   controllers: [ExtensionsController, ExtensionDataController],
   providers: [
     ExtensionRepoService,
     RawDataService,
     ExtensionDataService,
+    UploadFileAccess,
     ExtensionFlowService,
     ExtensionFlowHandler,
     GpdRegistrationService,
+    DeclaredUploadRepository,
+    DeclaredUploads,
   ],
   exports: [GpdRegistrationService, ExtensionFlowService],
 })

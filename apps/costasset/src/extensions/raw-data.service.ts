@@ -9,7 +9,9 @@ import { openObjectZip, ZipArchive } from '../enrichment/object-zip';
 import { BudgetExceededError, ByteBudget } from './archive/byte-budget';
 import { isSafeEntryPath, isUnsafePathError } from './archive/entry-path';
 import { ExpandedRawData, PresignedUpload } from './dto/extension-files.dto';
-import { presignPut, storeUnavailable } from './store/presign';
+import { sizeRefusal } from '../object-store/upload-urls';
+import { DeclaredUploads } from './store/declared-uploads';
+import { storeUnavailable } from './store/presign';
 import { listObjects, removeKeys, statOrNull, uploadStream } from './store/stream-upload';
 import { rawUploadExpandedFolder, rawUploadKey, relativeToTenant } from './tenant-keys';
 
@@ -26,12 +28,16 @@ export class RawDataService {
   constructor(
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
+    private readonly declared: DeclaredUploads,
   ) {}
 
-  async presign(tenantId: string, providerCode: string, fileName: string): Promise<PresignedUpload> {
+  /** The zip itself may not be larger than what it may expand to (RAW_MAX_EXPANDED_BYTES). */
+  async presign(tenantId: string, providerCode: string, fileName: string, declaredBytes?: number): Promise<PresignedUpload> {
+    if (declaredBytes !== undefined && declaredBytes > this.env.RAW_MAX_EXPANDED_BYTES)
+      throw tooLarge(`The declared size ${declaredBytes} is over RAW_MAX_EXPANDED_BYTES (${this.env.RAW_MAX_EXPANDED_BYTES})`);
     const key = rawUploadKey(tenantId, providerCode, fileName);
-    const signed = await presignPut(this.store, this.env.S3_BUCKET, key, this.env.GPD_UPLOAD_URL_TTL_SECONDS);
-    return { preSignedUrl: signed.preSignedUrl, key: relativeToTenant(tenantId, key), expiresAt: signed.expiresAt };
+    const signed = await this.declared.put(tenantId, key, declaredBytes);
+    return { preSignedUrl: signed.url, key: relativeToTenant(tenantId, key), expiresAt: signed.expiresAt };
   }
 
   /**
@@ -48,6 +54,7 @@ export class RawDataService {
       throw storeUnavailable();
     });
     if (!stat) throw Problems.notFound('RAW_DATA_NOT_FOUND', 'No such raw-data file; upload it through ObjectStoreInputHandler first');
+    await this.checkSize(tenantId, key, stat.size);
     const zip = await openObjectZip(this.store, this.env.S3_BUCKET, key, stat.size).catch((error: Error) => {
       throw isUnsafePathError(error)
         ? pathRefused(error.message.replace(/^[^:]*: /, ''))
@@ -68,6 +75,18 @@ export class RawDataService {
     } finally {
       zip.close();
     }
+  }
+
+  /** Before the zip is opened: within RAW_MAX_EXPANDED_BYTES, and the size declared for its upload URL. */
+  private async checkSize(tenantId: string, key: string, size: number): Promise<void> {
+    const maxBytes = this.env.RAW_MAX_EXPANDED_BYTES;
+    const refusal = sizeRefusal(size, {
+      declaredBytes: await this.declared.declaredBytes(tenantId, key),
+      maxBytes,
+      limitName: 'RAW_MAX_EXPANDED_BYTES',
+    });
+    if (refusal && size > maxBytes) throw tooLarge(`The raw-data file ${refusal}`);
+    if (refusal) throw Problems.badRequest('RAW_DATA_SIZE_MISMATCH', `The raw-data file ${refusal}`);
   }
 
   private admit(entries: Entry[]): Entry[] {

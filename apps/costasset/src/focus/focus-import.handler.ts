@@ -2,12 +2,15 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Client } from 'minio';
 import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
+import { focusPartRefusal } from '../object-store/upload-urls';
 import { BatchWriter } from '../enrichment/batch-writer';
 import { EnrichmentReferenceData } from '../enrichment/enrichment-reference-data';
 import { FOCUS_IMPORT_JOB, ImportPayload } from '../gpd/gpd.constants';
 import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { GpdUpload, ImportScope, RejectedRow, UploadPart } from '../gpd/schemas/gpd-upload.schema';
 import { UploadOutcomes } from '../gpd/upload-outcomes';
+import { UploadAccess } from '../gpd/upload-access';
+import { ImportVisibility } from '../gpd/import-visibility';
 import { CurrencyConversion } from '../currency/currency-converter';
 import { missingRequiredColumns, planHeader, providerOfRow, readCostRow, RULES } from '../ingest-rules/cost-row';
 import { detectVersion, FocusVersion, parseVersion } from '../ingest-rules/focus-columns';
@@ -40,13 +43,12 @@ function versionOf(file: FocusFile, declared: FocusVersion | undefined): Pick<Up
  * detects each file's version, maps its columns (renamed and deprecated ones included), checks
  * every row with the shared rules, writes line items split by provider, then lets the newest
  * import of each (provider, billing account, billing period) hold its rows. Each attempt first
- * removes the upload's rows, so a retry or a redelivery replaces them.
+ * removes the upload's rows, so a retry or a redelivery replaces them. The import runs within the
+ * visibility of whoever asked for it: a row outside refuses the whole import.
  */
 @Injectable()
 export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleInit {
   readonly progressUnit = 'bytes' as const;
-  /** Members import the FOCUS files they upload and follow or stop those jobs, as with GPD files. */
-  readonly access = 'member' as const;
   constructor(
     private readonly jobs: JobsService,
     private readonly uploads: GpdUploadRepository,
@@ -61,6 +63,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     private readonly replacement: ImportReplacement,
     private readonly bus: MessageBus,
     private readonly rollups: RollupsService,
+    private readonly access: UploadAccess,
   ) {}
 
   onModuleInit(): void {
@@ -84,8 +87,10 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       await this.outcomes.removeRowsOf(tenantId, upload.refId);
       const rollups = this.rollups.track(tenantId, upload.refId);
       await rollups.touch();
-      const loaded = await this.load(rollups, context, upload, conversion);
+      const visibility = await this.access.importVisibility(tenantId, upload);
+      const loaded = await this.load(rollups, context, upload, conversion, visibility);
       const { counts, parts, scopes, databaseMs } = loaded;
+      if (visibility.refused) throw visibility.refusal({ ...counts, parts });
       if (outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) === 'failed') {
         const reason = `no row could be written: ${counts.rowsRead} read, ${counts.rowsRejected} rejected`;
         throw new PermanentJobError(reason, {
@@ -95,7 +100,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
         });
       }
       await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { scopes: scopes.slice(0, MAX_STORED_SCOPES) } });
-      const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes);
+      const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes, visibility.filter);
       await rollups.finish();
       const providers = [...new Set(scopes.map((scope) => scope.providerName))].sort();
       const outcome = await this.outcomes.finish(tenantId, upload, counts, {
@@ -148,6 +153,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     context: JobContext<ImportPayload>,
     upload: GpdUpload,
     conversion: CurrencyConversion,
+    visibility: ImportVisibility,
   ): Promise<{ counts: IngestCounts; parts: UploadPart[]; scopes: ImportScope[]; databaseMs: number }> {
     const { tenantId } = context;
     const report = new IngestReport();
@@ -216,6 +222,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
         }
         const result = readCostRow(row, plan, line, ctx);
         if (report.record(part.name, line, result.problems, result.id) || !result.doc) continue;
+        if (!visibility.admits(result.doc)) continue;
         const { providerName, billingAccountId, billingPeriod } = result.doc;
         const key = scopeKey({ providerName, billingAccountId, billingPeriod });
         const scope = scopes.get(key) ?? { providerName, billingAccountId, billingPeriod, rows: 0 };
@@ -240,11 +247,14 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
         throw new PermanentJobError(`${part.name} is no longer in the object store`);
       throw error;
     });
+    const refusal = focusPartRefusal(stat.size, part, this.env);
+    if (refusal) throw new PermanentJobError(`${part.name} ${refusal}`, { errors: [{ file: part.name, line: 0, reason: refusal }] });
     part.sizeBytes = stat.size;
   }
 
   private open(part: UploadPart): Promise<FocusFile> {
-    return openFocusFile(this.store, this.env.S3_BUCKET, part.objectKey, part.sizeBytes ?? 0, part.name, part.format);
+    const { S3_BUCKET, FOCUS_PARQUET_MEMORY_CAP_BYTES } = this.env;
+    return openFocusFile(this.store, S3_BUCKET, part.objectKey, part.sizeBytes ?? 0, part.name, part.format, FOCUS_PARQUET_MEMORY_CAP_BYTES);
   }
 }
 

@@ -11,7 +11,7 @@ import {
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
-import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { AnyMember, CostDataManager, CurrentPrincipal, Principal } from '@lib/auth';
 import { PageOf } from '@lib/http';
 import { UploadRecordDto } from '../gpd/dto/gpd.dto';
 import {
@@ -37,7 +37,7 @@ export class FocusUploadsController {
   constructor(private readonly focus: FocusUploadsService) {}
 
   @Post()
-  @AnyMember()
+  @CostDataManager()
   @ApiOperation({
     summary: 'Creates a FOCUS upload: names every file of the export, answers one pre-signed PUT URL per file',
     description:
@@ -46,8 +46,9 @@ export class FocusUploadsController {
   })
   @ApiCreatedResponse({ type: FocusUploadCreated })
   @ApiBadRequestResponse({ description: 'VALIDATION_FAILED, FOCUS_FILE_FORMAT_UNKNOWN, FOCUS_FILE_NAME_REPEATED, FOCUS_TOO_MANY_FILES' })
+  @ApiPayloadTooLargeResponse({ description: 'FOCUS_FILE_TOO_LARGE: a declared `sizeBytes` is over FOCUS_MAX_FILE_BYTES' })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateFocusUploadRequest): Promise<FocusUploadCreated> {
-    return this.focus.create(principal.tenantId, body);
+    return this.focus.create(principal, body);
   }
 
   @Get()
@@ -55,7 +56,7 @@ export class FocusUploadsController {
   @ApiOperation({ summary: 'FOCUS uploads of the tenant, newest first, with status, counts and conformance report' })
   @ApiOkResponse({ type: FocusUploadPage })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListFocusUploadsQuery): Promise<FocusUploadPage> {
-    return this.focus.list(principal.tenantId, query.limit, query.cursor);
+    return this.focus.list(principal, query.limit, query.cursor);
   }
 
   @Get(':uploadId')
@@ -66,11 +67,11 @@ export class FocusUploadsController {
   @ApiOkResponse({ type: UploadRecordDto })
   @ApiNotFoundResponse({ description: 'FOCUS_UPLOAD_NOT_FOUND' })
   get(@CurrentPrincipal() principal: Principal, @Param('uploadId') uploadId: string): Promise<UploadRecordDto> {
-    return this.focus.get(principal.tenantId, uploadId);
+    return this.focus.get(principal, uploadId);
   }
 
   @Post(':uploadId/import')
-  @AnyMember()
+  @CostDataManager()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Imports the files of the upload as one job',
@@ -80,7 +81,10 @@ export class FocusUploadsController {
       '(provider, billing account, billing period). It ends `succeeded`, `completed_with_errors` (rows rejected beyond INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) or `failed` (no row written, or a file unreadable or without a required column: nothing kept).',
   })
   @ApiAcceptedResponse({ type: FocusImportStarted })
-  @ApiBadRequestResponse({ description: 'FOCUS_FILES_NOT_READY (errors list the files not uploaded yet)' })
+  @ApiBadRequestResponse({
+    description:
+      'FOCUS_FILES_NOT_READY (errors list the files not uploaded yet), FOCUS_FILE_SIZE_MISMATCH (a stored file is not its declared `sizeBytes`)',
+  })
   @ApiNotFoundResponse({ description: 'FOCUS_UPLOAD_NOT_FOUND' })
   @ApiConflictResponse({ description: 'FOCUS_ALREADY_IMPORTED' })
   @ApiPayloadTooLargeResponse({ description: 'FOCUS_FILE_TOO_LARGE' })
@@ -89,16 +93,16 @@ export class FocusUploadsController {
     @Param('uploadId') uploadId: string,
     @Body() body: ImportFocusRequest,
   ): Promise<FocusImportStarted> {
-    return this.focus.import(principal.tenantId, uploadId, body?.again === true);
+    return this.focus.import(principal, uploadId, body?.again === true);
   }
 
   @Delete(':uploadId')
-  @AnyMember()
+  @CostDataManager()
   @HttpCode(200)
   @ApiOperation({ summary: 'Removes the files of the upload and every line item imported from it (the record stays, `cleaned`)' })
   @ApiOkResponse({ type: FocusUploadCleaned })
   @ApiNotFoundResponse({ description: 'FOCUS_UPLOAD_NOT_FOUND' })
   cleanup(@CurrentPrincipal() principal: Principal, @Param('uploadId') uploadId: string): Promise<FocusUploadCleaned> {
-    return this.focus.cleanup(principal.tenantId, uploadId);
+    return this.focus.cleanup(principal, uploadId);
   }
 }

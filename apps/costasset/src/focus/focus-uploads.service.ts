@@ -4,12 +4,16 @@ import { Client } from 'minio';
 import { DEFAULT_PAGE_SIZE, Problems } from '@lib/http';
 import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
+import { focusPartRefusal, UploadUrls } from '../object-store/upload-urls';
 import { UploadRecordDto } from '../gpd/dto/gpd.dto';
 import { toUploadRecord } from '../gpd/gpd-upload.presenter';
 import { FOCUS_IMPORT_JOB, focusPartKey, formatOfName, gpdObjectKey } from '../gpd/gpd.constants';
 import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { GpdUpload, UploadPart } from '../gpd/schemas/gpd-upload.schema';
 import { UploadOutcomes } from '../gpd/upload-outcomes';
+import { UploadAccess } from '../gpd/upload-access';
+import { grantOf } from '../resource-groups/visibility.service';
+import type { Principal } from '@lib/auth';
 import { JobsService } from '../jobs/jobs.service';
 import { CreateFocusUploadRequest, FocusImportStarted, FocusUploadCreated } from './dto/focus-upload.dto';
 
@@ -33,9 +37,12 @@ export class FocusUploadsService {
     private readonly env: CostassetEnvironment,
     private readonly outcomes: UploadOutcomes,
     private readonly bus: MessageBus,
+    private readonly access: UploadAccess,
+    private readonly urls: UploadUrls,
   ) {}
 
-  async create(tenantId: string, request: CreateFocusUploadRequest): Promise<FocusUploadCreated> {
+  async create(principal: Principal, request: CreateFocusUploadRequest): Promise<FocusUploadCreated> {
+    const { tenantId } = principal;
     const names = request.files.map((file) => file.name);
     if (names.length > this.env.FOCUS_MAX_PARTS)
       throw Problems.badRequest('FOCUS_TOO_MANY_FILES', `An upload holds at most ${this.env.FOCUS_MAX_PARTS} files (FOCUS_MAX_PARTS)`);
@@ -49,33 +56,37 @@ export class FocusUploadsService {
         'Each file must end in .csv, .csv.gz (or .gz) or .parquet',
         unknown.slice(0, 20).map((name) => ({ field: 'files.name', messages: [`${name}: unknown format`] })),
       );
+    const overLimit = request.files.filter((file) => (file.sizeBytes ?? 0) > this.env.FOCUS_MAX_FILE_BYTES);
+    if (overLimit.length > 0) {
+      const named = overLimit.slice(0, 10).map((file) => `${file.name} (${file.sizeBytes} bytes)`);
+      throw Problems.payloadTooLarge(
+        'FOCUS_FILE_TOO_LARGE',
+        `Declared over FOCUS_MAX_FILE_BYTES (${this.env.FOCUS_MAX_FILE_BYTES}): ${named.join(', ')}`,
+      );
+    }
     const refId = randomUUID();
     const parts = names.map((name, index) => ({
       name,
       objectKey: focusPartKey(tenantId, refId, index, name),
       format: formatOfName(name) as UploadPart['format'],
+      ...(request.files[index].sizeBytes !== undefined ? { declaredBytes: request.files[index].sizeBytes } : {}),
       rowsRead: 0,
       rowsWritten: 0,
       rowsRejected: 0,
     }));
-    return this.register(tenantId, refId, parts, { label: request.label, focusVersion: request.focusVersion });
+    return this.register(principal, refId, parts, { label: request.label, focusVersion: request.focusVersion });
   }
 
   /** Creates the record and one pre-signed PUT URL per part (also used by POST /v1/gpd for a single FOCUS file). */
   async register(
-    tenantId: string,
+    principal: Principal,
     refId: string,
     parts: UploadPart[],
     options: { label?: string; focusVersion?: string; providerName?: string },
   ): Promise<FocusUploadCreated> {
-    const ttl = this.env.GPD_UPLOAD_URL_TTL_SECONDS;
-    const files = [];
-    for (const part of parts) {
-      const uploadUrl = await this.store.presignedPutObject(this.env.S3_BUCKET, part.objectKey, ttl).catch(() => {
-        throw storeUnavailable();
-      });
-      files.push({ name: part.name, uploadUrl });
-    }
+    const { tenantId } = principal;
+    const urls = parts.map((part) => ({ name: part.name, ...this.urls.put(part.objectKey, part.declaredBytes) }));
+    const files = urls.map(({ name, url }) => ({ name, uploadUrl: url }));
     await this.uploads.create(tenantId, {
       refId,
       format: 'focus',
@@ -83,6 +94,7 @@ export class FocusUploadsService {
       fileName: options.label ?? parts[0].name,
       objectKey: gpdObjectKey(tenantId, refId, ''),
       status: 'awaiting_upload',
+      createdBy: UploadAccess.creatorOf(principal),
       parts,
       ...(options.focusVersion ? { declaredVersion: options.focusVersion } : {}),
       rowsRead: 0,
@@ -93,32 +105,34 @@ export class FocusUploadsService {
     return {
       uploadId: refId,
       files,
-      expiresAt: new Date(Date.now() + ttl * 1000).toISOString(),
+      expiresAt: urls[0].expiresAt,
       importPath: `/api/costasset/v1/focus/uploads/${refId}/import`,
     };
   }
 
-  async list(tenantId: string, limit = DEFAULT_PAGE_SIZE, cursor?: string): Promise<{ items: UploadRecordDto[]; nextCursor: string | null }> {
-    const page = await this.uploads.page(tenantId, { format: 'focus' }, limit, cursor, 'newest');
-    return { items: page.items.map(toUploadRecord), nextCursor: page.nextCursor };
+  /** The uploads the caller may see; a page can hold fewer than `limit` of them (follow `nextCursor`). */
+  async list(principal: Principal, limit = DEFAULT_PAGE_SIZE, cursor?: string): Promise<{ items: UploadRecordDto[]; nextCursor: string | null }> {
+    const page = await this.uploads.page(principal.tenantId, { format: 'focus' }, limit, cursor, 'newest');
+    return { items: (await this.access.visible(principal, page.items)).map(toUploadRecord), nextCursor: page.nextCursor };
   }
 
-  async get(tenantId: string, refId: string): Promise<UploadRecordDto> {
-    return toUploadRecord(await this.find(tenantId, refId, true));
+  async get(principal: Principal, refId: string): Promise<UploadRecordDto> {
+    return toUploadRecord(await this.find(principal, refId, true));
   }
 
   /** Checks that every named file is in the store (and within the size limit), then starts the import job. */
-  async import(tenantId: string, refId: string, again = false): Promise<FocusImportStarted> {
-    const upload = await this.find(tenantId, refId);
+  async import(principal: Principal, refId: string, again = false): Promise<FocusImportStarted> {
+    const { tenantId } = principal;
+    const upload = await this.find(principal, refId);
     if (upload.status === 'enriching' && upload.jobId) return { uploadId: refId, jobId: upload.jobId };
     if (IMPORTED.includes(upload.status) && !again)
       throw Problems.conflict('FOCUS_ALREADY_IMPORTED', `Upload ${refId} is ${upload.status}; send {"again": true} to import it again`);
     const parts = await this.checkParts(upload);
-    const job = await this.jobs.submit(tenantId, FOCUS_IMPORT_JOB, { refId });
+    const job = await this.jobs.submit(tenantId, FOCUS_IMPORT_JOB, { refId }, principal);
     await this.uploads.updateOne(
       tenantId,
       { refId },
-      { $set: { status: 'enriching', jobId: job.jobId, parts, importRequestedAt: new Date() } },
+      { $set: { status: 'enriching', jobId: job.jobId, parts, importRequestedAt: new Date(), importGrant: grantOf(principal) } },
     );
     return { uploadId: refId, jobId: job.jobId };
   }
@@ -127,6 +141,7 @@ export class FocusUploadsService {
     const parts = upload.parts ?? [];
     const missing: string[] = [];
     const tooLarge: string[] = [];
+    const mismatched: string[] = [];
     let total = 0;
     for (const part of parts) {
       const stat = await this.store.statObject(this.env.S3_BUCKET, part.objectKey).catch((error: { code?: string }) => {
@@ -135,6 +150,7 @@ export class FocusUploadsService {
       });
       if (!stat) missing.push(part.name);
       else if (stat.size > this.env.FOCUS_MAX_FILE_BYTES) tooLarge.push(`${part.name} (${stat.size} bytes)`);
+      else if (stat.size !== (part.declaredBytes ?? stat.size)) mismatched.push(`${part.name} ${focusPartRefusal(stat.size, part, this.env)}`);
       else {
         part.sizeBytes = stat.size;
         total += stat.size;
@@ -146,6 +162,7 @@ export class FocusUploadsService {
         `${missing.length} of ${parts.length} file(s) are not uploaded yet; PUT them and try again`,
         missing.slice(0, 100).map((name) => ({ field: 'files', messages: [`${name} is not uploaded`] })),
       );
+    if (mismatched.length > 0) throw Problems.badRequest('FOCUS_FILE_SIZE_MISMATCH', mismatched.slice(0, 10).join('; '));
     if (tooLarge.length > 0)
       throw Problems.payloadTooLarge(
         'FOCUS_FILE_TOO_LARGE',
@@ -156,8 +173,9 @@ export class FocusUploadsService {
   }
 
   /** Removes the files and every row of the upload; the record stays, `cleaned`. */
-  async cleanup(tenantId: string, refId: string): Promise<{ status: 'cleaned'; uploadId: string; costLineItemsRemoved: number }> {
-    const upload = await this.find(tenantId, refId);
+  async cleanup(principal: Principal, refId: string): Promise<{ status: 'cleaned'; uploadId: string; costLineItemsRemoved: number }> {
+    const { tenantId } = principal;
+    const upload = await this.find(principal, refId);
     if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     for (const part of upload.parts ?? []) {
       await this.store.removeObject(this.env.S3_BUCKET, part.objectKey).catch((error: Error) => {
@@ -171,9 +189,10 @@ export class FocusUploadsService {
     return { status: 'cleaned', uploadId: refId, costLineItemsRemoved };
   }
 
-  private async find(tenantId: string, refId: string, includeCleaned = false): Promise<GpdUpload> {
-    const upload = await this.uploads.findOne(tenantId, { refId, format: 'focus' });
-    if (!upload || (upload.status === 'cleaned' && !includeCleaned)) throw uploadNotFound(refId);
+  /** The upload, when the caller may see it (else it is not found, as in another tenant). */
+  private async find(principal: Principal, refId: string, includeCleaned = false): Promise<GpdUpload> {
+    const upload = await this.uploads.findOne(principal.tenantId, { refId, format: 'focus' });
+    if (!upload || (upload.status === 'cleaned' && !includeCleaned) || !(await this.access.maySee(principal, upload))) throw uploadNotFound(refId);
     return upload;
   }
 }

@@ -3,6 +3,7 @@ import { GpdUploadRepository } from '../gpd/gpd.repository';
 import { GpdUpload, ImportScope, LOADED_STATUSES, Replacement } from '../gpd/schemas/gpd-upload.schema';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupsService } from '../rollups/rollups.service';
+import { combineFilters } from '../expressions';
 
 export const scopeKey = (scope: Pick<ImportScope, 'providerName' | 'billingAccountId' | 'billingPeriod'>) =>
   JSON.stringify([scope.providerName, scope.billingAccountId, scope.billingPeriod]);
@@ -32,7 +33,11 @@ export class ImportReplacement {
     private readonly rollups: RollupsService,
   ) {}
 
-  async apply(tenantId: string, upload: GpdUpload, scopes: ImportScope[]): Promise<ReplacementResult> {
+  /**
+   * `within`: the importer's visibility (`null`: everything); rows of older imports outside it are
+   * never removed, even in a scope this import holds.
+   */
+  async apply(tenantId: string, upload: GpdUpload, scopes: ImportScope[], within: Record<string, unknown> | null = null): Promise<ReplacementResult> {
     await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { replacing: true } });
     const mine = new Map(scopes.map((scope) => [scopeKey(scope), scope]));
     const requestedAt = (candidate: Pick<GpdUpload, 'importRequestedAt' | 'createdAt'>) =>
@@ -51,7 +56,7 @@ export class ImportReplacement {
       const otherIsOlder =
         requestedAt(other) < requestedAt(upload) || (requestedAt(other) === requestedAt(upload) && other.refId < upload.refId);
       if (otherIsOlder && LOADED_STATUSES.includes(other.status)) {
-        replaced.push({ uploadRefId: other.refId, rowsRemoved: await this.removeScopes(tenantId, other.refId, overlap) });
+        replaced.push({ uploadRefId: other.refId, rowsRemoved: await this.removeScopes(tenantId, other.refId, overlap, within) });
         const left = (other.scopes ?? []).filter((scope) => !mine.has(scopeKey(scope)));
         await this.uploads.updateOne(
           tenantId,
@@ -66,11 +71,11 @@ export class ImportReplacement {
     return { replaced, outdated, scopes: [...mine.values()] };
   }
 
-  private async removeScopes(tenantId: string, refId: string, scopes: ImportScope[]): Promise<number> {
+  private async removeScopes(tenantId: string, refId: string, scopes: ImportScope[], within: Record<string, unknown> | null = null): Promise<number> {
     let removed = 0;
     await this.rollups.begin(tenantId, [refId]);
     for (const { providerName, billingAccountId, billingPeriod } of scopes) {
-      removed += await this.costs.deleteMany(tenantId, { uploadRefId: refId, providerName, billingAccountId, billingPeriod });
+      removed += await this.costs.deleteMany(tenantId, combineFilters({ uploadRefId: refId, providerName, billingAccountId, billingPeriod }, within));
     }
     await this.rollups.refresh(tenantId, [refId]);
     return removed;

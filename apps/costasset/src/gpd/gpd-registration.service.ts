@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isDuplicateKey } from '@lib/persistence';
 import { GpdUploadRepository } from './gpd.repository';
+import type { UploadCreator } from './schemas/gpd-upload.schema';
 
 export interface StoredGpdFile {
   refId: string;
@@ -10,6 +11,8 @@ export interface StoredGpdFile {
   sizeBytes: number;
   /** The raw upload an extension flow made the file from. */
   source?: { providerCode: string; rawFile: string };
+  /** The user whose flow wrote the file: it sees the upload. */
+  createdBy?: UploadCreator;
 }
 
 /**

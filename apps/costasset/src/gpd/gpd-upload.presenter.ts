@@ -8,6 +8,7 @@ export function toUploadRecord(upload: GpdUpload): UploadRecordDto {
     format: upload.format ?? 'gpd',
     ...(upload.providerName !== undefined ? { providerName: upload.providerName } : {}),
     fileName: upload.fileName,
+    ...(upload.declaredBytes !== undefined ? { declaredBytes: upload.declaredBytes } : {}),
     status: upload.status,
     jobId: upload.jobId,
     rowsRead: upload.rowsRead,

@@ -9,7 +9,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
+import { AnyMember, CostDataManager, CurrentPrincipal, Principal } from '@lib/auth';
 import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import {
   CleanupDone,
@@ -50,7 +50,7 @@ export class GpdController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<UploadRecordDto[]> {
-    const page = await this.gpd.list(principal.tenantId, query.providername, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    const page = await this.gpd.list(principal, query.providername, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     if (page.nextCursor) {
       const next = new URLSearchParams({ providername: query.providername, cursor: page.nextCursor, ...(query.limit ? { limit: String(query.limit) } : {}) });
       response.setHeader('X-Next-Cursor', page.nextCursor);
@@ -60,19 +60,23 @@ export class GpdController {
   }
 
   @Post()
-  @AnyMember()
+  @CostDataManager()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Submits a GPD upload: answers a pre-signed PUT URL for the zip',
-    description: `PUT the zip to \`uploadUrl\` (no token; straight to the object store), then POST /v1/gpd/enrich. ${GPD_FORMAT_DOC}`,
+    description:
+      'PUT the zip to `uploadUrl` (no token; straight to the object store) before `expiresAt`, then POST /v1/gpd/enrich. ' +
+      'With `sizeBytes`, the URL accepts a body of exactly that length only, and enrichment refuses a stored file of another size. ' +
+      GPD_FORMAT_DOC,
   })
   @ApiAcceptedResponse({ type: UploadSubmitted })
+  @ApiPayloadTooLargeResponse({ description: 'GPD_FILE_TOO_LARGE: `sizeBytes` is over GPD_MAX_FILE_BYTES' })
   submit(@CurrentPrincipal() principal: Principal, @Query() query: SubmitUploadQuery): Promise<UploadSubmitted> {
-    return this.gpd.submit(principal.tenantId, query.providername, query.fileName);
+    return this.gpd.submit(principal, query.providername, query.fileName, query.sizeBytes);
   }
 
   @Post('enrich')
-  @AnyMember()
+  @CostDataManager()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Starts one enrichment job per upload',
@@ -83,30 +87,33 @@ export class GpdController {
       GPD_FORMAT_DOC,
   })
   @ApiOkResponse({ type: EnrichStarted })
-  @ApiBadRequestResponse({ description: 'GPD_FILE_NOT_READY: the file is not in the object store yet; GPD_PROVIDER_MISMATCH' })
+  @ApiBadRequestResponse({
+    description:
+      'GPD_FILE_NOT_READY: the file is not in the object store yet; GPD_FILE_SIZE_MISMATCH: the stored file is not the size declared at submission; GPD_PROVIDER_MISMATCH',
+  })
   @ApiNotFoundResponse({ description: 'GPD_UPLOAD_NOT_FOUND' })
   @ApiPayloadTooLargeResponse({ description: 'GPD_FILE_TOO_LARGE' })
   enrich(@CurrentPrincipal() principal: Principal, @Body() body: EnrichRequest): Promise<EnrichStarted> {
-    return this.gpd.enrich(principal.tenantId, body);
+    return this.gpd.enrich(principal.tenantId, body, principal);
   }
 
   @Post('retry')
-  @AnyMember()
+  @CostDataManager()
   @HttpCode(200)
   @ApiOperation({ summary: 'Runs a failed or terminated enrichment job again' })
   @ApiOkResponse({ type: RetryAccepted })
   @ApiBadRequestResponse({ description: 'INVALID_JOB_ID' })
   retry(@CurrentPrincipal() principal: Principal, @Body() body: RetryRequest): Promise<RetryAccepted> {
-    return this.gpd.retry(principal.tenantId, body.jobId);
+    return this.gpd.retry(principal.tenantId, body.jobId, principal);
   }
 
   @Post('cleanup')
-  @AnyMember()
+  @CostDataManager()
   @HttpCode(200)
   @ApiOperation({ summary: 'Removes the uploaded file and every row enriched from it' })
   @ApiOkResponse({ type: CleanupDone })
   @ApiNotFoundResponse({ description: 'GPD_UPLOAD_NOT_FOUND' })
   cleanup(@CurrentPrincipal() principal: Principal, @Query() query: ProviderQuery, @Body() body: CleanupRequest): Promise<CleanupDone> {
-    return this.gpd.cleanup(principal.tenantId, query.providername, body.GPDUploadRefId);
+    return this.gpd.cleanup(principal, query.providername, body.GPDUploadRefId);
   }
 }

@@ -4,6 +4,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'minio';
 import { Problems } from '@lib/http';
 import { CostassetEnvironment } from '../costasset.environment';
+import { gpdFileLimits, sizeRefusal, UploadUrls } from '../object-store/upload-urls';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { RollupsService } from '../rollups/rollups.service';
@@ -13,6 +14,10 @@ import { toUploadRecord } from './gpd-upload.presenter';
 import { FOCUS_IMPORT_JOB, focusPartKey, formatOfName, GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
 import { GpdUploadRepository } from './gpd.repository';
 import { GpdUpload } from './schemas/gpd-upload.schema';
+import { UploadAccess } from './upload-access';
+import type { Principal } from '@lib/auth';
+import { grantOf } from '../resource-groups/visibility.service';
+import { ImportRequester, requesterOf, SERVICE_IMPORT } from './import-requester';
 
 const DEFAULT_FILE_NAME = 'upload.zip';
 /** Provider names match case-insensitively, as the uploads' index is collated. */
@@ -34,47 +39,72 @@ export class GpdService {
     private readonly utilization: UtilizationRepository,
     private readonly bus: MessageBus,
     private readonly rollups: RollupsService,
+    private readonly access: UploadAccess,
+    private readonly urls: UploadUrls,
   ) {}
 
   /**
    * A GPD zip, or one FOCUS file (`.csv`, `.csv.gz`, `.parquet`): the latter becomes a FOCUS upload of
    * one part, imported by `POST /v1/gpd/enrich` like a GPD file is enriched (its rows keep their own
-   * ProviderName; `providername` labels the upload).
+   * ProviderName; `providername` labels the upload). A declared size binds the upload URL to that
+   * length, and the import refuses a stored object of another size.
    */
-  async submit(tenantId: string, providerName: string, fileName = DEFAULT_FILE_NAME): Promise<UploadSubmitted> {
+  async submit(principal: Principal, providerName: string, fileName = DEFAULT_FILE_NAME, declaredBytes?: number): Promise<UploadSubmitted> {
+    const { tenantId } = principal;
+    if (declaredBytes !== undefined && declaredBytes > this.env.GPD_MAX_FILE_BYTES)
+      throw Problems.payloadTooLarge(
+        'GPD_FILE_TOO_LARGE',
+        `The declared size ${declaredBytes} is over GPD_MAX_FILE_BYTES (${this.env.GPD_MAX_FILE_BYTES})`,
+      );
     const refId = randomUUID();
     const focusFormat = formatOfName(fileName);
     const objectKey = focusFormat ? focusPartKey(tenantId, refId, 0, fileName) : gpdObjectKey(tenantId, refId, fileName);
-    const ttl = this.env.GPD_UPLOAD_URL_TTL_SECONDS;
-    const uploadUrl = await this.store.presignedPutObject(this.env.S3_BUCKET, objectKey, ttl).catch(() => {
-      throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');
-    });
+    const { url: uploadUrl, expiresAt } = this.urls.put(objectKey, declaredBytes);
+    const declared = declaredBytes !== undefined ? { declaredBytes } : {};
     await this.uploads.create(tenantId, {
       refId,
       format: focusFormat ? 'focus' : 'gpd',
       providerName,
       fileName,
       objectKey,
-      ...(focusFormat ? { parts: [{ name: fileName, objectKey, format: focusFormat, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 }] } : {}),
+      ...declared,
+      ...(focusFormat
+        ? { parts: [{ name: fileName, objectKey, format: focusFormat, ...declared, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 }] }
+        : {}),
       status: 'awaiting_upload',
+      createdBy: UploadAccess.creatorOf(principal),
       rowsRead: 0,
       rowsWritten: 0,
       rowsRejected: 0,
       errors: [],
     });
-    return { GPDUploadRefId: refId, uploadUrl, expiresAt: new Date(Date.now() + ttl * 1000).toISOString() };
+    return { GPDUploadRefId: refId, uploadUrl, expiresAt };
   }
 
-  /** A page of the provider's uploads, newest first: GPD files of it, and FOCUS imports labelled with it or holding its rows. */
-  async list(tenantId: string, providerName: string, limit: number, cursor?: string): Promise<Paged<UploadRecordDto>> {
+  /**
+   * A page of the provider's uploads the caller may see, newest first: GPD files of it, and FOCUS
+   * imports labelled with it or holding its rows. Uploads the caller may not see are left out of
+   * the page, so a page can hold fewer than `limit` (follow `nextCursor`).
+   */
+  async list(principal: Principal, providerName: string, limit: number, cursor?: string): Promise<Paged<UploadRecordDto>> {
     const filter = { $or: [{ providerName }, { providers: providerName }] };
-    const page = await this.uploads.page(tenantId, filter, limit, cursor, 'newest', { collation: CASE_INSENSITIVE });
-    return { items: page.items.map(toUploadRecord), nextCursor: page.nextCursor };
+    const page = await this.uploads.page(principal.tenantId, filter, limit, cursor, 'newest', { collation: CASE_INSENSITIVE });
+    return { items: (await this.access.visible(principal, page.items)).map(toUploadRecord), nextCursor: page.nextCursor };
   }
 
-  async enrich(tenantId: string, request: EnrichRequest): Promise<EnrichStarted> {
+  /**
+   * Starts one import job per upload the caller may see, within the requester's visibility: the
+   * caller's, or for the service's own work (an extension flow's enrichment) the one it was asked for.
+   */
+  async enrich(
+    tenantId: string,
+    request: EnrichRequest,
+    caller?: Principal,
+    requester: ImportRequester = caller ? requesterOf(caller) : SERVICE_IMPORT,
+  ): Promise<EnrichStarted> {
     const refIds = [...new Set(request.GPDUploadRefId)];
-    const found = await this.uploads.find(tenantId, { refId: { $in: refIds } });
+    const stored = await this.uploads.find(tenantId, { refId: { $in: refIds } });
+    const found = caller ? await this.access.visible(caller, stored) : stored;
     const byRef = new Map(found.map((upload) => [upload.refId, upload]));
     const missing = refIds.filter((refId) => !byRef.has(refId) || byRef.get(refId)?.status === 'cleaned');
     if (missing.length > 0) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', `No such GPD upload: ${missing.join(', ')}`);
@@ -89,11 +119,11 @@ export class GpdService {
         continue;
       }
       const focus = upload.format === 'focus';
-      const job = await this.jobs.submit(tenantId, focus ? FOCUS_IMPORT_JOB : GPD_ENRICH_JOB, { refId });
+      const job = await this.jobs.submit(tenantId, focus ? FOCUS_IMPORT_JOB : GPD_ENRICH_JOB, { refId }, requester.submitter);
       await this.uploads.updateOne(
         tenantId,
         { refId },
-        { $set: { status: 'enriching', jobId: job.jobId, ...(focus ? { importRequestedAt: new Date() } : {}) } },
+        { $set: { status: 'enriching', jobId: job.jobId, importGrant: requester.grant, ...(focus ? { importRequestedAt: new Date() } : {}) } },
       );
       jobs.push({ GPDUploadRefId: refId, jobId: job.jobId });
     }
@@ -109,7 +139,7 @@ export class GpdService {
     }
   }
 
-  /** The object must be in the store and within the size limit before a job is started. */
+  /** The object must be in the store, within the size limit and of the declared size before a job is started. */
   private async checkObject(tenantId: string, upload: GpdUpload): Promise<void> {
     const stat = await this.store.statObject(this.env.S3_BUCKET, upload.objectKey).catch((error: { code?: string }) => {
       if (error.code === 'NotFound' || error.code === 'NoSuchKey') return null;
@@ -123,25 +153,30 @@ export class GpdService {
         `The file of upload ${upload.refId} is ${stat.size} bytes; the limit is ${this.env.GPD_MAX_FILE_BYTES}`,
       );
     }
+    const refusal = sizeRefusal(stat.size, gpdFileLimits(upload, this.env));
+    if (refusal) throw Problems.badRequest('GPD_FILE_SIZE_MISMATCH', `The file of upload ${upload.refId} ${refusal}`);
     if (upload.status === 'awaiting_upload') {
       await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { status: 'uploaded', sizeBytes: stat.size } });
     }
   }
 
-  async retry(tenantId: string, jobId: string): Promise<{ status: 'accepted'; jobId: string }> {
+  /** Runs the job again within the visibility of the caller asking for it (a System Admin's: everything). */
+  async retry(tenantId: string, jobId: string, caller: Principal): Promise<{ status: 'accepted'; jobId: string }> {
     const current = await this.jobs.get(tenantId, jobId);
     const refId = current?.type === GPD_ENRICH_JOB || current?.type === FOCUS_IMPORT_JOB ? String(current.payload.refId) : undefined;
     const upload = refId ? await this.uploads.findOne(tenantId, { refId }) : null;
-    if (!upload || upload.status === 'cleaned' || upload.jobId !== jobId) throw invalidJob();
+    if (!upload || upload.status === 'cleaned' || upload.jobId !== jobId || !(await this.access.maySee(caller, upload))) throw invalidJob();
+    await this.uploads.updateOne(tenantId, { refId }, { $set: { importGrant: grantOf(caller) } });
     const job = await this.jobs.rerun(tenantId, jobId);
     if (!job) throw invalidJob();
     await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'enriching' } });
     return { status: 'accepted', jobId };
   }
 
-  async cleanup(tenantId: string, providerName: string, refId: string): Promise<CleanupDone> {
+  async cleanup(principal: Principal, providerName: string, refId: string): Promise<CleanupDone> {
+    const { tenantId } = principal;
     const upload = await this.uploads.findOne(tenantId, { refId, $or: [{ providerName }, { providers: providerName }] }, { collation: CASE_INSENSITIVE });
-    if (!upload) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
+    if (!upload || !(await this.access.maySee(principal, upload))) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
     if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     const keys = upload.parts?.length ? upload.parts.map((part) => part.objectKey) : [upload.objectKey];
     for (const key of keys) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { combineFilters } from '../expressions';
 import { Metrics } from '@lib/metrics';
 import { CostassetEnvironment } from '../costasset.environment';
 import { IngestCounts, outcomeOf, RejectedRow } from '../ingest-rules/ingest-report';
@@ -76,7 +77,11 @@ export class UploadOutcomes {
    * An extension flow's GPD file replaces the files earlier flows made from the same raw upload:
    * their rows are removed once this one is enriched, and they become `superseded`.
    */
-  async supersedeSameSource(tenantId: string, upload: GpdUpload): Promise<Replacement[]> {
+  /**
+   * `within`: the visibility the new import ran within (`null`: everything). An older upload loses
+   * only its rows within it, and is `superseded` once it holds no cost row any more.
+   */
+  async supersedeSameSource(tenantId: string, upload: GpdUpload, within: Record<string, unknown> | null = null): Promise<Replacement[]> {
     if (!upload.source) return [];
     const older = await this.uploads.find(tenantId, {
       refId: { $ne: upload.refId },
@@ -86,15 +91,17 @@ export class UploadOutcomes {
     });
     const replaced: Replacement[] = [];
     for (const previous of older) {
-      replaced.push({ uploadRefId: previous.refId, rowsRemoved: await this.removeRowsOf(tenantId, previous.refId) });
-      await this.uploads.updateOne(tenantId, { refId: previous.refId }, { $set: { status: 'superseded', supersededBy: [upload.refId] } });
+      replaced.push({ uploadRefId: previous.refId, rowsRemoved: await this.removeRowsOf(tenantId, previous.refId, within ?? {}) });
+      const emptied = within === null || (await this.costs.count(tenantId, { uploadRefId: previous.refId })) === 0;
+      const change = emptied ? { status: 'superseded', supersededBy: [upload.refId] } : { supersededBy: [upload.refId] };
+      await this.uploads.updateOne(tenantId, { refId: previous.refId }, { $set: change });
     }
     if (replaced.length) await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { replaced } });
     return replaced;
   }
 
   async removeRowsOf(tenantId: string, refId: string, filter: Record<string, unknown> = {}): Promise<number> {
-    const scoped = { uploadRefId: refId, ...filter };
+    const scoped = combineFilters({ uploadRefId: refId }, filter);
     await this.rollups.begin(tenantId, [refId]);
     const counts = await Promise.all(
       [this.costs, this.assets, this.utilization].map((repository) => repository.deleteMany(tenantId, scoped)),

@@ -19,7 +19,7 @@ export class IngestionController {
   })
   @ApiOkResponse({ type: IngestionStarted })
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: IngestionRequest): Promise<IngestionStarted> {
-    return this.ingestion.ingest(principal.tenantId, body.providers);
+    return this.ingestion.ingest(principal, body.providers);
   }
 
   @Post('v1/enrichmentController/ingestion/retry')
@@ -28,7 +28,7 @@ export class IngestionController {
     summary: 'Retries a failed ingestion (enrichment) job, or all failed ones; 400 INVALID_JOB_ID for a job that is not a failed one',
   })
   retry(@CurrentPrincipal() principal: Principal, @Body() body: JobReference): Promise<{ status: 'accepted'; jobs: string[] }> {
-    return this.ingestion.retry(principal.tenantId, body.jobId);
+    return this.ingestion.retry(principal, body.jobId);
   }
 
   @Post('v1/enrichmentController/jobs/terminate')
@@ -47,6 +47,6 @@ export class IngestionController {
   })
   @ApiOkResponse({ type: FlowStarted })
   consolidated(@CurrentPrincipal() principal: Principal, @Body() body: FlowRequest): Promise<FlowStarted> {
-    return this.ingestion.consolidated(principal.tenantId, body.vars.providerCode, body.vars.rawFile);
+    return this.ingestion.consolidated(principal, body.vars.providerCode, body.vars.rawFile);
   }
 }

@@ -1,3 +1,4 @@
+import type { Principal } from '@lib/auth';
 import { Injectable } from '@nestjs/common';
 import { ProblemException, Problems } from '@lib/http';
 import { FlowStarted } from '../extensions/dto/extension-files.dto';
@@ -27,7 +28,8 @@ export class IngestionService {
   ) {}
 
   /** Enriches every upload of the tenant that is not enriched yet (failed ones again), one job each. */
-  async ingest(tenantId: string, providers?: string[]): Promise<IngestionStarted> {
+  async ingest(caller: Principal, providers?: string[]): Promise<IngestionStarted> {
+    const { tenantId } = caller;
     const wanted = providers?.map((p) => p.toLowerCase());
     const pending = (await this.uploads.find(tenantId, { status: { $in: PENDING } }, { sort: { _id: 1 }, limit: 1000 })).filter(
       (upload) => !wanted || wanted.includes((upload.providerName ?? '').toLowerCase()),
@@ -36,7 +38,7 @@ export class IngestionService {
     const skipped: SkippedUpload[] = [];
     for (const upload of pending) {
       try {
-        const started = await this.gpd.enrich(tenantId, { GPDUploadRefId: [upload.refId], provider: [], retry: 'true' });
+        const started = await this.gpd.enrich(tenantId, { GPDUploadRefId: [upload.refId], provider: [], retry: 'true' }, caller);
         jobs.push(...started.jobs);
       } catch (error) {
         if (!(error instanceof ProblemException) || error.getStatus() >= 500) throw error;
@@ -47,11 +49,12 @@ export class IngestionService {
   }
 
   /** Runs failed enrichment again: the one given, or every failed upload of the tenant. */
-  async retry(tenantId: string, jobId?: string): Promise<{ status: 'accepted'; jobs: string[] }> {
-    if (jobId) return { status: 'accepted', jobs: [(await this.gpd.retry(tenantId, jobId)).jobId] };
+  async retry(caller: Principal, jobId?: string): Promise<{ status: 'accepted'; jobs: string[] }> {
+    const { tenantId } = caller;
+    if (jobId) return { status: 'accepted', jobs: [(await this.gpd.retry(tenantId, jobId, caller)).jobId] };
     const failed = await this.uploads.find(tenantId, { status: 'failed', jobId: { $exists: true } }, { limit: 1000 });
     const jobs: string[] = [];
-    for (const upload of failed) jobs.push((await this.gpd.retry(tenantId, upload.jobId as string)).jobId);
+    for (const upload of failed) jobs.push((await this.gpd.retry(tenantId, upload.jobId as string, caller)).jobId);
     return { status: 'accepted', jobs };
   }
 
@@ -71,7 +74,7 @@ export class IngestionService {
   }
 
   /** v2: raw data → GPD (transformation job) → enrichment, started by one request. */
-  consolidated(tenantId: string, providerCode: string, rawFile?: string): Promise<FlowStarted> {
-    return this.flows.start(tenantId, providerCode, { enrichAfter: true, rawFile });
+  consolidated(caller: Principal, providerCode: string, rawFile?: string): Promise<FlowStarted> {
+    return this.flows.start(caller.tenantId, providerCode, { enrichAfter: true, rawFile }, caller);
   }
 }

@@ -1,11 +1,4 @@
 import type { ProgressUnit } from './schemas/job.schema';
-import type { AccessRule } from '@lib/auth';
-
-/**
- * Who may read and terminate the jobs of a type: `system-admin` (the default for a type without
- * a handler), or `member` for work any member of the tenant starts and follows itself.
- */
-export type JobAccess = Exclude<AccessRule, 'public'>;
 
 /** More about progress than `done` of `total`. */
 export interface ProgressDetail {
@@ -39,8 +32,6 @@ export class CompletedWithErrors {
 export interface JobHandler<P = Record<string, unknown>> {
   /** What the `done` and `total` of `progress()` count (shown as `progress.unit`). */
   readonly progressUnit: ProgressUnit;
-  /** Who may read and terminate jobs of this type. */
-  readonly access: JobAccess;
   /** Runs one attempt. Must be idempotent: a crash or an error makes the same job run again. */
   run(context: JobContext<P>): Promise<Record<string, unknown> | CompletedWithErrors>;
   /** Called once when the job ends failed (permanent error or last attempt). */

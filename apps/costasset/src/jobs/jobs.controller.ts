@@ -1,12 +1,11 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
 import { DEFAULT_PAGE_SIZE, Problems } from '@lib/http';
 import { JobDto, JobPage, ListJobsQuery, toJobDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
 
 const notFound = () => Problems.notFound('JOB_NOT_FOUND', 'No such job');
-const forbidden = (type: string) => Problems.forbidden('SYSTEM_ADMIN_REQUIRED', `Only a System Admin may read or terminate jobs of type ${type}`);
 const uuid = new ParseUUIDPipe({ exceptionFactory: notFound });
 
 @ApiTags('jobs')
@@ -18,7 +17,7 @@ export class JobsController {
   @AnyMember()
   @ApiOperation({
     summary: 'Jobs of the tenant, newest last, filtered by type and status, in pages (cursor)',
-    description: 'A System Admin sees every job; a member only the job types members may follow (`gpd.enrich`).',
+    description: 'A System Admin sees every job; anyone else the jobs it asked for.',
   })
   @ApiOkResponse({ type: JobPage })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListJobsQuery): Promise<JobPage> {
@@ -30,12 +29,10 @@ export class JobsController {
   @AnyMember()
   @ApiOperation({ summary: 'One job: status, progress, attempts, error and result' })
   @ApiOkResponse({ type: JobDto })
-  @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND' })
-  @ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED`: a member asking for a job of a System Admin type (data deletion, migration, extension flow)' })
+  @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND, also for a job another user asked for (only its submitter and System Admins see a job)' })
   async get(@CurrentPrincipal() principal: Principal, @Param('jobId', uuid) jobId: string): Promise<JobDto> {
     const job = await this.jobs.get(principal.tenantId, jobId);
-    if (!job) throw notFound();
-    if (!this.jobs.mayAccess(principal, job.type)) throw forbidden(job.type);
+    if (!job || !this.jobs.mayAccess(principal, job)) throw notFound();
     return toJobDto(job as never);
   }
 
@@ -47,12 +44,10 @@ export class JobsController {
     description: 'Terminating a data-deletion job cancels its deletion request.',
   })
   @ApiOkResponse({ type: JobDto })
-  @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND' })
-  @ApiForbiddenResponse({ description: '`SYSTEM_ADMIN_REQUIRED`: a member terminating a job of a System Admin type' })
+  @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND, also for a job another user asked for' })
   async terminate(@CurrentPrincipal() principal: Principal, @Param('jobId', uuid) jobId: string): Promise<JobDto> {
     const existing = await this.jobs.get(principal.tenantId, jobId);
-    if (!existing) throw notFound();
-    if (!this.jobs.mayAccess(principal, existing.type)) throw forbidden(existing.type);
+    if (!existing || !this.jobs.mayAccess(principal, existing)) throw notFound();
     const job = await this.jobs.terminate(principal.tenantId, jobId);
     if (job) return toJobDto(job as never);
     const status = (await this.jobs.get(principal.tenantId, jobId))?.status ?? existing.status;

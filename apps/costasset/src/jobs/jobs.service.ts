@@ -8,7 +8,7 @@ import { CostassetEnvironment } from '../costasset.environment';
 import { CompletedWithErrors, JobContext, JobHandler, JobTerminatedError, PermanentJobError, ProgressDetail } from './job-handler';
 import { JobMessage } from './job-message';
 import { JobsRepository } from './jobs.repository';
-import { FINAL_JOB_STATUSES, JobProgress, JobRecord, JobStatus } from './schemas/job.schema';
+import { FINAL_JOB_STATUSES, JobProgress, JobRecord, JobStatus, JobSubmitter } from './schemas/job.schema';
 
 export const JOBS_STREAM = 'COSTASSET_JOBS';
 export const JOBS_SUBJECT = 'costasset.jobs';
@@ -58,14 +58,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.handlers.set(type, handler as JobHandler<never>);
   }
 
-  /** Whether the caller may read and terminate jobs of `type` (its handler declares it; System Admins only otherwise). */
-  mayAccess(principal: Principal, type: string): boolean {
-    return principal.isSystemAdmin || this.handlers.get(type)?.access === 'member';
-  }
-
-  /** The job types a member may see. */
-  private memberTypes(): string[] {
-    return [...this.handlers].filter(([, handler]) => handler.access === 'member').map(([type]) => type);
+  /** Whether the caller may read and terminate a job: the one who asked for it, or a System Admin. */
+  mayAccess(principal: Principal, job: Pick<JobRecord, 'submittedBy'>): boolean {
+    return principal.isSystemAdmin || (job.submittedBy?.userId === principal.userId && job.submittedBy.idpId === principal.idpId);
   }
 
   onApplicationBootstrap(): void {
@@ -105,11 +100,13 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return this.ensured;
   }
 
-  async submit(tenantId: string, type: string, payload: Record<string, unknown>): Promise<Job> {
+  /** Queues a job; `submittedBy` (the caller) may then follow and terminate it. */
+  async submit(tenantId: string, type: string, payload: Record<string, unknown>, submittedBy?: JobSubmitter): Promise<Job> {
     const jobId = randomUUID();
     const job = await this.jobs.create(tenantId, {
       jobId,
       type,
+      ...(submittedBy ? { submittedBy: { userId: submittedBy.userId, idpId: submittedBy.idpId } } : {}),
       status: 'queued',
       payload,
       progress: this.initialProgress(type),
@@ -164,10 +161,10 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return this.jobs.find(tenantId, { type: { $in: types }, status: { $in: ['queued', 'running'] } }, { limit: 1000 });
   }
 
-  /** The jobs the caller may see: every job for a System Admin, jobs of member types for anyone else. */
+  /** The jobs the caller may see: every job for a System Admin, its own for anyone else. */
   page(principal: Principal, filter: { type?: string; status?: string }, limit: number, cursor?: string) {
     const query: Record<string, unknown> = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined));
-    if (!principal.isSystemAdmin) query.type = { $in: this.memberTypes().filter((type) => filter.type === undefined || type === filter.type) };
+    if (!principal.isSystemAdmin) Object.assign(query, { 'submittedBy.userId': principal.userId, 'submittedBy.idpId': principal.idpId });
     return this.jobs.page(principal.tenantId, query, limit, cursor);
   }
 

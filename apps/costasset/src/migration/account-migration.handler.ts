@@ -26,7 +26,6 @@ type Ref = { tenantId: string; payload: AccountMigrationPayload };
 @Injectable()
 export class AccountMigrationHandler implements JobHandler<AccountMigrationPayload>, OnModuleInit {
   readonly progressUnit = 'accounts' as const;
-  readonly access = 'system-admin' as const;
 
   constructor(
     private readonly jobs: JobsService,

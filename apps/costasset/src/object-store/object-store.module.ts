@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { Client } from 'minio';
 import { CostassetEnvironment } from '../costasset.environment';
 import { ObjectStoreReadinessProbe } from './object-store-readiness.probe';
+import { UploadUrls } from './upload-urls';
 
 export function createObjectStoreClient(env: CostassetEnvironment): Client {
   const url = new URL(env.S3_ENDPOINT);
@@ -18,7 +19,7 @@ export function createObjectStoreClient(env: CostassetEnvironment): Client {
 
 @Global()
 @Module({
-  providers: [{ provide: Client, inject: [CostassetEnvironment], useFactory: createObjectStoreClient }, ObjectStoreReadinessProbe],
-  exports: [Client, ObjectStoreReadinessProbe],
+  providers: [{ provide: Client, inject: [CostassetEnvironment], useFactory: createObjectStoreClient }, ObjectStoreReadinessProbe, UploadUrls],
+  exports: [Client, ObjectStoreReadinessProbe, UploadUrls],
 })
 export class ObjectStoreModule {}

@@ -1,12 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Principal, PrincipalResolver, TokenClaims } from '@lib/auth';
+import { Principal, principalCacheKey, PrincipalResolver, tenantCachePrefix, TokenClaims, userCachePrefix } from '@lib/auth';
 import { InvalidatingCache, MessageBus, ResolvePrincipalReply } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
 import { CostassetEnvironment } from '../costasset.environment';
 
 /**
  * Asks authz (over NATS) for the caller's teams and roles and caches the answer until an
- * `authz.config.changed` or `authz.membership.changed` event of the tenant drops it.
+ * `authz.config.changed` or `authz.membership.changed` event of the tenant, or an
+ * `authz.access.revoked` event of the user, drops it. authz refuses a disabled user or a revoked
+ * session (`USER_DISABLED`, `TOKEN_REVOKED`); a refusal is never cached, so it holds on every
+ * instance as soon as the event has dropped the user's entries.
  */
 @Injectable()
 export class RemotePrincipalResolver extends PrincipalResolver implements OnModuleInit {
@@ -22,15 +25,15 @@ export class RemotePrincipalResolver extends PrincipalResolver implements OnModu
   }
 
   onModuleInit(): void {
-    void this.bus.subscribe('authz.config.changed', (event) => void this.cache.invalidatePrefix(`${event.tenantId}\u0000`));
-    void this.bus.subscribe('authz.membership.changed', (event) => void this.cache.invalidatePrefix(`${event.tenantId}\u0000`));
+    void this.bus.subscribe('authz.config.changed', (event) => void this.cache.invalidatePrefix(tenantCachePrefix(event.tenantId)));
+    void this.bus.subscribe('authz.membership.changed', (event) => void this.cache.invalidatePrefix(tenantCachePrefix(event.tenantId)));
+    void this.bus.subscribe('authz.access.revoked', (event) => void this.cache.invalidatePrefix(userCachePrefix(event.tenantId, event.userId)));
   }
 
   async resolve(claims: TokenClaims): Promise<Principal> {
     const groups = [...claims.groups].sort();
-    const key = [claims.tid, claims.sub, claims.idp, ...groups].join('\u0000');
-    const access = await this.cache.getOrLoad(key, () =>
-      this.bus.request('authz.principal.resolve', { tenantId: claims.tid, userId: claims.sub, idpId: claims.idp, groups }),
+    const access = await this.cache.getOrLoad(principalCacheKey(claims), () =>
+      this.bus.request('authz.principal.resolve', { tenantId: claims.tid, userId: claims.sub, idpId: claims.idp, groups, sessionId: claims.sid }),
     );
     return { userId: claims.sub, tenantId: claims.tid, idpId: claims.idp, groups: claims.groups, ...access };
   }

@@ -144,11 +144,20 @@ export class ReportModelsService {
     return result;
   }
 
+  /**
+   * Saved outputs hold rows computed within the visibility of whoever ran the model: a caller sees
+   * those whose every visibility group is one of its own (a System Admin sees all), and a page
+   * leaves the others out, so it can hold fewer than `limit` (follow `nextCursor`).
+   */
   async savedOutputs(principal: Principal, id: string, limit: number, cursor?: string): Promise<SavedReportOutputPage> {
     await this.visible(principal, id);
-    const page = await this.outputs.page(principal.tenantId, { reportModelId: id }, limit, cursor);
+    const [page, readerGroups] = await Promise.all([
+      this.outputs.page(principal.tenantId, { reportModelId: id }, limit, cursor),
+      this.visibility.groupIdsFor(principal),
+    ]);
+    const seesAll = (groups: string[] | null | undefined) => readerGroups === null || (Array.isArray(groups) && groups.every((group) => readerGroups.includes(group)));
     return {
-      items: page.items.map((output) => ({
+      items: page.items.filter((output) => seesAll(output.visibilityGroupIds)).map((output) => ({
         id: String(output._id),
         reportModelId: output.reportModelId,
         templateId: output.templateId,
@@ -166,7 +175,8 @@ export class ReportModelsService {
   private async save(principal: Principal, model: StoredModel, result: ReportExecutionResponse): Promise<void> {
     if (!model.append) await this.outputs.deleteMany(principal.tenantId, { reportModelId: model.reportModelId });
     const { reportModelId, templateId, params, currency, rows, total } = result;
-    await this.outputs.create(principal.tenantId, { reportModelId, templateId, params, currency, rows: rows as never, total, executedBy: principal.userId });
+    const visibilityGroupIds = await this.visibility.groupIdsFor(principal);
+    await this.outputs.create(principal.tenantId, { reportModelId, templateId, params, currency, rows: rows as never, total, executedBy: principal.userId, visibilityGroupIds });
   }
 
   private async change(principal: Principal, id: string, query: ReplaceReportModelQuery, changes: Partial<ReportModel>): Promise<ReportModelResponse> {

@@ -8,6 +8,17 @@ import { ResourceGroupRepository } from './resource-group.repository';
 /** Matches no document: what a caller sees when no visibility group authorizes it. */
 export const MATCH_NOTHING = Object.freeze({ _id: { $in: [] } });
 
+/**
+ * Whose visibility work runs within, kept where the work outlives the request (an import job):
+ * `teams: null` for a System Admin (everything), else the caller's team codes.
+ */
+export interface VisibilityGrant {
+  teams: string[] | null;
+}
+
+/** The grant of the service's own work (and of System Admins). */
+export const EVERYTHING: VisibilityGrant = Object.freeze({ teams: null });
+
 /** Turns resource groups into MongoDB filters over line items. */
 @Injectable()
 export class VisibilityService {
@@ -17,13 +28,28 @@ export class VisibilityService {
    * What the caller may see: `null` (everything) for a System Admin; otherwise the union of the
    * visibility groups of its teams, and nothing at all when no group names one of its teams.
    */
-  async filterFor(principal: Principal): Promise<Record<string, unknown> | null> {
-    if (principal.isSystemAdmin) return null;
-    const teams = principal.teams.map((team) => team.teamCode);
-    const groups = teams.length ? await this.groups.find(principal.tenantId, { type: 'visibility', teams: { $in: teams } }) : [];
+  filterFor(principal: Principal): Promise<Record<string, unknown> | null> {
+    return this.filterForGrant(principal.tenantId, grantOf(principal));
+  }
+
+  /** As `filterFor`, for a grant taken from a caller earlier. */
+  async filterForGrant(tenantId: string, grant: VisibilityGrant): Promise<Record<string, unknown> | null> {
+    if (grant.teams === null) return null;
+    const groups = await this.groupsOf(tenantId, grant.teams);
     if (groups.length === 0) return MATCH_NOTHING;
     const filters = groups.map((group) => groupFilter(group.expr));
     return filters.length === 1 ? filters[0] : { $or: filters };
+  }
+
+  /** The ids of the visibility groups that make up the caller's visibility: `null` (everything) for a System Admin. */
+  async groupIdsFor(principal: Principal): Promise<string[] | null> {
+    const { teams } = grantOf(principal);
+    if (teams === null) return null;
+    return (await this.groupsOf(principal.tenantId, teams)).map((group) => group.groupId).sort();
+  }
+
+  private groupsOf(tenantId: string, teams: string[]) {
+    return teams.length ? this.groups.find(tenantId, { type: 'visibility', teams: { $in: teams } }) : Promise.resolve([]);
   }
 
   /** The filters of visibility groups named by id (report models' `vtags`), ANDed together. */
@@ -53,4 +79,8 @@ export class VisibilityService {
     if (!group) throw ResourceGroupProblems.notFound(groupId);
     return groupFilter(group.expr);
   }
+}
+
+export function grantOf(principal: Principal): VisibilityGrant {
+  return principal.isSystemAdmin ? EVERYTHING : { teams: principal.teams.map((team) => team.teamCode) };
 }

@@ -13,12 +13,12 @@ function declaredInputs(context: ExecutionContext): Set<number> {
 const hasContent = (body: unknown) =>
   body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body as object).length > 0);
 
-const sendsBytes = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+export const sendsBytes = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 
 /**
  * Unknown input is refused, not ignored (the ValidationPipe does it for declared DTOs; this does it
  * for what a handler does not declare at all): query parameters on an operation that reads none,
- * a body on an operation that takes none (`{}` is tolerated), and a body the JSON or form parsers
+ * a body on an operation that takes none (`{}` is tolerated), and a body the JSON parser
  * could not read on an operation that takes one (415). Handlers that read the raw request
  * (`@Req()`) decide for themselves. A guard rather than an interceptor: it only looks before the
  * handler, and an interceptor costs every request a wrapping of the handler (Nest binds each to

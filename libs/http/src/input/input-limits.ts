@@ -1,7 +1,8 @@
-import { json, NextFunction, Request, RequestHandler, Response, urlencoded } from 'express';
+import { json, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { CommonEnvironment } from '@lib/config/common-environment';
 import { ProblemException } from '../problem/problem';
 import { fromBodyParser } from '../problem/to-problem';
+import { sendsBytes } from './declared-inputs.guard';
 import { checkParsed, JsonLimits, nestsDeeperThan, tooDeep } from './json-limits';
 import { parseQuery, QueryLimits } from './query-parser';
 
@@ -43,6 +44,16 @@ function queryParser(limits: QueryLimits): RequestHandler {
 }
 
 /**
+ * Every route that takes a body takes JSON. A form (`application/x-www-form-urlencoded`,
+ * `multipart/form-data`) or `text/plain` body is what a cross-site HTML form can send without a
+ * CORS preflight, so any other type is refused before anything reads it.
+ */
+function jsonBodiesOnly(req: Request, _res: Response, next: NextFunction): void {
+  const json = req.is('application/json');
+  next(sendsBytes(req) && !json ? new ProblemException(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json') : undefined);
+}
+
+/**
  * JSON bodies in UTF-8 (RFC 8259) whose nesting is checked on the raw bytes, before JSON.parse
  * builds the value and long before Nest's ValidationPipe recurses through it.
  */
@@ -68,13 +79,13 @@ function bodyParserProblems(error: unknown, _req: Request, _res: Response, next:
   next(fromBodyParser(error) ?? error);
 }
 
-/** The Express middleware that applies `limits`, in order: query, JSON or form body, parsed-body checks. */
+/** The Express middleware that applies `limits`, in order: query, content type, JSON body, parsed-body checks. */
 export function inputMiddleware(limits: InputLimits): Array<RequestHandler | typeof bodyParserProblems> {
   const queryLimits = { ...limits.query, maxStringLength: limits.json.maxStringLength };
   return [
     queryParser(queryLimits),
+    jsonBodiesOnly,
     jsonParser(limits),
-    urlencoded({ limit: limits.bodyBytes, extended: false, parameterLimit: limits.query.maxParameters }),
     bodyParserProblems,
     parsedBodyCheck(limits.json),
   ];

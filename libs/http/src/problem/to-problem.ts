@@ -70,7 +70,6 @@ export function fromBodyParser(error: unknown): ProblemException | undefined {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ProblemException(415, 'UNSUPPORTED_ENCODING', 'The request body encoding is not supported');
   }
-  if (type === 'parameters.too.many') return new ProblemException(413, 'INPUT_TOO_MANY_PARAMETERS', 'The form body holds too many parameters');
   return undefined;
 }
 

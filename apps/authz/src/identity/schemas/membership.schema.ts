@@ -9,11 +9,15 @@ export class Membership {
   @Prop({ required: true })
   userId: string;
 
+  /** The IdP of the user (a user is tenant, IdP and subject). */
+  @Prop({ required: true })
+  idpId: string;
+
   @Prop({ required: true })
   teamCode: string;
 }
 
 export const MembershipSchema = SchemaFactory.createForClass(Membership);
 MembershipSchema.plugin(tenantScopedPlugin);
-MembershipSchema.index({ tenantId: 1, userId: 1, teamCode: 1 }, { unique: true });
+MembershipSchema.index({ tenantId: 1, userId: 1, idpId: 1, teamCode: 1 }, { unique: true });
 MembershipSchema.index({ tenantId: 1, teamCode: 1 });

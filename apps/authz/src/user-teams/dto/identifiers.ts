@@ -1,5 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { Matches } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { CLAIM_FORMATS } from '@lib/auth';
 import { IsSafeText } from '@lib/http';
 
 export const MAX_CODE_LENGTH = 128;
@@ -14,4 +16,20 @@ export const IsIdentifier = (max: number, each = false) =>
   applyDecorators(
     IsSafeText(max, { each }),
     Matches(NO_OUTER_SPACE, { each, message: ({ property }) => `${property} must not start or end with white space` }),
+  );
+
+/**
+ * The IdP of the user(s) a request names, as the `idp` claim of their tokens carries it: a user is
+ * tenant, IdP and subject. Optional; the caller's own IdP when omitted.
+ */
+export const OptionalIdpId = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      maxLength: 256,
+      pattern: CLAIM_FORMATS.idp.pattern.source,
+      description: "The IdP of the user (the `idp` claim of its tokens); the caller's IdP when omitted",
+    }),
+    IsOptional(),
+    IsString(),
+    Matches(CLAIM_FORMATS.idp.pattern, { message: ({ property }) => `${property} must be an IdP id (${CLAIM_FORMATS.idp.rule})` }),
   );

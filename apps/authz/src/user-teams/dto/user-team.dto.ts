@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray } from 'class-validator';
-import { IsIdentifier, MAX_CODE_LENGTH, MAX_USER_ID_LENGTH } from './identifiers';
+import { IsIdentifier, MAX_CODE_LENGTH, MAX_USER_ID_LENGTH, OptionalIdpId } from './identifiers';
 
 export const MAX_BULK_ITEMS = 500;
 
@@ -12,6 +12,14 @@ export class UserTeamRequest {
   @ApiProperty({ maxLength: MAX_CODE_LENGTH, description: 'An existing team of the tenant' })
   @IsIdentifier(MAX_CODE_LENGTH)
   team_code: string;
+
+  @OptionalIdpId()
+  idp_id?: string;
+}
+
+export class UserTeamsQuery {
+  @OptionalIdpId()
+  idp_id?: string;
 }
 
 export class UserTeamAddResponse {
@@ -95,6 +103,9 @@ export class BulkUserTeamRequest {
   @ArrayUnique()
   @IsIdentifier(MAX_USER_ID_LENGTH, true)
   user_id_list: string[];
+
+  @OptionalIdpId()
+  idp_id?: string;
 }
 
 export class UserTeamPair {

@@ -101,14 +101,16 @@ export function People() {
               <thead>
                 <tr>
                   <th scope="col">User</th>
+                  <th scope="col">IdP</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last seen</th>
                 </tr>
               </thead>
               <tbody>
                 {users.data.map((entry) => (
-                  <tr key={entry.user_id}>
+                  <tr key={`${entry.idp_id}\u0000${entry.user_id}`}>
                     <td>{entry.user_id}</td>
+                    <td>{entry.idp_id}</td>
                     <td>{dateTime(entry.created_at)}</td>
                     <td>{dateTime(entry.last_seen_at)}</td>
                   </tr>

@@ -60,3 +60,5 @@ export const DeletionRequestSchema = new Schema<DeletionRequest>(
 );
 DeletionRequestSchema.plugin(tenantScopedPlugin);
 DeletionRequestSchema.index({ tenantId: 1, _id: -1 });
+// A Cost Data Manager's own requests, newest first.
+DeletionRequestSchema.index({ tenantId: 1, requestedBy: 1, _id: -1 });

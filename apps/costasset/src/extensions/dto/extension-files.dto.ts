@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { RequiredNested } from '@lib/http';
+import { DeclaredSizeQuery } from '../../object-store/declared-size';
 
 export const FILE_NAME = /^[A-Za-z0-9._-]{1,200}\.zip$/;
 export const PROVIDER_CODE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -19,15 +20,34 @@ export class ExtensionFileQuery extends ProviderCodeField {
   Filename: string;
 }
 
+export class ExtensionUploadQuery extends ExtensionFileQuery {
+  @DeclaredSizeQuery('EXTENSION_MAX_BYTES', 'EXTENSION_TOO_LARGE', 'EXTENSION_SIZE_MISMATCH')
+  sizeBytes?: number;
+}
+
+export class RawDataUploadQuery extends ExtensionFileQuery {
+  @DeclaredSizeQuery('RAW_MAX_EXPANDED_BYTES', 'ARCHIVE_TOO_LARGE', 'RAW_DATA_SIZE_MISMATCH')
+  sizeBytes?: number;
+}
+
 export class PresignedUpload {
-  @ApiProperty({ type: String, description: 'Pre-signed PUT URL; PUT the zip bytes to it, nothing else to add' }) preSignedUrl: string;
+  @ApiProperty({
+    type: String,
+    description: 'Pre-signed PUT URL; PUT the zip bytes to it (exactly `sizeBytes` of them when declared), nothing else to add',
+  })
+  preSignedUrl: string;
   @ApiProperty({
     type: String,
     description: 'Key of the object, relative to the tenant prefix (as in /data/list)',
     example: 'extensions/acme/acme-extension.zip',
   })
   key: string;
-  @ApiProperty({ type: String, format: 'date-time' }) expiresAt: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'When the URL expires (GPD_UPLOAD_URL_TTL_SECONDS); a PUT must start before',
+  })
+  expiresAt: string;
 }
 
 export class ValidationProblem {

@@ -1,3 +1,4 @@
+import type { ImportRequester } from '../../gpd/import-requester';
 export const EXTENSION_FLOW_JOB = 'extension-flow';
 
 export interface FlowPayload {
@@ -8,6 +9,8 @@ export interface FlowPayload {
   rawFile?: string;
   /** Set by the consolidated ingestion (v2): enrich the GPD file once it is registered. */
   enrichAfter?: boolean;
+  /** Who asked for the flow: it sees the GPD upload, and its enrichment runs within its visibility. */
+  requester?: ImportRequester;
 }
 
 /** Name of the GPD zip a flow writes, under `tenants/<tenantId>/gpd/<jobId>/`. */

@@ -5,6 +5,7 @@ import { CostassetEnvironment } from '../../costasset.environment';
 import { gpdObjectKey } from '../../gpd/gpd.constants';
 import { GpdRegistrationService } from '../../gpd/gpd-registration.service';
 import { GpdService } from '../../gpd/gpd.service';
+import { SERVICE_IMPORT } from '../../gpd/import-requester';
 import { SOURCE_FILE_COLUMN, SOURCE_ROW_COLUMN, RULES } from '../../ingest-rules/cost-row';
 import { IngestCounts, IngestReport, outcomeOf, problem } from '../../ingest-rules/ingest-report';
 import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from '../../jobs/job-handler';
@@ -33,7 +34,6 @@ const PROGRESS_ROWS = 5000;
 @Injectable()
 export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleInit {
   readonly progressUnit = 'bytes' as const;
-  readonly access = 'system-admin' as const;
 
   constructor(
     private readonly jobs: JobsService,
@@ -87,10 +87,11 @@ export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleIn
         objectKey,
         sizeBytes,
         source: { providerCode: manifest.providerCode, rawFile: inputs.rawFile },
+        ...(payload.requester?.submitter ? { createdBy: payload.requester.submitter } : {}),
       });
       // Chained, not awaited: a job must not wait for another job on the same queue.
       const enrichment = payload.enrichAfter
-        ? await this.gpd.enrich(tenantId, { GPDUploadRefId: [jobId], provider: [], retry: 'true' })
+        ? await this.gpd.enrich(tenantId, { GPDUploadRefId: [jobId], provider: [], retry: 'true' }, undefined, payload.requester ?? SERVICE_IMPORT)
         : undefined;
       const result = {
         ...(enrichment ? { enrichmentJobId: enrichment.jobs[0].jobId } : {}),

@@ -1,3 +1,5 @@
+import type { Principal } from '@lib/auth';
+import { requesterOf } from '../../gpd/import-requester';
 import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
 import { Problems } from '@lib/http';
@@ -19,7 +21,8 @@ export class ExtensionFlowService {
     private readonly env: CostassetEnvironment,
   ) {}
 
-  async start(tenantId: string, providerCode: string, options: { enrichAfter?: boolean; rawFile?: string } = {}): Promise<FlowStarted> {
+  /** `caller`: the user who asks (it follows the job, sees the GPD upload, and the enrichment runs within its visibility). */
+  async start(tenantId: string, providerCode: string, options: { enrichAfter?: boolean; rawFile?: string } = {}, caller?: Principal): Promise<FlowStarted> {
     const extensionKey = await this.extensions.latestKey(tenantId, providerCode);
     if (!extensionKey) throw extensionNotFound(`No extension uploaded for provider ${providerCode}`);
     const checked = await this.extensions.check(tenantId, providerCode, extensionKey);
@@ -40,8 +43,9 @@ export class ExtensionFlowService {
       extensionKey,
       rawFile: inputs.rawFile,
       ...(options.enrichAfter ? { enrichAfter: true } : {}),
+      ...(caller ? { requester: requesterOf(caller) } : {}),
     };
-    const job = await this.jobs.submit(tenantId, EXTENSION_FLOW_JOB, { ...payload });
+    const job = await this.jobs.submit(tenantId, EXTENSION_FLOW_JOB, { ...payload }, caller);
     return {
       status: 'started',
       message: `Transforming ${inputs.files.length} raw file(s) of ${providerCode} from ${inputs.rawFile} into a GPD file`,

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'minio';
 import { ZipFile } from 'yazl';
+import { csvRecord } from '@lib/csv';
 import { METADATA_FILE } from '../../enrichment/gpd-layout';
 import { ByteBudget } from '../archive/byte-budget';
 import { uploadStream } from '../store/stream-upload';
-import { csvRecord } from './csv-line';
 import { Placement } from './gpd-placement';
 
 const FLUSH_BYTES = 256 * 1024;
@@ -50,12 +50,12 @@ export class GpdAssembler {
       file = {
         entryName: placement.entryName,
         path: join(this.directory, `${this.files.size}.csv`),
-        pending: [csvRecord(this.columns)],
+        pending: [csvRecord(this.columns, 'product')],
         pendingBytes: 0,
       };
       this.files.set(placement.entryName, file);
     }
-    const line = csvRecord(this.columns.map((column) => placement.cells[column] ?? ''));
+    const line = csvRecord(this.columns.map((column) => placement.cells[column] ?? ''), 'product');
     file.pending.push(line);
     file.pendingBytes += line.length;
     if (file.pendingBytes >= FLUSH_BYTES) await this.flush(file);

@@ -1,6 +1,7 @@
 import jsonata from 'jsonata';
 import { ExtensionManifest } from '../manifest/extension-manifest';
 import { COST_COLUMNS } from '../manifest/gpd-cost-columns';
+import { LINEAR_REGEX_ENGINE } from '../manifest/linear-regex';
 
 export type RawRow = Record<string, string>;
 export type MappedRow = { ok: true; values: Record<string, string> } | { ok: false; reason: string };
@@ -33,7 +34,7 @@ export class RowMapper {
 
   constructor(manifest: ExtensionManifest, limits: MapperLimits = DEFAULT_LIMITS) {
     this.columns = COST_COLUMNS.filter((column) => column in manifest.mapping);
-    const options = { timeout: limits.timeoutMs, stack: limits.stack, sequence: limits.sequence };
+    const options = { timeout: limits.timeoutMs, stack: limits.stack, sequence: limits.sequence, RegexEngine: LINEAR_REGEX_ENGINE };
     this.mappings = this.columns.map((column) => {
       const text = manifest.mapping[column];
       const plain = PLAIN_FIELD.exec(text);

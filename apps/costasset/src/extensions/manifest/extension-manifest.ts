@@ -1,5 +1,6 @@
 import jsonata from 'jsonata';
 import { compileFilePattern } from './file-pattern';
+import { LinearRegex, regexLiterals } from './linear-regex';
 import { COST_COLUMNS, REQUIRED_COST_COLUMNS } from './gpd-cost-columns';
 
 export const MANIFEST_FILE = 'extension.json';
@@ -100,7 +101,13 @@ function checkMapping(mapping: unknown, errors: ManifestProblem[]): void {
       continue;
     }
     try {
-      jsonata(expression);
+      for (const literal of regexLiterals(jsonata(expression).ast())) {
+        try {
+          new LinearRegex(literal);
+        } catch (error) {
+          errors.push({ path, message: `${literal} is not a regular expression of RE2 syntax: ${(error as Error).message}` });
+        }
+      }
     } catch (error) {
       const { message, position } = error as { message: string; position?: number };
       errors.push({ path, message: `JSONata syntax error${position !== undefined ? ` at ${position}` : ''}: ${message}` });

@@ -18,7 +18,20 @@ describe('compileFilePattern', () => {
     expect(pattern.test('usage-x.csv')).toBe(false);
   });
 
-  it('throws on a broken regular expression', () => {
+  it('throws on a broken regular expression, and on what RE2 does not do (backreferences, lookaround)', () => {
     expect(() => compileFilePattern('/([/')).toThrow();
+    expect(() => compileFilePattern('/(a)\\1/')).toThrow();
+    expect(() => compileFilePattern('/a(?=b)/')).toThrow();
+  });
+
+  it('answers a catastrophic-backtracking pattern in linear time', () => {
+    const evil = compileFilePattern('/^(a+)+$/');
+    const path = `${'a'.repeat(50_000)}!`;
+    const started = performance.now();
+    expect(evil.test(path)).toBe(false);
+    // a JavaScript RegExp would not finish on 30 characters in the age of the universe
+    expect(performance.now() - started).toBeLessThan(1000);
+    const glob = compileFilePattern(`${'*a'.repeat(30)}*.csv`);
+    expect(glob.test(`${'a'.repeat(5000)}.txt`)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Min } from 'class-validator';
 import { IsSafeText, PageQuery, RequiredNestedArray } from '@lib/http';
 import { FOCUS_VERSIONS } from '../../ingest-rules/focus-columns';
 
@@ -16,6 +16,18 @@ export class FocusPartRequest {
   @IsSafeText(255)
   @Matches(PART_NAME, { message: 'name may not hold control characters, `/` or `\\`' })
   name: string;
+
+  @ApiPropertyOptional({
+    type: Number,
+    description:
+      'Size of the file in bytes: its upload URL then takes a body of exactly that length, and the import refuses a stored file of another size ' +
+      '(400 `FOCUS_FILE_SIZE_MISMATCH`). Over FOCUS_MAX_FILE_BYTES: 413 `FOCUS_FILE_TOO_LARGE` at once.',
+    example: 104857600,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  sizeBytes?: number;
 }
 
 export class CreateFocusUploadRequest {
@@ -54,7 +66,7 @@ export class FocusPartUrl {
 export class FocusUploadCreated {
   @ApiProperty({ type: String, format: 'uuid', description: 'Also its GPDUploadRefId in GET /v1/gpd listings' }) uploadId: string;
   @ApiProperty({ type: [FocusPartUrl] }) files: FocusPartUrl[];
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the URLs expire (GPD_UPLOAD_URL_TTL_SECONDS)' }) expiresAt: string;
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the URLs expire (GPD_UPLOAD_URL_TTL_SECONDS); a PUT must start before' }) expiresAt: string;
   @ApiProperty({
     type: String,
     description: 'POST here once every file is PUT',

@@ -1,3 +1,4 @@
+import type { CsvCell } from '@lib/csv';
 import { columnsOf, FocusColumn, FocusVersion } from '../../ingest-rules/focus-columns';
 import type { CostLineItem } from '../../line-items/schemas/cost-line-item.schema';
 import { joinTags } from '../../line-items/tags';
@@ -46,11 +47,9 @@ export function toFocusRow(item: Partial<CostLineItem>, layout: ExportLayout): R
   return row;
 }
 
-/** CSV text of a typed cell: ISO 8601 UTC dates, numbers in their shortest exact form, null as empty. */
-export function csvCell(value: string | number | Date | null): string {
-  if (value === null) return '';
-  if (value instanceof Date) return value.toISOString();
-  return String(value);
+/** CSV cell of a typed value: ISO 8601 UTC dates, numbers kept numbers (written in their shortest exact form), null as empty. */
+export function csvCell(value: string | number | Date | null): CsvCell {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
 export function parquetColumnsOf(layout: ExportLayout): ParquetColumn[] {

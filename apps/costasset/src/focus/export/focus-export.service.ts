@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { csvRecord } from '../../extensions/flow/csv-line';
+import { csvRecord } from '@lib/csv';
 import { CostLineItemRepository } from '../../line-items/line-items.repository';
 import { LineItemsService } from '../../line-items/line-items.service';
 import type { CostLineItem } from '../../line-items/schemas/cost-line-item.schema';
@@ -58,11 +58,11 @@ export class FocusExportService {
   }
 
   private async *csv(items: AsyncIterable<Partial<CostLineItem>>, layout: ExportLayout): AsyncGenerator<Buffer> {
-    yield Buffer.from(csvRecord(layout.header));
+    yield Buffer.from(csvRecord(layout.header, 'spreadsheet'));
     let lines: string[] = [];
     for await (const item of items) {
       const row = toFocusRow(item, layout);
-      lines.push(csvRecord(layout.header.map((name) => csvCell(row[name]))));
+      lines.push(csvRecord(layout.header.map((name) => csvCell(row[name])), 'spreadsheet'));
       if (lines.length >= 500) {
         yield Buffer.from(lines.join(''));
         lines = [];

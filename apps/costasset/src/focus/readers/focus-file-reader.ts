@@ -27,8 +27,8 @@ export interface FocusFile {
 
 /**
  * Opens a stored FOCUS file for streaming: CSV and CSV.gz through csv-parse (gunzipped on the
- * fly), Parquet through hyparquet over range reads, one row group (or slice of one) at a time.
- * Nothing is held whole in memory or written to disk.
+ * fly), Parquet through hyparquet over range reads, one row group (or slice of one) at a time,
+ * within `parquetCap` bytes. Nothing is held whole in memory or written to disk.
  */
 export async function openFocusFile(
   store: Client,
@@ -37,8 +37,9 @@ export async function openFocusFile(
   size: number,
   name: string,
   format: FocusFileFormat,
+  parquetCap: number,
 ): Promise<FocusFile> {
-  if (format === 'parquet') return openParquet(store, bucket, key, size, name);
+  if (format === 'parquet') return openParquet(store, bucket, key, size, name, parquetCap);
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {

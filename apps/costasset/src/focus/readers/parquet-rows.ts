@@ -1,20 +1,24 @@
 import { Client } from 'minio';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData, RowGroup } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { PermanentJobError } from '../../jobs/job-handler';
 import type { FocusFile, FocusFileRow } from './focus-file-reader';
+import { checkRowGroups, guardedDecompressors, ParquetCapExceeded, ReadAllowance } from './parquet-memory-cap';
 
 /** Rows decoded at once from a row group that has offset indexes (pages are read as needed). */
 export const PARQUET_SLICE_ROWS = 10_000;
 
-/** hyparquet's file: every `slice` is an HTTP range request on the object store, nothing is cached. */
-function objectBuffer(store: Client, bucket: string, key: string, size: number, onRead: (bytes: number) => void): AsyncBuffer {
+/**
+ * hyparquet's file: every `slice` is an HTTP range request on the object store, nothing is cached.
+ * Each range is taken from the read's allowance before it is fetched.
+ */
+function objectBuffer(store: Client, bucket: string, key: string, size: number, allowance: ReadAllowance, onRead: (bytes: number) => void): AsyncBuffer {
   return {
     byteLength: size,
     async slice(start: number, end?: number): Promise<ArrayBuffer> {
       const stop = Math.min(end ?? size, size);
       if (stop <= start) return new ArrayBuffer(0);
+      allowance.take(stop - start, 'a range read');
       const stream = await store.getPartialObject(bucket, key, start, stop - start);
       const chunks: Buffer[] = [];
       for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -28,25 +32,30 @@ function objectBuffer(store: Client, bucket: string, key: string, size: number, 
 const hasOffsetIndexes = (group: RowGroup) =>
   group.columns.every((chunk) => chunk.offset_index_offset !== undefined && chunk.offset_index_length);
 
+const failure = (name: string, reason: string) => new PermanentJobError(reason, { errors: [{ file: name, line: 0, reason }] });
+
 const unreadable = (name: string, error: unknown) => {
-  const reason = `${name} is not a readable Parquet file: ${(error as Error).message}`;
-  return new PermanentJobError(reason, { errors: [{ file: name, line: 0, reason }] });
+  if (error instanceof ParquetCapExceeded) return failure(name, `${name} is too large to read: ${error.message}`);
+  return failure(name, `${name} is not a readable Parquet file: ${(error as Error).message}`);
 };
 
 /**
  * Reads a Parquet file by row group (Snappy, ZSTD, GZIP, Brotli, LZ4 through
  * hyparquet-compressors). A row group with offset indexes is decoded in slices of
- * PARQUET_SLICE_ROWS rows; one without is decoded whole, so memory is bounded by the writer's
- * row-group size, never by the file size.
+ * PARQUET_SLICE_ROWS rows; one without is decoded whole. Memory is bounded by `cap`: the footer
+ * is checked before any row is read, and every range read and decompressed page is counted.
  */
-export async function openParquet(store: Client, bucket: string, key: string, size: number, name: string): Promise<FocusFile> {
+export async function openParquet(store: Client, bucket: string, key: string, size: number, name: string, cap: number): Promise<FocusFile> {
   let bytes = 0;
-  const file = objectBuffer(store, bucket, key, size, (read) => (bytes += read));
+  const allowance = new ReadAllowance(cap);
+  const file = objectBuffer(store, bucket, key, size, allowance, (read) => (bytes += read));
+  const decompressors = guardedDecompressors(allowance);
   let metadata: FileMetaData;
   let header: string[];
   try {
     metadata = await parquetMetadataAsync(file);
     header = parquetSchema(metadata).children.map((child) => child.element.name);
+    checkRowGroups(metadata, cap, (group) => !hasOffsetIndexes(group));
   } catch (error) {
     throw unreadable(name, error);
   }
@@ -54,19 +63,20 @@ export async function openParquet(store: Client, bucket: string, key: string, si
 
   async function* rows(): AsyncGenerator<FocusFileRow> {
     let groupStart = 0;
-    for (const group of metadata.row_groups) {
+    for (const [index, group] of metadata.row_groups.entries()) {
       const groupRows = Number(group.num_rows);
       const step = hasOffsetIndexes(group) ? PARQUET_SLICE_ROWS : groupRows;
       for (let start = groupStart; start < groupStart + groupRows; start += step) {
         const end = Math.min(start + step, groupStart + groupRows);
         let slice: Record<string, unknown>[];
+        allowance.reset(index);
         try {
           slice = await parquetReadObjects({
             file,
             metadata,
             rowStart: start,
             rowEnd: end,
-            compressors,
+            compressors: decompressors,
             useOffsetIndex: step !== groupRows,
           });
         } catch (error) {

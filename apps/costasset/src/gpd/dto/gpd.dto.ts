@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
 import { IsSafeText, PageQuery } from '@lib/http';
+import { DeclaredSizeQuery } from '../../object-store/declared-size';
 import { FOCUS_FILE_FORMATS, GPD_STATUSES, UPLOAD_FORMATS } from '../schemas/gpd-upload.schema';
 import type { FocusFileFormat, GpdStatus, UploadFormat } from '../schemas/gpd-upload.schema';
 
@@ -22,12 +23,24 @@ export class SubmitUploadQuery extends ProviderQuery {
   @IsOptional()
   @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, { message: 'fileName may hold letters, digits, dot, dash and underscore' })
   fileName?: string;
+
+  @DeclaredSizeQuery('GPD_MAX_FILE_BYTES', 'GPD_FILE_TOO_LARGE', 'GPD_FILE_SIZE_MISMATCH')
+  sizeBytes?: number;
 }
 
 export class UploadSubmitted {
   @ApiProperty({ type: String, format: 'uuid' }) GPDUploadRefId: string;
-  @ApiProperty({ type: String, description: 'Pre-signed PUT URL into the object store; PUT the zip bytes to it' }) uploadUrl: string;
-  @ApiProperty({ type: String, format: 'date-time' }) expiresAt: string;
+  @ApiProperty({
+    type: String,
+    description: 'Pre-signed PUT URL into the object store; PUT the file bytes to it (exactly `sizeBytes` of them when declared)',
+  })
+  uploadUrl: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'When the URL expires (GPD_UPLOAD_URL_TTL_SECONDS); a PUT must start before',
+  })
+  expiresAt: string;
 }
 
 export class RejectedRowDto {
@@ -66,7 +79,8 @@ export class ConformanceDto {
 export class UploadPartDto {
   @ApiProperty({ type: String }) name: string;
   @ApiProperty({ type: String, enum: FOCUS_FILE_FORMATS }) format: FocusFileFormat;
-  @ApiPropertyOptional({ type: Number }) sizeBytes?: number;
+  @ApiPropertyOptional({ type: Number, description: 'The size found in the store when the import was asked for' }) sizeBytes?: number;
+  @ApiPropertyOptional({ type: Number, description: 'The size declared when the upload was created' }) declaredBytes?: number;
   @ApiPropertyOptional({ type: String, example: '1.2' }) focusVersion?: string;
   @ApiPropertyOptional({ type: String, enum: ['declared', 'metadata', 'columns'] }) versionSource?: string;
   @ApiProperty({ type: Number }) rowsRead: number;
@@ -92,6 +106,8 @@ export class UploadRecordDto {
   @ApiPropertyOptional({ type: String, description: 'GPD: the provider of the file; FOCUS: the label given at creation' })
   providerName?: string;
   @ApiProperty({ type: String }) fileName: string;
+  @ApiPropertyOptional({ type: Number, description: 'The size declared when the upload was submitted (`sizeBytes`)' })
+  declaredBytes?: number;
   @ApiProperty({ type: String, enum: GPD_STATUSES }) status: GpdStatus;
   @ApiPropertyOptional({ type: String, format: 'uuid' }) jobId?: string;
   @ApiProperty({ type: Number }) rowsRead: number;

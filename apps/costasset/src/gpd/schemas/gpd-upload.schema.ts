@@ -1,6 +1,7 @@
 import { Schema } from 'mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
 import type { RejectedRow, RuleCount } from '../../ingest-rules/ingest-report';
+import type { VisibilityGrant } from '../../resource-groups/visibility.service';
 
 export type { RejectedRow } from '../../ingest-rules/ingest-report';
 
@@ -34,6 +35,8 @@ export type FocusFileFormat = (typeof FOCUS_FILE_FORMATS)[number];
 export interface UploadPart {
   name: string;
   objectKey: string;
+  /** The size the client declared when the upload was created: its URL takes that length only, and the import checks it. */
+  declaredBytes?: number;
   format: FocusFileFormat;
   sizeBytes?: number;
   focusVersion?: string;
@@ -64,6 +67,12 @@ export interface Conformance {
   rules: RuleCount[];
 }
 
+/** The user who created an upload: it sees the upload and its files whatever rows they hold. */
+export interface UploadCreator {
+  userId: string;
+  idpId: string;
+}
+
 export interface GpdUpload {
   tenantId: string;
   refId: string;
@@ -72,6 +81,8 @@ export interface GpdUpload {
   providerName?: string;
   fileName: string;
   objectKey: string;
+  /** The size declared for the object at `objectKey` (POST /v1/gpd `sizeBytes`): its URL takes that length only, and the import checks it. */
+  declaredBytes?: number;
   status: GpdStatus;
   jobId?: string;
   sizeBytes?: number;
@@ -93,6 +104,10 @@ export interface GpdUpload {
   supersededBy?: string[];
   /** Extension flows: the raw upload the GPD file was made from (a newer flow of it replaces this one). */
   source?: { providerCode: string; rawFile: string };
+  /** Absent on uploads made by the service itself (extension flows) and on older records. */
+  createdBy?: UploadCreator;
+  /** The visibility the last import ran within (`teams: null`: a System Admin's, everything). */
+  importGrant?: VisibilityGrant;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -115,6 +130,7 @@ export const GpdUploadSchema = new Schema<GpdUpload>(
     providerName: String,
     fileName: { type: String, required: true },
     objectKey: { type: String, required: true },
+    declaredBytes: Number,
     status: { type: String, enum: GPD_STATUSES, required: true },
     jobId: String,
     sizeBytes: Number,
@@ -131,6 +147,7 @@ export const GpdUploadSchema = new Schema<GpdUpload>(
           objectKey: String,
           format: String,
           sizeBytes: Number,
+          declaredBytes: Number,
           focusVersion: String,
           versionSource: String,
           rowsRead: Number,
@@ -151,6 +168,9 @@ export const GpdUploadSchema = new Schema<GpdUpload>(
     replacing: Boolean,
     supersededBy: { type: [String], default: undefined },
     source: { providerCode: String, rawFile: String },
+    createdBy: { type: new Schema<UploadCreator>({ userId: String, idpId: String }, { _id: false }), default: undefined },
+    // `{ teams: null }` must stay null (not the empty list a typed array would make of it)
+    importGrant: { type: Schema.Types.Mixed, default: undefined },
   },
   { collection: 'gpd_uploads', timestamps: true, versionKey: false, suppressReservedKeysWarning: true },
 );

@@ -20,6 +20,12 @@ export interface JobProgress {
   rows?: number;
 }
 
+/** Who asked for a job: it and the System Admins read and terminate it. */
+export interface JobSubmitter {
+  userId: string;
+  idpId: string;
+}
+
 export interface JobRecord {
   tenantId: string;
   jobId: string;
@@ -32,6 +38,8 @@ export interface JobRecord {
   /** Incremented by a retry; deliveries of an older run are ignored. */
   run: number;
   terminateRequested: boolean;
+  /** Absent on jobs the service starts by itself (and on jobs older than the field): System Admins only. */
+  submittedBy?: JobSubmitter;
   error?: string;
   result?: Record<string, unknown>;
   startedAt?: Date;
@@ -56,6 +64,7 @@ export const JobSchema = new Schema<JobRecord>(
     attempts: { type: Number, default: 0 },
     run: { type: Number, default: 0 },
     terminateRequested: { type: Boolean, default: false },
+    submittedBy: { type: new Schema<JobSubmitter>({ userId: { type: String, required: true }, idpId: { type: String, required: true } }, { _id: false }), default: undefined },
     error: String,
     result: Schema.Types.Mixed,
     startedAt: Date,
@@ -66,5 +75,7 @@ export const JobSchema = new Schema<JobRecord>(
 JobSchema.plugin(tenantScopedPlugin);
 JobSchema.index({ jobId: 1 }, { unique: true });
 JobSchema.index({ tenantId: 1, type: 1, status: 1 });
+// A member's own jobs, in pages.
+JobSchema.index({ tenantId: 1, 'submittedBy.userId': 1, 'submittedBy.idpId': 1 });
 // Housekeeping expires a tenant's finished jobs by status and end time.
 JobSchema.index({ tenantId: 1, status: 1, finishedAt: 1 });

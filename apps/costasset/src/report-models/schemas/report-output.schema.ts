@@ -28,6 +28,13 @@ export class ReportOutput {
   @Prop({ required: true })
   executedBy: string;
 
+  /**
+   * The visibility groups the rows were computed within (the runner's); `null` for a System Admin's
+   * run, and read as `null` when absent (older outputs): only System Admins see those.
+   */
+  @Prop({ type: [String], default: null })
+  visibilityGroupIds?: string[] | null;
+
   generatedAt?: Date;
 }
 
