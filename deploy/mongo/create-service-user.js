@@ -1,3 +1,4 @@
+/* global db */
 // Runs once, when mongo's data volume is new (the image runs /docker-entrypoint-initdb.d as root):
 // the services' own user, limited to the corelite database.
 db.getSiblingDB('corelite').createUser({

@@ -4,6 +4,7 @@ import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { KeysChanged, MessageBus } from '@lib/messaging';
 import { LdapSettingsSource } from '../../apps/authz/src/directory/ldap-settings';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 import { NatsProbe, natsProbe } from '../support/nats-probe';
@@ -24,7 +25,10 @@ const LDAP = {
 describe('core configuration values', () => {
   let platform: Platform;
   let admin: string;
+  /** A reader: a member of a team holding no role. */
   let bob: string;
+  /** A user of the tenant in no team. */
+  let loner: string;
   let otherAdmin: string;
   let probe: NatsProbe | undefined;
   let bus: MessageBus;
@@ -32,11 +36,12 @@ describe('core configuration values', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
-    [admin, bob, otherAdmin] = await Promise.all([
+    [admin, loner, otherAdmin] = await Promise.all([
       platform.token({ sub: 'admin' }),
-      platform.token({ sub: 'bob' }),
+      platform.token({ sub: 'loner' }),
       platform.token({ sub: 'admin', tid: 'other' }),
     ]);
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
     probe = await natsProbe(platform);
     bus = probe.bus;
     await bus.subscribe('core.config.changed', (event) => void changes.push(event));
@@ -57,7 +62,7 @@ describe('core configuration values', () => {
       .collection('config_values')
       .findOne({ tenantId: 'default', key: '_ldap_config' });
 
-  it('upserts a list-valued key and reads it back, by key and in the list, for any user of the tenant', async () => {
+  it('upserts a list-valued key and reads it back, by key and in the list, for any member of the tenant', async () => {
     const providers = ['aws', 'azure', 'gcp', 'oci', 'ibm'];
     const created = await put(admin, { configurationkey: 'SUPPORTED_CD_PROVIDERS', configurationvalue: providers }).expect(200);
     expect(created.body).toEqual({ configurationkey: 'SUPPORTED_CD_PROVIDERS', configurationvalue: providers });
@@ -69,6 +74,9 @@ describe('core configuration values', () => {
     });
     const list = await get(bob).expect(200);
     expect(list.body).toContainEqual({ configurationkey: 'SUPPORTED_CD_PROVIDERS', configurationvalue: ['aws', 'gcp'] });
+
+    expectProblem(await get(loner, 'SUPPORTED_CD_PROVIDERS'), 403, 'TEAM_REQUIRED');
+    expectProblem(await get(loner), 403, 'TEAM_REQUIRED');
   });
 
   const cases: [string, unknown, string[] | undefined][] = [
@@ -151,6 +159,7 @@ describe('core configuration values', () => {
 
   it('lets only a System Admin write, and answers 404 for a missing key', async () => {
     expectProblem(await put(bob, { configurationkey: 'UI_THEME', configurationvalue: 'pink' }), 403, 'SYSTEM_ADMIN_REQUIRED');
+    expectProblem(await put(loner, { configurationkey: 'UI_THEME', configurationvalue: 'pink' }), 403, 'SYSTEM_ADMIN_REQUIRED');
     expectProblem(
       await request(platform.authz.url).put(CONFIG).send({ configurationkey: 'UI_THEME', configurationvalue: 'pink' }),
       401,

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { KeysChanged, MessageBus } from '@lib/messaging';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 import { NatsProbe, natsProbe } from '../support/nats-probe';
@@ -11,7 +12,10 @@ const AUDIT = '/core/authorization/v1/audit';
 describe('feature flags', () => {
   let platform: Platform;
   let admin: string;
+  /** A reader: a member of a team holding no role. */
   let bob: string;
+  /** A user of the tenant in no team. */
+  let loner: string;
   let otherAdmin: string;
   let probe: NatsProbe | undefined;
   let bus: MessageBus;
@@ -19,11 +23,12 @@ describe('feature flags', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
-    [admin, bob, otherAdmin] = await Promise.all([
+    [admin, loner, otherAdmin] = await Promise.all([
       platform.token({ sub: 'admin' }),
-      platform.token({ sub: 'bob' }),
+      platform.token({ sub: 'loner' }),
       platform.token({ sub: 'admin', tid: 'other' }),
     ]);
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
     probe = await natsProbe(platform);
     bus = probe.bus;
     await bus.subscribe('core.flags.changed', (event) => void changes.push(event));
@@ -115,11 +120,13 @@ describe('feature flags', () => {
     expect((await list(admin).expect(200)).body.map((f: { configurationkey: string }) => f.configurationkey)).not.toContain('X_FLAG');
   });
 
-  it('lets only a System Admin write flags; any user reads them', async () => {
+  it('lets only a System Admin write flags; any member of a team reads them, a user in no team does not', async () => {
     expectProblem(await post(bob, { flag_key: 'BOB_FLAG', flag_value: 'true' }), 403, 'SYSTEM_ADMIN_REQUIRED');
     expectProblem(await put(bob, 'COSAMetering', { flag_value: 'false' }), 403, 'SYSTEM_ADMIN_REQUIRED');
+    expectProblem(await post(loner, { flag_key: 'LONER_FLAG', flag_value: 'true' }), 403, 'SYSTEM_ADMIN_REQUIRED');
     expectProblem(await request(platform.authz.url).get(FLAGS), 401, 'TOKEN_MISSING');
     expect((await list(bob).expect(200)).body).toContainEqual({ configurationkey: 'COSAMetering', configurationvalue: 'true' });
+    expectProblem(await list(loner), 403, 'TEAM_REQUIRED');
   });
 
   it('never shows one tenant the flags of another', async () => {

@@ -1,8 +1,10 @@
 import request from 'supertest';
 import { BudgetThresholdCrossed, MessageBus } from '@lib/messaging';
 import { seedLineItems } from '../support/line-item-seed';
+import { teamMembers } from '../support/members';
 import { collectThresholdEvents, natsProbe } from '../support/nats-probe';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const BUDGETS = '/api/costasset/v1/budgetController/budgets';
 const UNITS = '/api/costasset/v1/budgetController/budgetaryUnits';
@@ -13,6 +15,8 @@ describe('costasset budgets', () => {
   let probe: { bus: MessageBus; close(): Promise<void> };
   let events: BudgetThresholdCrossed[];
   let admin: string;
+  /** A member: in a team that neither a visibility group nor a budgetary group names. */
+  let bob: string;
 
   const post = (body: object, token = admin) => request(platform.costasset.url).post(BUDGETS).set('corelite-token', token).send(body);
   const units = (token = admin) => request(platform.costasset.url).get(UNITS).set('corelite-token', token);
@@ -34,6 +38,7 @@ describe('costasset budgets', () => {
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
     probe = await natsProbe(platform);
     events = await collectThresholdEvents(probe.bus);
   });
@@ -57,7 +62,9 @@ describe('costasset budgets', () => {
     expect((await post(budget({ name: 'x', startPeriod: '202412', endPeriod: '202401' }))).body.code).toBe('BUDGET_PERIODS_INVALID');
     expect((await post(budget({ name: 'x', currency: 'JPY' }))).body.code).toBe('CURRENCY_RATE_MISSING');
     expect((await post(budget({ name: 'x', amount: -1 }))).body.code).toBe('VALIDATION_FAILED');
-    expect((await post(budget({ name: 'x' }), await platform.token({ sub: 'bob' }))).status).toBe(403);
+    // a member (in a team, without System Admin) changes no budget; neither does a user in no team
+    expectProblem(await post(budget({ name: 'x' }), bob), 403, 'SYSTEM_ADMIN_REQUIRED');
+    expectProblem(await post(budget({ name: 'x' }), await platform.token({ sub: 'loner' })), 403, 'SYSTEM_ADMIN_REQUIRED');
 
     const temp = await post(budget({ name: 'temp' })).expect(201);
     const replaced = await request(platform.costasset.url).put(`${BUDGETS}/${temp.body.id}`).set('corelite-token', admin).send(budget({ name: 'temp', amount: 50, thresholds: [] })).expect(200);
@@ -125,11 +132,15 @@ describe('costasset budgets', () => {
     // the System Admin sees the whole scope
     expect((await units().expect(200)).body.find((u: { name: string }) => u.name === 'Team AWS')).toMatchObject({ actual: 100, percentUsed: 100 });
 
-    // a member without teams sees no budget and no actual
+    // a member whose teams no budgetary group names sees no budget and no actual
+    await units(bob).expect(204);
+    expect((await request(platform.costasset.url).get(BUDGETS).set('corelite-token', bob).expect(200)).body).toEqual([]);
+    await request(platform.costasset.url).get(`${BUDGETS}/${teamBudget.id}`).set('corelite-token', bob).expect(404);
+    // a user in no team reads nothing
     const loner = await platform.token({ sub: 'loner' });
-    await units(loner).expect(204);
-    expect((await request(platform.costasset.url).get(BUDGETS).set('corelite-token', loner).expect(200)).body).toEqual([]);
-    await request(platform.costasset.url).get(`${BUDGETS}/${teamBudget.id}`).set('corelite-token', loner).expect(404);
+    expectProblem(await units(loner), 403, 'TEAM_REQUIRED');
+    expectProblem(await request(platform.costasset.url).get(BUDGETS).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
+    expectProblem(await request(platform.costasset.url).get(`${BUDGETS}/${teamBudget.id}`).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
   });
 
   it('keeps tenants apart', async () => {

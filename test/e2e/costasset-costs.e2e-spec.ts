@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { expectProblem } from '../support/problems';
 import { seedLineItems, SeedItem } from '../support/line-item-seed';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 
 const COSTS = '/api/costasset/v1/costs';
@@ -43,7 +44,8 @@ describe('costasset cost explorer (GET /costs)', () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
     alice = await platform.token({ sub: 'alice' });
-    bob = await platform.token({ sub: 'bob' });
+    // bob is in a team that no visibility group names
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
     const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body).expect((res) => expect(res.status).toBeLessThan(300));
     await authz('/authorization/v2/teams', { team_code: 'AWS-TEAM', org_code: 'org', roles: [] });
     await authz('/authorization/v2/users', { user_id: 'alice' });
@@ -169,7 +171,7 @@ describe('costasset cost explorer (GET /costs)', () => {
     expectProblem(await request(platform.costasset.url).get(COSTS), 401, 'TOKEN_MISSING');
   });
 
-  it('shows a member only what its visibility groups select, and a member without teams nothing', async () => {
+  it('shows a member only what its visibility groups select, a member no group names nothing, and refuses a user in no team', async () => {
     await eventually(async () => {
       const res = await costs(alice, { from: '202401', to: '202403', groupBy: 'providerName' }).expect(200);
       expect(keys(res)).toEqual([{ providerName: 'aws' }]);
@@ -186,6 +188,7 @@ describe('costasset cost explorer (GET /costs)', () => {
     expect(none.body.total).toBe(0);
     expect(none.body.buckets).toHaveLength(12);
     expect(none.body.totals.every((value: number) => value === 0)).toBe(true);
+    expectProblem(await costs(await platform.token({ sub: 'loner' }), { groupBy: 'providerName' }), 403, 'TEAM_REQUIRED');
   });
 
   it('answers the same from the rollups and from the line items', async () => {

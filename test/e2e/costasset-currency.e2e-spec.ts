@@ -1,21 +1,27 @@
 import request from 'supertest';
 import { CurrencyConverter } from '../../apps/costasset/src/currency/currency-converter';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 /** B.3: the corporate currency comes from the core service over NATS; changes reach costasset without a restart. */
 describe('costasset currency', () => {
   let platform: Platform;
   let admin: string;
+  /** A reader: a member of a team holding no role. */
   let user: string;
+  /** A member of a team of another tenant. */
+  let stranger: string;
 
   const putConfig = (key: string, value: unknown, token = admin) =>
     request(platform.authz.url).put('/core/configuration/v1/configvalues').set('corelite-token', token).send({ configurationkey: key, configurationvalue: value });
   const getCurrency = (path: string, token = user) => request(platform.costasset.url).get(`/api/costasset/v1/currency/${path}`).set('corelite-token', token);
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
-    user = await platform.token({ sub: 'bob' });
+    ({ bob: user } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
+    ({ x: stranger } = await teamMembers(platform, { code: 'READERS', tid: 'other' }, ['x']));
   });
   afterAll(() => platform.close());
 
@@ -45,12 +51,14 @@ describe('costasset currency', () => {
   });
 
   it('keeps tenants apart', async () => {
-    const stranger = await platform.token({ sub: 'x', tid: 'other' });
     await getCurrency('defaultCurrency', stranger).expect(200, { defaultCurrency: 'USD' });
   });
 
-  it('needs a token', async () => {
+  it('needs a token, and a team', async () => {
     const res = await request(platform.costasset.url).get('/api/costasset/v1/currency/defaultCurrency');
     expect(res.status).toBe(401);
+    const loner = await platform.token({ sub: 'loner' });
+    expectProblem(await getCurrency('defaultCurrency', loner), 403, 'TEAM_REQUIRED');
+    expectProblem(await getCurrency('instanceCurrencies', loner), 403, 'TEAM_REQUIRED');
   });
 });

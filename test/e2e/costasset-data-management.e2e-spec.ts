@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { AssetRepository, CostLineItemRepository } from '../../apps/costasset/src/line-items/line-items.repository';
 import { seedLineItems, SeedItem } from '../support/line-item-seed';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const BASE = '/api/costasset/v1/dataManagement';
 const JOBS = '/api/costasset/v1/jobs';
@@ -102,7 +104,7 @@ describe('costasset data management', () => {
     expect((await api(otherAdmin).get(`${BASE}/filters`).expect(200)).body.providers).toEqual(['aws', 'gcp']);
   });
 
-  it('refuses invalid requests and non-admins', async () => {
+  it('refuses invalid requests, members without the Cost Data Manager role and users in no team', async () => {
     expect((await api().post(BASE, { filters: {} }).expect(400)).body.code).toBe('DELETION_FILTER_REQUIRED');
     expect(
       (
@@ -126,15 +128,16 @@ describe('costasset data management', () => {
       ).body.code,
     ).toBe('VALIDATION_FAILED');
     expect((await api().post(BASE, {}).expect(400)).body.code).toBe('VALIDATION_FAILED');
-    const bob = await platform.token({ sub: 'bob' });
-    expect(
-      (
-        await api(bob)
-          .post(BASE, { filters: { providerName: 'aws' } })
-          .expect(403)
-      ).body.code,
-    ).toBe('SYSTEM_ADMIN_REQUIRED');
-    await api(bob).get(BASE).expect(403);
+    const { bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']);
+    const loner = await platform.token({ sub: 'loner' });
+    for (const [token, code] of [
+      [bob, 'COST_DATA_MANAGER_REQUIRED'],
+      [loner, 'TEAM_REQUIRED'],
+    ]) {
+      expectProblem(await api(token).post(BASE, { filters: { providerName: 'aws' } }), 403, code);
+      expectProblem(await api(token).get(BASE), 403, code);
+      expectProblem(await api(token).get(`${BASE}/accounts`), 403, code);
+    }
     await request(platform.costasset.url).get(BASE).expect(401);
   });
 
@@ -222,17 +225,23 @@ describe('costasset data management', () => {
     expect(await lineItems.count('default', { billingAccountId: 'acc-1' })).toBe(2);
   });
 
-  it('keeps deletion jobs to System Admins, and terminating one cancels its request', async () => {
+  it('keeps deletion jobs and requests to their submitter and System Admins, and terminating one cancels its request', async () => {
     const total = 30_000;
     await seedLineItems(platform, 'default', Array.from({ length: total }, (_, index) => item('bulk-2', `b-${index % 7}`, '202407', index)));
     const created = await api().post(BASE, { filters: { providerName: 'bulk-2' } }).expect(201);
     await eventually(async () => expect((await requestById(created.body.id)).status).toBe('running'), 20_000, 20);
 
-    const member = await platform.token({ sub: 'dave' });
-    expect((await api(member).post(`${JOBS}/${created.body.jobId}/terminate`).expect(403)).body.code).toBe('SYSTEM_ADMIN_REQUIRED');
-    await api(member).get(`${JOBS}/${created.body.jobId}`).expect(403);
-    expect((await api(member).get(`${JOBS}?type=data-deletion`).expect(200)).body.items).toEqual([]);
-    expect((await api(member).get(JOBS).expect(200)).body.items).toEqual([]);
+    // for a member, and for a Cost Data Manager who did not ask for it, the admin's job and request do not exist
+    const { dave } = await teamMembers(platform, { code: 'READERS' }, ['dave']);
+    const { dora } = await teamMembers(platform, { code: 'LOADERS', roles: ['Cost Data Manager'] }, ['dora']);
+    for (const member of [dave, dora]) {
+      expectProblem(await api(member).post(`${JOBS}/${created.body.jobId}/terminate`), 404, 'JOB_NOT_FOUND');
+      expectProblem(await api(member).get(`${JOBS}/${created.body.jobId}`), 404, 'JOB_NOT_FOUND');
+      expect((await api(member).get(`${JOBS}?type=data-deletion`).expect(200)).body.items).toEqual([]);
+      expect((await api(member).get(JOBS).expect(200)).body.items).toEqual([]);
+    }
+    expectProblem(await api(dora).post(`${BASE}/${created.body.id}`), 404, 'DELETION_REQUEST_NOT_FOUND');
+    expect((await api(dora).get(BASE).expect(200)).body.items).toEqual([]);
 
     await api().post(`${JOBS}/${created.body.jobId}/terminate`).expect(200);
     const stopped = await settled(created.body.id, 'cancelled');

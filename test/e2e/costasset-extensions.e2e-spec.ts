@@ -11,6 +11,7 @@ import {
   sampleRawCsv,
   zerosZip,
 } from '../support/extension-fixtures';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
@@ -26,7 +27,12 @@ const OTHER_TENANT = `ext-other-${RUN}`;
 describe('costasset extensions and raw data', () => {
   let platform: Platform;
   let admin: string;
+  /** A reader: in a team, without a role. */
   let member: string;
+  /** A Cost Data Manager whose visibility groups show it nothing. */
+  let manager: string;
+  /** A user in no team. */
+  let loner: string;
   let otherAdmin: string;
   const api = () => request(platform.costasset.url);
 
@@ -80,7 +86,9 @@ describe('costasset extensions and raw data', () => {
       JOBS_RETRY_DELAY_MS: '100',
     });
     admin = await platform.token({ sub: 'admin', tid: TENANT });
-    member = await platform.token({ sub: 'bob', tid: TENANT });
+    ({ bob: member } = await teamMembers(platform, { code: 'READERS', tid: TENANT }, ['bob']));
+    ({ carol: manager } = await teamMembers(platform, { code: 'LOADERS', roles: ['Cost Data Manager'], tid: TENANT }, ['carol']));
+    loner = await platform.token({ sub: 'loner', tid: TENANT });
     otherAdmin = await platform.token({ sub: 'admin', tid: OTHER_TENANT });
     const config = (key: string, value: unknown) =>
       request(platform.authz.url)
@@ -160,15 +168,18 @@ describe('costasset extensions and raw data', () => {
       const theirs = await presign('ObjectStoreExtensionRepo', 'acme-ext.zip', PROVIDER, otherAdmin);
       expect(theirs.preSignedUrl).toContain(`tenants/${OTHER_TENANT}/extensions/acme/acme-ext.zip`);
       expect(theirs.preSignedUrl).not.toContain(`tenants/${TENANT}/`);
-      expectProblem(await validate('acme-ext.zip', PROVIDER, member), 403, 'SYSTEM_ADMIN_REQUIRED');
-      expectProblem(
-        await api()
-          .post(`${EXT}/ObjectStoreExtensionRepo`)
-          .query({ Filename: 'acme-ext.zip', ProviderCode: PROVIDER })
-          .set('corelite-token', member),
-        403,
-        'SYSTEM_ADMIN_REQUIRED',
-      );
+      // extensions are System Admin work: not even a Cost Data Manager uploads or validates one
+      for (const token of [member, manager, loner]) {
+        expectProblem(await validate('acme-ext.zip', PROVIDER, token), 403, 'SYSTEM_ADMIN_REQUIRED');
+        expectProblem(
+          await api()
+            .post(`${EXT}/ObjectStoreExtensionRepo`)
+            .query({ Filename: 'acme-ext.zip', ProviderCode: PROVIDER })
+            .set('corelite-token', token),
+          403,
+          'SYSTEM_ADMIN_REQUIRED',
+        );
+      }
       for (const query of [
         { Filename: '../x.zip', ProviderCode: PROVIDER },
         { Filename: 'x.tar', ProviderCode: PROVIDER },
@@ -211,8 +222,12 @@ describe('costasset extensions and raw data', () => {
       );
 
       expectProblem(await notify('acme-raw.zip', PROVIDER, otherAdmin), 404, 'RAW_DATA_NOT_FOUND');
-      expectProblem(await notify('acme-raw.zip', PROVIDER, member), 403, 'SYSTEM_ADMIN_REQUIRED');
+      expectProblem(await notify('acme-raw.zip', PROVIDER, member), 403, 'COST_DATA_MANAGER_REQUIRED');
+      expectProblem(await notify('acme-raw.zip', PROVIDER, loner), 403, 'TEAM_REQUIRED');
       expect(await keys('raw/', otherAdmin)).toEqual([]);
+      // raw provider data belongs to no upload: System Admins alone list it
+      expect(await keys('raw/', member)).toEqual([]);
+      expect(await keys('raw/', manager)).toEqual([]);
     });
 
     it('refuses `..` and absolute entries with nothing written', async () => {
@@ -261,7 +276,8 @@ describe('costasset extensions and raw data', () => {
       const invalid = await flow('broken');
       expectProblem(invalid, 400, 'EXTENSION_INVALID');
       expect(invalid.body.errors).toEqual([expect.objectContaining({ field: expect.any(String), messages: [expect.any(String)] })]);
-      expectProblem(await flow(PROVIDER, member), 403, 'SYSTEM_ADMIN_REQUIRED');
+      expectProblem(await flow(PROVIDER, member), 403, 'COST_DATA_MANAGER_REQUIRED');
+      expectProblem(await flow(PROVIDER, loner), 403, 'TEAM_REQUIRED');
       expectProblem(await flow(PROVIDER, otherAdmin), 404, 'EXTENSION_NOT_FOUND');
       expectProblem(await api().post(`${EXT}/flow`).set('corelite-token', admin).send({ vars: {} }), 400, 'VALIDATION_FAILED');
     });
@@ -480,21 +496,23 @@ describe('costasset extensions and raw data', () => {
   });
 
   describe('data list, download and delete', () => {
-    it('lets any user of the tenant list and download, never outside the tenant prefix', async () => {
+    it('lets a System Admin list and download raw data, others the files of the uploads they see only, never outside the tenant prefix', async () => {
       await uploadRaw('download.zip', await rawZip({ 'usage-dl.csv': 'a;b\n1;2\n' }), 'dl');
       await notify('download.zip', 'dl').expect(200);
-      expect(await keys('raw/dl/', member)).toEqual(['raw/dl/expanded/download.zip/usage-dl.csv', 'raw/dl/uploads/download.zip']);
+      expect(await keys('raw/dl/')).toEqual(['raw/dl/expanded/download.zip/usage-dl.csv', 'raw/dl/uploads/download.zip']);
+      const download = (key: string, token: string) =>
+        api()
+          .get(`${EXT}/data/download`)
+          .query({ key })
+          .set('corelite-token', token)
+          .buffer(true)
+          .parse((res, done) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => done(null, Buffer.concat(chunks)));
+          });
 
-      const file = await api()
-        .get(`${EXT}/data/download`)
-        .query({ key: 'raw/dl/expanded/download.zip/usage-dl.csv' })
-        .set('corelite-token', member)
-        .buffer(true)
-        .parse((res, done) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => done(null, Buffer.concat(chunks)));
-        });
+      const file = await download('raw/dl/expanded/download.zip/usage-dl.csv', admin);
       expect(file.status).toBe(200);
       expect(file.headers['content-type']).toBe('application/octet-stream');
       expect((file.body as Buffer).toString()).toBe('a;b\n1;2\n');
@@ -506,16 +524,39 @@ describe('costasset extensions and raw data', () => {
         'raw/dl/../dl/expanded/download.zip/usage-dl.csv',
         'raw/dl/expanded/missing.csv',
       ]) {
-        expectProblem(await api().get(`${EXT}/data/download`).query({ key }).set('corelite-token', member), 404, 'OBJECT_NOT_FOUND');
+        expectProblem(await api().get(`${EXT}/data/download`).query({ key }).set('corelite-token', admin), 404, 'OBJECT_NOT_FOUND');
       }
-      expectProblem(
+      // raw data is System Admin work: for anyone else of the tenant, or another tenant's admin, it does not exist
+      for (const token of [member, manager, otherAdmin]) {
+        expect(await keys('raw/dl/', token)).toEqual([]);
+        expectProblem(
+          await api().get(`${EXT}/data/download`).query({ key: 'raw/dl/expanded/download.zip/usage-dl.csv' }).set('corelite-token', token),
+          404,
+          'OBJECT_NOT_FOUND',
+        );
+      }
+
+      // the file of an upload follows the upload: its creator sees it, a member who may not see the upload does not
+      const submitted = (
         await api()
-          .get(`${EXT}/data/download`)
-          .query({ key: 'raw/dl/expanded/download.zip/usage-dl.csv' })
-          .set('corelite-token', otherAdmin),
+          .post('/api/costasset/v1/gpd')
+          .query({ providername: 'dl', fileName: 'managed.zip' })
+          .set('corelite-token', manager)
+          .expect(202)
+      ).body as { GPDUploadRefId: string; uploadUrl: string };
+      await put(submitted.uploadUrl, Buffer.from("the manager's file"));
+      const uploadKey = `gpd/${submitted.GPDUploadRefId}/managed.zip`;
+      expect(await keys('gpd/', manager)).toEqual([uploadKey]);
+      expect(((await download(uploadKey, manager).expect(200)).body as Buffer).toString()).toBe("the manager's file");
+      expect(await keys(`gpd/${submitted.GPDUploadRefId}/`)).toEqual([uploadKey]);
+      expect(await keys('gpd/', member)).toEqual([]);
+      expectProblem(
+        await api().get(`${EXT}/data/download`).query({ key: uploadKey }).set('corelite-token', member),
         404,
         'OBJECT_NOT_FOUND',
       );
+
+      expectProblem(await api().get(`${EXT}/data/list`).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
       await api().get(`${EXT}/data/list`).expect(401);
     });
 

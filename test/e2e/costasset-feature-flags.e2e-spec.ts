@@ -1,12 +1,17 @@
 import request from 'supertest';
 import { CoreSettingsClient } from '../../apps/costasset/src/feature-flags/core-settings.client';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 /** B.11: costasset's wrappers answer exactly what the core's flag operations answer. */
 describe('costasset feature-flag wrappers', () => {
   let platform: Platform;
   let admin: string;
+  /** A reader: a member of a team holding no role. */
   let bob: string;
+  /** A user of the tenant in no team. */
+  let loner: string;
 
   const wrapper = (method: 'get' | 'post' | 'put', token: string) => request(platform.costasset.url)[method]('/api/costasset/v1/featureflag').set('corelite-token', token);
   const core = (token: string) => request(platform.authz.url).get('/core/featureflagmanagement/v1/featureflag').set('corelite-token', token);
@@ -14,7 +19,8 @@ describe('costasset feature-flag wrappers', () => {
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
-    bob = await platform.token({ sub: 'bob' });
+    loner = await platform.token({ sub: 'loner' });
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
   });
   afterAll(() => platform.close());
 
@@ -35,7 +41,8 @@ describe('costasset feature-flag wrappers', () => {
     expect(missing.body.code).toBe('FLAG_NOT_FOUND');
     expect((await wrapper('post', admin).send({ configurationkey: 'X', configurationvalue: 'yes' })).body.code).toBe('VALIDATION_FAILED');
     expect((await wrapper('post', admin).send({ flag_key: 'X', flag_value: 'true' })).body.code).toBe('VALIDATION_FAILED');
-    expect((await wrapper('post', bob).send({ configurationkey: 'X', configurationvalue: 'true' })).status).toBe(403);
+    expectProblem(await wrapper('post', bob).send({ configurationkey: 'X', configurationvalue: 'true' }), 403, 'SYSTEM_ADMIN_REQUIRED');
+    expectProblem(await wrapper('get', loner), 403, 'TEAM_REQUIRED');
   });
 
   it('sets flags through the insights housekeeping configuration', async () => {

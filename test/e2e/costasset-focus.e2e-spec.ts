@@ -3,6 +3,7 @@ import { csvLine } from '../../tools/gpd/gpd-content';
 import { Totals as ExpectedTotals } from '../../tools/focus/focus-rows';
 import { allLineItems, costTotals, focusFile, importFocus, Totals } from '../support/focus';
 import { waitForJob } from '../support/ingest';
+import { teamMembers } from '../support/members';
 import { Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
@@ -235,10 +236,16 @@ describe('costasset FOCUS import and export', () => {
       expect(await comparable(again.uploadId)).toEqual(expected);
     }
     // the caller's visibility applies: a member whose teams see no group exports a header and nothing else
-    const member = await platform.token({ sub: 'bob' });
+    const { bob: member } = await teamMembers(platform, { code: 'READERS' }, ['bob']);
     const visible = await api().get('/api/costasset/v1/costLineItems/export').query({ billingPeriod: '202312' }).set('corelite-token', member).expect(200);
     expect(visible.text.trim().split('\n')).toHaveLength(1);
     expect(await costTotals(platform, member, { billingPeriod: '202312' })).toEqual([]);
+    // a user in no team exports nothing at all
+    expectProblem(
+      await api().get('/api/costasset/v1/costLineItems/export').query({ billingPeriod: '202312' }).set('corelite-token', await platform.token({ sub: 'loner' })),
+      403,
+      'TEAM_REQUIRED',
+    );
     const bad = await api().get('/api/costasset/v1/costLineItems/export').query({ format: 'xlsx' }).set('corelite-token', admin);
     expectProblem(bad, 400, 'VALIDATION_FAILED');
     expectProblem(

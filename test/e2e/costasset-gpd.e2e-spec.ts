@@ -80,9 +80,15 @@ describe('costasset GPD uploads and enrichment', () => {
   };
 
   beforeAll(async () => {
-    platform = await startPlatform({ GPD_BATCH_SIZE: '1000', GPD_MAX_FILE_BYTES: '1000000', JOBS_RETRY_DELAY_MS: '100' });
+    platform = await startPlatform({
+      GPD_BATCH_SIZE: '1000',
+      GPD_MAX_FILE_BYTES: '1000000',
+      JOBS_RETRY_DELAY_MS: '100',
+      BOOTSTRAP_TENANTS: 'default,other-tenant',
+    });
     admin = await platform.token({ sub: 'admin' });
-    stranger = await platform.token({ sub: 'eve', tid: 'other-tenant' });
+    // the strongest caller of another tenant: its System Admin, for whom every record here does not exist
+    stranger = await platform.token({ sub: 'admin', tid: 'other-tenant' });
     const config = (key: string, value: unknown) =>
       request(platform.authz.url)
         .put('/core/configuration/v1/configvalues')

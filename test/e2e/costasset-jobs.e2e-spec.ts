@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { CostLineItemRepository } from '../../apps/costasset/src/line-items/line-items.repository';
 import { validGpd, validRows } from '../support/gpd-fixtures';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const GPD = '/api/costasset/v1/gpd';
 const JOBS = '/api/costasset/v1/jobs';
@@ -19,7 +21,7 @@ describe('costasset jobs', () => {
   let platform: Platform;
   let admin: string;
   const api = () => request(platform.costasset.url);
-  const settings = { GPD_BATCH_SIZE: '5', JOBS_RETRY_DELAY_MS: '100', JOBS_ACK_WAIT_MS: '2000' };
+  const settings = { GPD_BATCH_SIZE: '5', JOBS_RETRY_DELAY_MS: '100', JOBS_ACK_WAIT_MS: '2000', BOOTSTRAP_TENANTS: 'default,elsewhere' };
 
   const job = async (jobId: string, token = admin): Promise<Job> =>
     (await api().get(`${JOBS}/${jobId}`).set('corelite-token', token).expect(200)).body;
@@ -131,7 +133,7 @@ describe('costasset jobs', () => {
     expect(again.body).toMatchObject({ status: 400, code: 'JOB_NOT_RUNNING' });
   });
 
-  it('lists jobs by type and status in pages, and hides unknown or foreign jobs', async () => {
+  it("lists jobs by type and status in pages, and hides unknown, foreign or other users' jobs", async () => {
     const all = await api().get(JOBS).query({ type: 'gpd.enrich', limit: 2 }).set('corelite-token', admin).expect(200);
     expect(all.body.items).toHaveLength(2);
     expect(all.body.nextCursor).toEqual(expect.any(String));
@@ -147,9 +149,21 @@ describe('costasset jobs', () => {
     expect((await api().get(JOBS).query({ type: 'other' }).set('corelite-token', admin).expect(200)).body.items).toEqual([]);
     expect((await api().get(JOBS).query({ status: 'weird' }).set('corelite-token', admin)).status).toBe(400);
 
-    const stranger = await platform.token({ sub: 'eve', tid: 'elsewhere' });
-    const foreign = await api().get(`${JOBS}/${all.body.items[0].jobId}`).set('corelite-token', stranger);
-    expect(foreign.body).toMatchObject({ status: 404, code: 'JOB_NOT_FOUND' });
+    // the admin's jobs, for a System Admin of another tenant and for a member of this one, do not exist
+    const stranger = await platform.token({ sub: 'admin', tid: 'elsewhere' });
+    const { bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']);
+    for (const token of [stranger, bob]) {
+      expectProblem(await api().get(`${JOBS}/${all.body.items[0].jobId}`).set('corelite-token', token), 404, 'JOB_NOT_FOUND');
+      expectProblem(await api().post(`${JOBS}/${all.body.items[0].jobId}/terminate`).set('corelite-token', token), 404, 'JOB_NOT_FOUND');
+      expect((await api().get(JOBS).set('corelite-token', token).expect(200)).body.items).toEqual([]);
+    }
+    expectProblem(
+      await api()
+        .get(JOBS)
+        .set('corelite-token', await platform.token({ sub: 'loner' })),
+      403,
+      'TEAM_REQUIRED',
+    );
     expect((await api().get(`${JOBS}/not-a-uuid`).set('corelite-token', admin)).body).toMatchObject({ status: 404, code: 'JOB_NOT_FOUND' });
     expect((await api().get(`${JOBS}/00000000-0000-4000-8000-000000000000`).set('corelite-token', admin)).body).toMatchObject({
       status: 404,

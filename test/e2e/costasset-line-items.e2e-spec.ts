@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { seedLineItems } from '../support/line-item-seed';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { expectProblem } from '../support/problems';
 
 const ITEMS = '/api/costasset/v1/costLineItems';
 
@@ -18,7 +20,8 @@ describe('costasset line items: filters and visibility', () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
     alice = await platform.token({ sub: 'alice' });
-    bob = await platform.token({ sub: 'bob' });
+    // bob is in a team that no visibility group names
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
     const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body).expect((res) => expect(res.status).toBeLessThan(300));
     await authz('/authorization/v2/teams', { team_code: 'AWS-TEAM', org_code: 'org', roles: [] });
     await authz('/authorization/v2/users', { user_id: 'alice' });
@@ -56,8 +59,9 @@ describe('costasset line items: filters and visibility', () => {
     expect(providers(await read(alice, { expr: '!(providerName == "aws")' }).expect(200))).toEqual([]);
   });
 
-  it('shows nothing to a user no visibility group names', async () => {
+  it('shows nothing to a member no visibility group names, and refuses a user in no team', async () => {
     expect((await read(bob).expect(200)).body).toEqual({ items: [], nextCursor: null });
+    expectProblem(await read(await platform.token({ sub: 'loner' })), 403, 'TEAM_REQUIRED');
   });
 
   it('never shows another tenant', async () => {

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { teamMembers } from '../support/members';
 import { Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
@@ -8,17 +9,22 @@ const PROVIDERS = '/api/costasset/v1/providers/object-storage';
 describe('costasset object-storage providers (B.9)', () => {
   let platform: Platform;
   let admin: string;
+  /** A reader: a member of a team holding no role. */
   let bob: string;
+  /** A user of the tenant in no team. */
+  let loner: string;
   let otherAdmin: string;
+  /** A reader of the other tenant. */
   let otherUser: string;
   const api = () => request(platform.costasset.url);
 
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
-    bob = await platform.token({ sub: 'bob' });
+    loner = await platform.token({ sub: 'loner' });
     otherAdmin = await platform.token({ sub: 'admin', tid: 'other' });
-    otherUser = await platform.token({ sub: 'x', tid: 'other' });
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
+    ({ x: otherUser } = await teamMembers(platform, { code: 'READERS', tid: 'other' }, ['x']));
   });
   afterAll(() => platform.close());
 
@@ -27,6 +33,8 @@ describe('costasset object-storage providers (B.9)', () => {
     expect(empty.body).toEqual([]);
     expectProblem(await api().get(`${PROVIDERS}/minio`).set('corelite-token', bob), 404, 'PROVIDER_NOT_FOUND');
     expectProblem(await api().get(PROVIDERS), 401, 'TOKEN_MISSING');
+    expectProblem(await api().get(PROVIDERS).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
+    expectProblem(await api().get(`${PROVIDERS}/minio`).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
   });
 
   it('creates providers (201), reads each by code and lists them sorted by code', async () => {
@@ -94,7 +102,13 @@ describe('costasset object-storage providers (B.9)', () => {
       403,
       'SYSTEM_ADMIN_REQUIRED',
     );
+    expectProblem(
+      await api().post(PROVIDERS).set('corelite-token', loner).send({ providerName: 'Loner', providerCode: 'loner' }),
+      403,
+      'SYSTEM_ADMIN_REQUIRED',
+    );
     expectProblem(await api().get(`${PROVIDERS}/bob`).set('corelite-token', admin), 404, 'PROVIDER_NOT_FOUND');
+    expectProblem(await api().get(`${PROVIDERS}/loner`).set('corelite-token', admin), 404, 'PROVIDER_NOT_FOUND');
   });
 
   it('keeps providers to their tenant: the same code is free in another tenant, foreign codes are 404', async () => {

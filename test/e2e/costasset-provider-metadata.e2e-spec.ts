@@ -3,6 +3,7 @@ import request from 'supertest';
 import { MessageBus } from '@lib/messaging';
 import { ProviderMetadataLookup } from '../../apps/costasset/src/provider-metadata/provider-metadata.lookup';
 import { ServiceCategoryRepository } from '../../apps/costasset/src/provider-metadata/service-category.repository';
+import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
@@ -15,17 +16,22 @@ const category = (providerName: string, assetType: string, serviceCategory: stri
 describe('costasset provider metadata (B.4)', () => {
   let platform: Platform;
   let admin: string;
+  /** A reader: a member of a team holding no role. */
   let bob: string;
+  /** A user of the tenant in no team. */
+  let loner: string;
   let otherAdmin: string;
+  /** A reader of the other tenant. */
   let otherUser: string;
   const api = () => request(platform.costasset.url);
 
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
-    bob = await platform.token({ sub: 'bob' });
+    loner = await platform.token({ sub: 'loner' });
     otherAdmin = await platform.token({ sub: 'admin', tid: 'other' });
-    otherUser = await platform.token({ sub: 'x', tid: 'other' });
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
+    ({ x: otherUser } = await teamMembers(platform, { code: 'READERS', tid: 'other' }, ['x']));
   });
   afterAll(() => platform.close());
 
@@ -342,8 +348,10 @@ describe('costasset provider metadata (B.4)', () => {
     });
   });
 
-  it('lets only a System Admin write; any user of the tenant reads', async () => {
+  it('lets only a System Admin write; any member of a team of the tenant reads, a user in no team does not', async () => {
     const before = await api().get(CATEGORIES).query({ providerName: 'aws' }).set('corelite-token', bob).expect(200);
+    expectProblem(await api().get(CATEGORIES).query({ providerName: 'aws' }).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
+    expectProblem(await api().get(LOCATIONS).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
     const attempts = [
       api()
         .post(CATEGORIES)

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { seedLineItems } from '../support/line-item-seed';
+import { teamMembers } from '../support/members';
+import { expectProblem } from '../support/problems';
 
 const PATH = '/api/costasset/v1/reportModels';
 const params = (value: object) => encodeURIComponent(JSON.stringify(value));
@@ -26,7 +28,8 @@ describe('costasset report models', () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });
     admin = await platform.token({ sub: 'admin' });
     alice = await platform.token({ sub: 'alice' });
-    bob = await platform.token({ sub: 'bob' });
+    // bob is in a team that no visibility group names
+    ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
     const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body).expect((res) => expect(res.status).toBeLessThan(300));
     await authz('/authorization/v2/teams', { team_code: 'AWS-TEAM', org_code: 'org', roles: [] });
     await authz('/authorization/v2/users', { user_id: 'alice' });
@@ -136,6 +139,8 @@ describe('costasset report models', () => {
     const asBob = await as(bob).run('prod-providers', params({ period: '202410' })).expect(200);
     expect(asBob.body.rows).toEqual([]);
     expect(asBob.body.total).toBe(0);
+    // a user in no team runs nothing
+    expectProblem(await as(await platform.token({ sub: 'loner' })).run('prod-providers', params({ period: '202410' })), 403, 'TEAM_REQUIRED');
   });
 
   it('saves outputs, appending or replacing', async () => {
@@ -150,6 +155,8 @@ describe('costasset report models', () => {
     expect(latest).toHaveLength(1);
     expect(latest[0]).toMatchObject({ id: expect.any(String), reportModelId: 'saved', templateId: 'cost-trend', total: 170.35, currency: 'USD', executedBy: 'admin' });
     expect(latest[0]).not.toHaveProperty('tenantId');
+    // the admin's run was computed over everything: a member, who sees less, is shown none of it
+    expect((await request(platform.costasset.url).get(`${PATH}/saved/outputs`).set('corelite-token', alice).expect(200)).body.items).toEqual([]);
   });
 
   it('keeps private models to their creator and changes to creator or System Admin', async () => {

@@ -213,7 +213,7 @@ export function FocusImport({ onChanged }: { onChanged: () => void }) {
     setRun({ step: 'uploading', parts });
     try {
       const created = await unwrap(
-        costasset.POST('/api/costasset/v1/focus/uploads', { body: { files: files.map((file) => ({ name: file.name })), ...(label.trim() ? { label: label.trim() } : {}), ...(version ? { focusVersion: version } : {}) } }),
+        costasset.POST('/api/costasset/v1/focus/uploads', { body: { files: files.map((file) => ({ name: file.name, sizeBytes: file.size })), ...(label.trim() ? { label: label.trim() } : {}), ...(version ? { focusVersion: version } : {}) } }),
       );
       update({ uploadId: created.uploadId });
       onChanged();

@@ -118,7 +118,7 @@ function GpdUpload({ providers, onUploaded }: { providers: string[]; onUploaded:
     const fileName = FILE_NAME.test(file.name) ? file.name : safeName(file.name);
     try {
       setStage({ step: 'uploading', label: `Uploading ${file.name}`, fraction: 0 });
-      const submitted = await unwrap(costasset.POST('/api/costasset/v1/gpd', { params: { query: { providername: chosen, fileName } } }));
+      const submitted = await unwrap(costasset.POST('/api/costasset/v1/gpd', { params: { query: { providername: chosen, fileName, sizeBytes: file.size } } }));
       await putWithProgress(submitted.uploadUrl, file, (fraction) => setStage({ step: 'uploading', label: `Uploading ${file.name}`, fraction }));
       onUploaded(chosen);
       setStage({ step: 'enriching', label: 'Enrichment queued', fraction: 0 });
