@@ -9,7 +9,7 @@ import { validGpd, validRows } from '../support/gpd-fixtures';
 import { uploadGpd, waitForJob } from '../support/ingest';
 import { scrape, total } from '../support/metrics';
 import { eventually, Platform, startPlatform } from '../support/platform';
-import { freePort, ServiceProcess, startServiceProcess } from '../support/service-process';
+import { freePorts, ServiceProcess, startServiceProcess } from '../support/service-process';
 
 /**
  * Two instances of each service as real processes behind one gateway (round robin), on one
@@ -37,18 +37,20 @@ describe('scale-out: two instances of each service behind the gateway', () => {
     await platform.close({ keepDatabase: true });
     client = await MongoClient.connect(platform.env.MONGODB_URI as string);
     const env = { ...platform.env, JOBS_ACK_WAIT_MS: '3000', GPD_BATCH_SIZE: '500' };
-    authz.push(...(await Promise.all([startServiceProcess('authz', env, 'authz-1'), startServiceProcess('authz', env, 'authz-2')])));
-    const costassetPorts = [await freePort(), await freePort()];
-    gateway = await startGateway({
-      port: 0,
-      upstreams: { authz: authz.map((instance) => new URL(instance.url).host), costasset: costassetPorts.map((port) => `127.0.0.1:${port}`) },
-      admission: admissionBoundsOf(env),
-      runDir,
-    });
-    const costassetEnv = { ...env, AUTHZ_JWKS_URL: `${gateway.url}/core/authorization/v1/.well-known/jwks.json` };
+    // every instance holds its port before the gateway picks one: a port chosen for an instance but
+    // not bound yet could be the gateway's, whose console fallback would then answer its readiness
+    const [authzPorts, costassetPorts] = [await freePorts(2), await freePorts(2)];
+    authz.push(...(await Promise.all(authzPorts.map((port, index) => startServiceProcess('authz', env, `authz-${index + 1}`, port)))));
+    const costassetEnv = { ...env, AUTHZ_JWKS_URL: `${authz[0].url}/core/authorization/v1/.well-known/jwks.json` };
     costasset.push(
       ...(await Promise.all(costassetPorts.map((port, index) => startServiceProcess('costasset', costassetEnv, `costasset-${index + 1}`, port)))),
     );
+    gateway = await startGateway({
+      port: 0,
+      upstreams: { authz: authz.map((instance) => new URL(instance.url).host), costasset: costasset.map((instance) => new URL(instance.url).host) },
+      admission: admissionBoundsOf(env),
+      runDir,
+    });
     admin = await platform.token({ sub: 'admin' });
   }, 240_000);
   afterAll(async () => {

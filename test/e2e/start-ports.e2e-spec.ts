@@ -1,6 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { loadSigningKey, TokenIssuer } from '@lib/auth';
@@ -8,15 +7,7 @@ import { REPO_ROOT } from '../../tools/stack/settings';
 import { RunningGateway, startGateway } from '../../tools/stack/gateway';
 import { startPlan } from '../../tools/start/plan';
 import { eventually, setNotablescan } from '../support/platform';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePorts } from '../support/service-process';
 
 /**
  * What `npm start` does with AUTHZ_PORT, COSTASSET_PORT and GATEWAY_PORT set to other values
@@ -34,7 +25,7 @@ describe('npm start: port overrides reach everything that depends on them', () =
   });
 
   it('accepts tokens in both services through the gateway with non-default ports', async () => {
-    const [authzPort, costassetPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+    const [authzPort, costassetPort, gatewayPort] = await freePorts(3);
     const id = randomUUID().slice(0, 8);
     const { AUTHZ_JWKS_URL: _ignored, ...inherited } = process.env;
     const database = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:37017/corelite');
