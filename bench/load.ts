@@ -1,5 +1,7 @@
 /**
- * `npm run bench:load -- [--rows 1000000] [--connections 200] [--duration 30] [--baseline 10]`
+ * `npm run bench:load -- [--rows 1000000] [--connections 200] [--duration 30] [--baseline 10] [--traces [--sample 0.1]]`
+ * `--traces`: both services trace (OTEL_TRACES_SAMPLER parentbased_traceidratio at `--sample`, the
+ * gateway starting traces sampled at the same share) and export to a local OTLP receiver.
  * Both services as real processes behind a gateway of their own (nginx, the routing table of
  * `npm start`; `BENCH_GATEWAY_PORT`, any free port by default), N line items seeded with the
  * driver, then C concurrent clients for T seconds through the gateway, split evenly over four
@@ -21,8 +23,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { admissionBoundsOf } from '../libs/config/src';
-import { startGateway } from '../tools/stack/gateway';
+import { startGateway, traceSampledPercentOf } from '../tools/stack/gateway';
 import { REPO_ROOT } from '../tools/stack/settings';
+import { OtlpReceiver, startOtlpReceiver } from '../tools/traces/otlp-receiver';
 import { lineItem } from './support/line-items';
 import { ANSWER_TIMEOUT_S, drive, FAST_REFUSAL_MS, GeneratorDelays, Measured, Route, Span } from './support/load-driver';
 import { startServices } from './support/services';
@@ -162,7 +165,12 @@ async function main(): Promise<void> {
   const connections = numberArg('connections', 200);
   const duration = numberArg('duration', 30);
   const baselineSeconds = numberArg('baseline', 10);
-  const services = await startServices('load');
+  const sample = process.argv.includes('--traces') ? numberArg('sample', 0.1) : undefined;
+  const receiver: OtlpReceiver | undefined = sample === undefined ? undefined : await startOtlpReceiver({ keep: false });
+  const tracing: NodeJS.ProcessEnv = receiver
+    ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(sample) }
+    : {};
+  const services = await startServices('load', tracing);
   const runDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE ?? 'dev', 'gateways', `bench-load-${process.pid}`);
   const gateway = await startGateway({
     // BENCH_GATEWAY_PORT keeps benchmarks of several checkouts on one machine apart (0: any free port)
@@ -170,6 +178,7 @@ async function main(): Promise<void> {
     upstreams: { authz: [new URL(services.authzUrl).host], costasset: [new URL(services.costassetUrl).host] },
     admission: admissionBoundsOf(services.env),
     runDir,
+    traceSampledPercent: traceSampledPercentOf(services.env),
   });
   const client = await MongoClient.connect(services.env.MONGODB_URI ?? '');
   try {
@@ -260,6 +269,11 @@ async function main(): Promise<void> {
     console.log(`load generator (one thread for every route) during the load: ${generatorLine(results[results.length - 1].generator)}`);
     for (const measured of results.filter((m) => m.phase === 'load')) console.log(littleLine(measured));
     console.log(slowRefusalsLine(results.filter((m) => m.phase === 'load')));
+    console.log(
+      receiver
+        ? `tracing on: sampler parentbased_traceidratio ${sample}, ${receiver.received.toLocaleString()} spans received by the local OTLP receiver (${receiver.refused} exports refused)`
+        : 'tracing off (no OTLP endpoint)',
+    );
     console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
 
     const loaded = results.filter((m) => m.phase === 'load');
@@ -299,6 +313,7 @@ async function main(): Promise<void> {
     await gateway.stop();
     rmSync(runDir, { recursive: true, force: true });
     await services.stop();
+    await receiver?.close();
   }
 }
 

@@ -7,7 +7,8 @@
  * raw line items (the same query ANDed with an always-true tag condition, which the planner never
  * answers from rollups). Next to them, the same pipelines sent straight to the database with the
  * driver, over the rollup level that answered and over the line items (what each path costs
- * without HTTP, authentication and planning).
+ * without HTTP, authentication and planning). Then `costLineItems/totals` the same two ways, and
+ * a page of the line-item list filtered by `resourceId`.
  */
 import { MongoClient } from 'mongodb';
 import { reportPipeline, REPORT_TEMPLATE_IDS } from '../apps/costasset/src/report-models/report-templates';
@@ -15,6 +16,7 @@ import { combineFilters, compileExpression } from '../apps/costasset/src/express
 import { costsPipeline, LINE_ITEMS_SOURCE, parseGroupings } from '../apps/costasset/src/costs/costs-aggregation';
 import { bucketExpression, dayRowsBucket, rangeFilter, resolveRange } from '../apps/costasset/src/costs/costs-range';
 import type { CostMetric } from '../apps/costasset/src/costs/dto/costs.query';
+import { costTotalsPipeline } from '../apps/costasset/src/line-items/cost-totals';
 import { startServices } from './support/services';
 import { lineItem, PERIODS } from './support/line-items';
 import { numberArg, summarize } from './support/stats';
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
         timed.ms.push(ms);
         timed.source = String(body.source);
         timed.level = String(body.rollupLevel);
-        timed.rowsOut = ((body.rows ?? body.series) as unknown[] | undefined)?.length ?? 0;
+        timed.rowsOut = ((body.rows ?? body.series ?? body.groups) as unknown[] | undefined)?.length ?? 0;
       }
       return timed;
     };
@@ -167,6 +169,24 @@ async function main(): Promise<void> {
       const rollupSource = (level: string) => ({ ...LINE_ITEMS_SOURCE, name: 'rollup' as const, count: '$lineItems', bucket: level === 'day' ? dayRowsBucket : bucketExpression });
       await line(name, rollup, raw, { rollup: (level) => costsPipeline(plan, rollupSource(level)) as object[] });
     }
+
+    // line-item totals: the same filters as the list, answered from rollups when they can
+    const totalsQueries: [string, Record<string, string>][] = [
+      ['totals: by provider and service category', { groupBy: 'providerName,category' }],
+      ['totals: June by account, one provider', { groupBy: 'billingAccountId', period: '202406', providerName: 'aws' }],
+    ];
+    const totalsPath = (query: Record<string, string>) => `/api/costasset/v1/costLineItems/totals?${new URLSearchParams(query).toString()}`;
+    for (const [name, { groupBy, ...filters }] of totalsQueries) {
+      const rollup = await time(totalsPath({ groupBy, ...filters }));
+      const raw = await time(totalsPath({ groupBy, ...filters, expr: ALWAYS_TRUE_ON_TAGS }));
+      const fields = groupBy.split(',');
+      const match = { ...filters, tenantId: 'default' };
+      await line(name, rollup, raw, { rollup: () => costTotalsPipeline(match, fields, 'rollup') as object[], raw: costTotalsPipeline(match, fields, 'line-items') as object[] });
+    }
+    // a page of the list filtered by a resource (on its own index: tenant, resource, then _id)
+    const resourcePage: number[] = [];
+    for (let run = 0; run < runs; run += 1) resourcePage.push((await get('/api/costasset/v1/costLineItems?resourceId=res-4242&limit=100')).ms);
+    console.log(`measured: line-item page filtered by resourceId (${Math.round(rows / 10_000)} matching, pages of up to 100): p50 ${summarize(resourcePage).p50.toFixed(1)} ms`);
 
     console.log(`\n${rows.toLocaleString()} line items (${rollupRows.toLocaleString()} daily and ${monthlyRows.toLocaleString()} monthly rollup rows), report filter period == 202406 (${Math.round(rows / PERIODS.length).toLocaleString()} matching), ${runs} runs each, ${new Date().toISOString().slice(0, 10)}:\n`);
     console.log(table.join('\n'));

@@ -7,7 +7,11 @@ import { AuthzEnvironment } from '../apps/authz/src/authz.environment';
 import { CostassetEnvironment } from '../apps/costasset/src/costasset.environment';
 
 const root = resolve(__dirname, '..');
-const trackedFiles = (): string[] => spawnSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+/** Files git tracks that are in the working tree (one deleted but not yet committed is not). */
+const trackedFiles = (): string[] =>
+  spawnSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((file) => file && existsSync(join(root, file)));
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 /** Relative link targets of a markdown text (`[text](target)`), without anchors; URLs left out. */

@@ -5,7 +5,9 @@
  * shows warnings and errors; the full logs go to `.stack/dev/logs/` (`npm start -- --verbose` or
  * LOG_LEVEL bring them back to the terminal). Ctrl-C stops the services and the gateway; the
  * stack keeps running (`npm run stack -- down` stops it). The first start loads a small demo data
- * set into the `default` tenant (skip with DEMO_DATA=false).
+ * set into the `default` tenant (skip with DEMO_DATA=false). `npm start -- --traces` also starts a
+ * local OTLP receiver (tools/traces) that the services export their spans to, written to
+ * `.stack/dev/traces.jsonl`.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,6 +16,7 @@ import { loadDemoData } from './demo-data';
 import { stackSettings, stackUp, withServiceNatsUser } from './stack';
 import { GATEWAY_PROGRAMS, startGateway } from './stack/gateway';
 import { portIsFree } from './stack/readiness';
+import { startOtlpReceiver } from './traces/otlp-receiver';
 import { banner } from './start/banner';
 import { buildIsCurrent } from './start/build-state';
 import { PortName, portVariable, StartError, StartPlan, startPlan } from './start/plan';
@@ -49,6 +52,9 @@ async function assertPortsFree(plan: StartPlan): Promise<void> {
         `port ${plan.ports[name]} (${portVariable(name)}) is busy: is corelite already running? Stop it, or choose another port with ${portVariable(name)}`,
       );
     }
+  }
+  if (plan.traces && !(await portIsFree(plan.traces.port, '127.0.0.1'))) {
+    throw new StartError(`port ${plan.traces.port} (TRACES_PORT) is busy: choose another port for the traces receiver with TRACES_PORT`);
   }
 }
 
@@ -108,6 +114,10 @@ async function main(): Promise<void> {
 
   build(logDir);
 
+  const tracesFile = join(stackSettings({ profile: 'dev' }).dataDir, 'traces.jsonl');
+  const receiver = plan.traces ? await startOtlpReceiver({ port: plan.traces.port, file: tracesFile, keep: false }) : undefined;
+  if (receiver) progress(`traces: an OTLP/HTTP receiver at ${receiver.url} writes every span to ${tracesFile}`);
+
   progress('starting authz, costasset and the gateway');
   const gateway = await startGateway({
     host: plan.host,
@@ -129,6 +139,8 @@ async function main(): Promise<void> {
     void revokeSignIn(signedIn.link).finally(() => {
       for (const child of children) child.kill('SIGTERM');
       void gateway.stop();
+      // the services export their last spans as they stop
+      setTimeout(() => void receiver?.close(), 3000).unref();
     });
   };
   process.on('SIGINT', stop);
@@ -161,7 +173,7 @@ async function main(): Promise<void> {
   await Promise.all([waitReady(plan.serviceUrls.authz), waitReady(plan.serviceUrls.costasset)]);
   const demo = await demoData(plan);
   signedIn.link = await signInLink(plan);
-  if (!stopping) out(banner(plan, logFiles, root, demo, signedIn.link.url));
+  if (!stopping) out(banner(plan, logFiles, root, demo, signedIn.link.url, receiver ? tracesFile : undefined));
 }
 
 main().catch((error: Error) => {

@@ -5,7 +5,7 @@ import { SIGN_IN_HOURS } from './sign-in-link';
 export const TOKEN_COMMAND = 'npm run -s token -- --sub admin --tenant default --idp idp-default';
 
 /** What `npm start` prints once everything answers: one base URL and how to begin. */
-export function banner(plan: StartPlan, logFiles: string[], root: string, demo?: string, signInLink?: string): string {
+export function banner(plan: StartPlan, logFiles: string[], root: string, demo?: string, signInLink?: string, tracesFile?: string): string {
   const base = plan.gatewayUrl;
   const logs = logFiles.map((file) => path.relative(root, file)).join(', ');
   return [
@@ -26,6 +26,9 @@ export function banner(plan: StartPlan, logFiles: string[], root: string, demo?:
     `                   curl -H "corelite-token: $TOKEN" ${base}/core/authorization/v1/me`,
     ...(demo ? [`  Demo data      ${demo}`] : []),
     `  Logs           ${logs}${plan.verbose ? '' : '   (npm start -- --verbose shows them here)'}`,
+    ...(plan.traces && tracesFile
+      ? [`  Traces         ${path.relative(root, tracesFile)} (one span a line; OTLP/HTTP receiver at ${plan.traces.url})`]
+      : []),
     `  Direct         authz ${plan.serviceUrls.authz}, costasset ${plan.serviceUrls.costasset} (without the gateway)`,
     '',
     'Ctrl-C stops the services and the gateway; `npm run stack -- down` stops the local stack.',

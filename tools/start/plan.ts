@@ -3,6 +3,8 @@ import { reachableHost } from '../stack/gateway';
 import type { GatewayUpstreams } from '../stack/gateway';
 
 export const DEFAULT_PORTS = { authz: 3001, costasset: 3002, gateway: 8080 } as const;
+/** The local OTLP/HTTP receiver of `npm start -- --traces` (OTLP's usual HTTP port); TRACES_PORT changes it. */
+export const DEFAULT_TRACES_PORT = 4318;
 
 const PORT_VARIABLES = { authz: 'AUTHZ_PORT', costasset: 'COSTASSET_PORT', gateway: 'GATEWAY_PORT' } as const;
 
@@ -24,6 +26,8 @@ export interface StartPlan {
   serviceEnv: NodeJS.ProcessEnv;
   /** Show the services' full logs in the terminal (`--verbose`, or LOG_LEVEL set). */
   verbose: boolean;
+  /** `--traces`: the local OTLP receiver the services export to (tools/traces). */
+  traces?: { port: number; url: string };
 }
 
 export class StartError extends Error {}
@@ -44,8 +48,9 @@ export const portVariable = (name: PortName) => PORT_VARIABLES[name];
  * set), the gateway's upstreams and address, and the banner.
  */
 export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: object = {}): StartPlan {
-  const unknown = args.filter((arg) => arg !== '--verbose' && arg !== '-v');
-  if (unknown.length > 0) throw new StartError(`unknown argument ${unknown.join(' ')} (npm start [-- --verbose])`);
+  const unknown = args.filter((arg) => arg !== '--verbose' && arg !== '-v' && arg !== '--traces');
+  if (unknown.length > 0) throw new StartError(`unknown argument ${unknown.join(' ')} (npm start [-- --verbose] [--traces])`);
+  const traces = args.includes('--traces') ? tracesOf(env) : undefined;
   const ports = { authz: portOf('authz', env), costasset: portOf('costasset', env), gateway: portOf('gateway', env) };
   const clash = (Object.keys(ports) as PortName[]).find((a) =>
     (Object.keys(ports) as PortName[]).some((b) => a < b && ports[a] === ports[b]),
@@ -62,6 +67,7 @@ export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: obje
     BOOTSTRAP_TENANTS: env.BOOTSTRAP_TENANTS ?? 'default',
     // A bounded old space makes V8 collect instead of growing: enrichment streams, so 256 MB is ample.
     NODE_OPTIONS: env.NODE_OPTIONS ?? '--max-old-space-size=256',
+    ...(traces ? { OTEL_EXPORTER_OTLP_ENDPOINT: traces.url } : {}),
   };
   return {
     host,
@@ -72,5 +78,13 @@ export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: obje
     admission: admissionBoundsOf(serviceEnv),
     serviceEnv,
     verbose: args.some((arg) => arg === '--verbose' || arg === '-v') || (env.LOG_LEVEL !== undefined && env.LOG_LEVEL !== ''),
+    ...(traces ? { traces } : {}),
   };
+}
+
+function tracesOf(env: NodeJS.ProcessEnv): { port: number; url: string } {
+  const raw = env.TRACES_PORT;
+  const port = raw === undefined || raw === '' ? DEFAULT_TRACES_PORT : Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StartError(`TRACES_PORT='${raw}' is not a port number`);
+  return { port, url: `http://127.0.0.1:${port}` };
 }

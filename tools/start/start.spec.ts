@@ -43,6 +43,17 @@ describe('npm start: the plan', () => {
     expect(plan.admission.maxHeavyInFlight).toBe(2);
   });
 
+  it('--traces points both services at the local OTLP receiver (TRACES_PORT, 4318 by default); without it, no endpoint', () => {
+    expect(startPlan({}, []).serviceEnv.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(startPlan({}, []).traces).toBeUndefined();
+    const plan = startPlan({}, ['--traces']);
+    expect(plan.traces).toEqual({ port: 4318, url: 'http://127.0.0.1:4318' });
+    expect(plan.serviceEnv.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://127.0.0.1:4318');
+    expect(startPlan({ TRACES_PORT: '5318' }, ['--traces']).serviceEnv.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://127.0.0.1:5318');
+    expect(() => startPlan({ TRACES_PORT: 'x' }, ['--traces'])).toThrow(/TRACES_PORT/);
+    expect(banner(plan, [], '/repo', undefined, undefined, '/repo/.stack/dev/traces.jsonl')).toContain('.stack/dev/traces.jsonl');
+  });
+
   it('keeps an explicit AUTHZ_JWKS_URL', () => {
     const plan = startPlan({ AUTHZ_PORT: '5101', AUTHZ_JWKS_URL: 'https://keys.example/jwks.json' }, []);
     expect(loadEnvironment(CostassetEnvironment, plan.serviceEnv).jwksUrl).toBe('https://keys.example/jwks.json');

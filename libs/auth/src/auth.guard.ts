@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ProblemException } from '@lib/http/problem/problem';
+import { setSpanAttributes } from '@lib/tracing';
 import { ACCESS_RULE, AccessRule } from './access';
 import { COST_DATA_MANAGER_ROLE, Principal } from './principal';
 import { AuthenticatedRequest } from './principal.decorator';
@@ -28,6 +29,7 @@ export class AuthGuard implements CanActivate {
     const claims = await this.verifier.verify(token, 'access');
     const principal = await this.resolver.resolve(claims);
     request.principal = principal;
+    setSpanAttributes({ 'corelite.tenant.id': principal.tenantId });
     refuseUnless(rule, principal);
     return true;
   }

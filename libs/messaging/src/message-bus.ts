@@ -2,9 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { JSONCodec, NatsError, Subscription } from 'nats';
 import { ProblemException } from '@lib/http/problem/problem';
 import { Metrics } from '@lib/metrics';
+import { inSpan, recordProblem, setSpanAttributes, tracingActive } from '@lib/tracing';
 import { EVENT_PAYLOADS, Events, EventSubject, ReplyEnvelope, ReplyOf, REQUEST_PAYLOADS, RequestOf, RequestSubject } from './contract';
 import { NatsConnectionProvider } from './nats-connection';
 import { decodePayload, InvalidPayloadError, validPayload } from './payload';
+import { messagingAttributes, traceCarrierOf, traceHeaders } from './trace-headers';
 
 const codec = JSONCodec();
 
@@ -24,7 +26,11 @@ function isEnvelope(value: unknown): value is ReplyEnvelope<unknown> {
   );
 }
 
-/** Typed request/reply and events over the contract's subjects; every received payload is validated against its class. */
+/**
+ * Typed request/reply and events over the contract's subjects; every received payload is validated
+ * against its class. With tracing on, each send and each handling is a span, and the trace context
+ * travels in the message headers (trace-headers.ts).
+ */
 @Injectable()
 export class MessageBus {
   private readonly logger = new Logger('MessageBus');
@@ -39,7 +45,13 @@ export class MessageBus {
    * breaks the contract as 502. Timed in `corelite_nats_request_duration_seconds` (a problem the
    * other service answered is a reply, not a failure).
    */
-  async request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, timeoutMs?: number): Promise<ReplyOf<S>> {
+  request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, timeoutMs?: number): Promise<ReplyOf<S>> {
+    return inSpan(`send ${subject}`, { kind: 'client', attributes: messagingAttributes(subject, 'send', payload) }, () =>
+      this.send(subject, payload, timeoutMs),
+    );
+  }
+
+  private async send<S extends RequestSubject>(subject: S, payload: RequestOf<S>, timeoutMs?: number): Promise<ReplyOf<S>> {
     const done = this.metrics.natsRequest(subject);
     if (!this.nats.isConnected()) {
       done('not_connected');
@@ -49,7 +61,8 @@ export class MessageBus {
     let reply: Uint8Array;
     try {
       const nc = await this.nats.get();
-      reply = (await nc.request(this.nats.subject(subject), codec.encode(payload), { timeout })).data;
+      const headers = traceHeaders();
+      reply = (await nc.request(this.nats.subject(subject), codec.encode(payload), { timeout, ...(headers ? { headers } : {}) })).data;
     } catch (error) {
       const code = (error as NatsError).code ?? 'error';
       const reason = code === '503' ? 'no responder' : code.toLowerCase();
@@ -82,18 +95,30 @@ export class MessageBus {
       queue,
       callback: (err, msg) => {
         if (err) return this.logger.error({ err, subject }, 'subscription error');
-        void this.answer(subject, handler, msg.data).then((envelope) => msg.respond(codec.encode(envelope)));
+        const answered = tracingActive()
+          ? inSpan(`process ${subject}`, { kind: 'server', parent: traceCarrierOf(msg.headers), attributes: messagingAttributes(subject, 'process', undefined) }, () =>
+              this.answer(subject, handler, msg.data),
+            )
+          : this.answer(subject, handler, msg.data);
+        void answered.then((envelope) => msg.respond(codec.encode(envelope)));
       },
     });
   }
 
-  async publish<E extends EventSubject>(subject: E, payload: Events[E]): Promise<void> {
+  publish<E extends EventSubject>(subject: E, payload: Events[E]): Promise<void> {
+    return inSpan(`send ${subject}`, { kind: 'producer', attributes: messagingAttributes(subject, 'send', payload) }, () =>
+      this.emit(subject, payload),
+    );
+  }
+
+  private async emit<E extends EventSubject>(subject: E, payload: Events[E]): Promise<void> {
     if (!this.nats.isConnected()) {
       this.logger.warn({ subject }, 'event not published: NATS is disconnected');
       return;
     }
     const nc = await this.nats.get();
-    nc.publish(this.nats.subject(subject), codec.encode(payload));
+    const headers = traceHeaders();
+    nc.publish(this.nats.subject(subject), codec.encode(payload), headers ? { headers } : undefined);
   }
 
   /** Delivers each valid event to `handler`; an event that breaks the contract is logged and dropped. */
@@ -109,9 +134,11 @@ export class MessageBus {
           if (!(error instanceof InvalidPayloadError)) throw error;
           return this.logger.warn({ subject, reason: error.message }, 'event dropped: it breaks the messaging contract');
         }
-        Promise.resolve()
-          .then(() => handler(event))
-          .catch((error: unknown) => this.logger.error({ err: error, subject }, 'event handler failed'));
+        const handled = () => Promise.resolve().then(() => handler(event));
+        const traced = tracingActive()
+          ? inSpan(`process ${subject}`, { kind: 'consumer', parent: traceCarrierOf(msg.headers), attributes: messagingAttributes(subject, 'process', event) }, handled)
+          : handled();
+        traced.catch((error: unknown) => this.logger.error({ err: error, subject }, 'event handler failed'));
       },
     });
   }
@@ -123,17 +150,24 @@ export class MessageBus {
   ): Promise<ReplyEnvelope<ReplyOf<S>>> {
     try {
       const request = decodePayload(REQUEST_PAYLOADS[subject][0] as new () => RequestOf<S>, data);
+      setSpanAttributes({ 'corelite.tenant.id': request.tenantId });
       return { ok: true, data: await handler(request) };
     } catch (error) {
-      if (error instanceof InvalidPayloadError) {
-        this.logger.warn({ subject, reason: error.message }, 'request refused: it breaks the messaging contract');
-        return { ok: false, error: { status: 400, code: 'INVALID_MESSAGE', detail: `The request breaks the contract of "${subject}": ${error.message}` } };
-      }
-      if (error instanceof ProblemException) {
-        return { ok: false, error: { status: error.getStatus(), code: error.code, detail: error.message } };
-      }
-      this.logger.error({ err: error, subject }, 'request handler failed');
-      return { ok: false, error: { status: 500, code: 'INTERNAL_ERROR', detail: 'An unexpected error occurred' } };
+      const refusal = this.refusal(subject, error);
+      recordProblem(refusal.error.status, refusal.error.code);
+      return refusal;
     }
+  }
+
+  private refusal(subject: string, error: unknown): Extract<ReplyEnvelope<never>, { ok: false }> {
+    if (error instanceof InvalidPayloadError) {
+      this.logger.warn({ subject, reason: error.message }, 'request refused: it breaks the messaging contract');
+      return { ok: false, error: { status: 400, code: 'INVALID_MESSAGE', detail: `The request breaks the contract of "${subject}": ${error.message}` } };
+    }
+    if (error instanceof ProblemException) {
+      return { ok: false, error: { status: error.getStatus(), code: error.code, detail: error.message } };
+    }
+    this.logger.error({ err: error, subject }, 'request handler failed');
+    return { ok: false, error: { status: 500, code: 'INTERNAL_ERROR', detail: 'An unexpected error occurred' } };
   }
 }

@@ -3,6 +3,8 @@ import type { AdmissionBounds } from '../../../libs/config/src';
 
 /** The routing table shared with docker-compose's gateway, relative to the repository root. */
 export const ROUTES_FILE = path.join('deploy', 'gateway', 'routes.conf');
+/** The gateway's W3C trace context (passed on, or started) and its access log format, shared with docker-compose's gateway. */
+export const TRACING_FILE = path.join('deploy', 'gateway', 'tracing.conf');
 
 /** `host:port` of each instance of a service; several instances are served round robin. */
 export interface GatewayUpstreams {
@@ -36,6 +38,8 @@ export interface GatewayConfigInput {
   workerUser?: string;
   /** The object store's URL: the console's Content-Security-Policy lets it PUT pre-signed uploads to its origin. */
   objectStoreUrl?: string;
+  /** The share (0–100) of the traces the gateway starts that are marked sampled (`traceSampledPercentOf`); 100 by default. */
+  traceSampledPercent?: number;
 }
 
 export type TempPathModule = 'fastcgi' | 'uwsgi' | 'scgi';
@@ -114,6 +118,27 @@ export function objectStoreOriginLine(objectStoreUrl: string | undefined): strin
   return `set $object_store_origin ${quoted(origin)};`;
 }
 
+/**
+ * The share of new traces to mark sampled, from the services' `OTEL_TRACES_SAMPLER` and
+ * `OTEL_TRACES_SAMPLER_ARG`: the gateway starts the traces of requests that come without one, so it
+ * takes the root sampling decision that a ratio sampler would take in the service.
+ */
+export function traceSampledPercentOf(env: NodeJS.ProcessEnv): number {
+  const sampler = env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on';
+  if (sampler.endsWith('always_off')) return 0;
+  if (!sampler.endsWith('traceidratio')) return 100;
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
+  return Number.isFinite(ratio) ? Math.min(100, Math.max(0, ratio * 100)) : 100;
+}
+
+/** `$corelite_trace_sampled` of deploy/gateway/tracing.conf: "01" for `percent` % of the new traces, "00" for the rest. */
+export function traceSamplingLine(percent = 100): string {
+  const share = Math.round(Math.min(100, Math.max(0, percent)) * 100) / 100;
+  if (share >= 100) return 'split_clients "$request_id" $corelite_trace_sampled { * 01; }';
+  if (share <= 0) return 'split_clients "$request_id" $corelite_trace_sampled { * 00; }';
+  return `split_clients "$request_id" $corelite_trace_sampled { ${share}% 01; * 00; }`;
+}
+
 /** A complete nginx.conf for an unprivileged local gateway: everything it writes stays in `runDir`. */
 export function renderGatewayConfig(input: GatewayConfigInput): string {
   const run = (name: string) => quoted(path.join(input.runDir, name));
@@ -135,8 +160,10 @@ export function renderGatewayConfig(input: GatewayConfigInput): string {
       ? [`  include ${quoted(input.mimeTypesFile)};`]
       : ['  types { text/html html; text/css css; application/javascript js; application/json json; image/svg+xml svg; }']),
     '  default_type application/octet-stream;',
+    `  ${traceSamplingLine(input.traceSampledPercent)}`,
+    `  include ${quoted(path.join(input.repoRoot, TRACING_FILE))};`,
     // buffered: under load the gateway refuses heavy requests by the thousand a second
-    `  access_log ${input.accessLog ? `${quoted(input.accessLog)} combined buffer=64k flush=1s` : 'off'};`,
+    `  access_log ${input.accessLog ? `${quoted(input.accessLog)} corelite_trace buffer=64k flush=1s` : 'off'};`,
     '  server_tokens off;',
     `  client_body_temp_path ${run('client_body')};`,
     `  proxy_temp_path ${run('proxy')};`,

@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../settings';
 import { ensureInstalled, RequiredProgram, requireProgram } from '../system-packages';
 import { StackError } from '../types';
 import type { AdmissionBounds } from '../../../libs/config/src';
-import { GatewayUpstreams, renderGatewayConfig, tempPathModulesOf } from './gateway-config';
+import { GatewayUpstreams, renderGatewayConfig, tempPathModulesOf, traceSampledPercentOf } from './gateway-config';
 
 /** Debian's smallest nginx build; it has every module the routing table uses. */
 export const GATEWAY_PROGRAMS: RequiredProgram[] = [{ program: 'nginx', aptPackage: 'nginx-light' }];
@@ -30,6 +30,8 @@ export interface GatewayOptions {
   repoRoot?: string;
   /** The object store the console uploads to (S3_ENDPOINT): its origin joins the console's `connect-src`. */
   objectStoreUrl?: string;
+  /** The share (0–100) of the traces it starts that are marked sampled; by default as this process's `OTEL_TRACES_SAMPLER` says. */
+  traceSampledPercent?: number;
   log?: (line: string) => void;
 }
 
@@ -98,6 +100,7 @@ async function writeConfig(options: GatewayOptions & { port: number }) {
     repoRoot,
     runDir: options.runDir,
     objectStoreUrl: options.objectStoreUrl,
+    traceSampledPercent: options.traceSampledPercent ?? traceSampledPercentOf(process.env),
     errorLog,
     accessLog,
     tempPathModules: tempPathModulesOf(await nginxVersionOutput(nginx)),

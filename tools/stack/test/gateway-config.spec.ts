@@ -73,7 +73,7 @@ describe('gateway configuration', () => {
     expect(config).not.toContain('uwsgi_temp_path'); // not compiled in: the directive would be unknown
     expect(config).toContain('access_log off;');
     expect(renderGatewayConfig({ ...input, accessLog: '/logs/access.log' })).toContain(
-      'access_log "/logs/access.log" combined buffer=64k flush=1s;',
+      'access_log "/logs/access.log" corelite_trace buffer=64k flush=1s;',
     );
   });
 

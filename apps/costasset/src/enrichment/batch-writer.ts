@@ -1,3 +1,4 @@
+import { inSpan } from '@lib/tracing';
 import type { GpdFileKind } from './gpd-layout';
 
 interface BulkTarget {
@@ -32,9 +33,11 @@ export class BatchWriter {
     const docs = this.buffers[kind];
     if (docs.length === 0) return;
     this.buffers[kind] = [];
-    const started = performance.now();
-    const written = await this.repositories[kind].insertBulk(this.tenantId, docs as never[]);
-    this.databaseMs += performance.now() - started;
-    await this.afterFlush(written, kind, docs);
+    await inSpan('write batch', { attributes: { 'corelite.batch.kind': kind, 'corelite.batch.rows': docs.length } }, async () => {
+      const started = performance.now();
+      const written = await this.repositories[kind].insertBulk(this.tenantId, docs as never[]);
+      this.databaseMs += performance.now() - started;
+      await this.afterFlush(written, kind, docs);
+    });
   }
 }

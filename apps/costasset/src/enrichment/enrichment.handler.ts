@@ -1,6 +1,7 @@
 import { Transform } from 'node:stream';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Client } from 'minio';
+import { setSpanAttributes } from '@lib/tracing';
 import { CostassetEnvironment } from '../costasset.environment';
 import { gpdFileLimits } from '../object-store/upload-urls';
 import { GPD_ENRICH_JOB, EnrichPayload } from '../gpd/gpd.constants';
@@ -61,6 +62,7 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
 
   async run(context: JobContext<EnrichPayload>): Promise<Record<string, unknown> | CompletedWithErrors> {
     const { tenantId } = context;
+    setSpanAttributes({ 'corelite.upload.id': context.payload.refId });
     const upload = await this.uploads.findOne(tenantId, { refId: context.payload.refId });
     if (!upload || upload.status === 'cleaned') throw new PermanentJobError('the upload no longer exists');
     await this.uploads.updateOne(

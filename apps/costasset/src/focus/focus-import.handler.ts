@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Client } from 'minio';
 import { MessageBus } from '@lib/messaging';
+import { inSpan, setSpanAttributes } from '@lib/tracing';
 import { CostassetEnvironment } from '../costasset.environment';
 import { focusPartRefusal } from '../object-store/upload-urls';
 import { BatchWriter } from '../enrichment/batch-writer';
@@ -72,6 +73,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
 
   async run(context: JobContext<ImportPayload>): Promise<Record<string, unknown> | CompletedWithErrors> {
     const { tenantId } = context;
+    setSpanAttributes({ 'corelite.upload.id': context.payload.refId });
     const upload = await this.uploads.findOne(tenantId, { refId: context.payload.refId });
     if (!upload || upload.status === 'cleaned' || upload.format !== 'focus') throw new PermanentJobError('the upload no longer exists');
     await this.uploads.updateOne(
@@ -101,7 +103,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
       }
       await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { scopes: scopes.slice(0, MAX_STORED_SCOPES) } });
       const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes, visibility.filter);
-      await rollups.finish();
+      await inSpan('rollups finish', {}, () => rollups.finish());
       const providers = [...new Set(scopes.map((scope) => scope.providerName))].sort();
       const outcome = await this.outcomes.finish(tenantId, upload, counts, {
         parts,
@@ -180,7 +182,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     const providers = new ProviderCache(tenantId, this.reference, this.settings);
     await progress();
     for (const part of parts) {
-      const file = await this.open(part);
+      const file = await inSpan('open file', { attributes: { 'corelite.file.format': part.format } }, () => this.open(part));
       current = file;
       Object.assign(part, versionOf(file, parseVersion(upload.declaredVersion)));
       const version = part.focusVersion as FocusVersion;

@@ -1,4 +1,5 @@
-import { IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { TRACEPARENT_PATTERN, TRACESTATE_MAX_LENGTH } from '@lib/tracing';
 
 /** What travels on the job queue: only ids; the job record is the truth. Validated on delivery. */
 export class JobMessage {
@@ -13,4 +14,17 @@ export class JobMessage {
   @Min(0)
   @Max(1_000_000)
   run: number;
+
+  /**
+   * The trace context of the request that submitted (or re-ran) the job, with tracing on: every
+   * attempt's spans, on whichever instance, join that trace and link to it.
+   */
+  @IsOptional()
+  @Matches(TRACEPARENT_PATTERN)
+  traceparent?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(TRACESTATE_MAX_LENGTH)
+  tracestate?: string;
 }

@@ -4,6 +4,7 @@ import type { Principal } from '@lib/auth';
 import { Problems } from '@lib/http';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
+import { currentTraceCarrier, inSpan, setSpanAttributes } from '@lib/tracing';
 import { CostassetEnvironment } from '../costasset.environment';
 import { CompletedWithErrors, JobContext, JobHandler, JobTerminatedError, PermanentJobError, ProgressDetail } from './job-handler';
 import { JobMessage } from './job-message';
@@ -81,7 +82,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       try {
         await this.ensureQueue();
         this.queue.start(
-          (message, delivery) => this.deliver(message, delivery),
+          (message, delivery) => this.traced(message, delivery),
           (letter) => this.deadLettered(letter),
         );
         return;
@@ -114,7 +115,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       run: 0,
       terminateRequested: false,
     });
-    await this.publish({ tenantId, jobId, run: 0 });
+    await this.publish({ tenantId, jobId, run: 0, ...currentTraceCarrier() });
     return job;
   }
 
@@ -133,7 +134,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
         $unset: { error: 1, result: 1, finishedAt: 1 },
       },
     );
-    if (job) await this.publish({ tenantId, jobId, run: job.run });
+    if (job) await this.publish({ tenantId, jobId, run: job.run, ...currentTraceCarrier() });
     return job;
   }
 
@@ -179,12 +180,32 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /**
+   * One attempt as a span of the submitting request's trace, linked to it, whichever instance runs
+   * it and however often it is redelivered.
+   */
+  private traced(message: JobMessage, delivery: DeliveryContext): Promise<void> {
+    const { traceparent, tracestate } = message;
+    const submitted = { traceparent, tracestate };
+    return inSpan(
+      'job attempt',
+      {
+        kind: 'consumer',
+        parent: submitted,
+        links: [submitted],
+        attributes: { 'corelite.tenant.id': message.tenantId, 'corelite.job.id': message.jobId, 'corelite.job.attempt': delivery.attempt },
+      },
+      () => this.deliver(message, delivery),
+    );
+  }
+
   private async deliver(message: JobMessage, delivery: DeliveryContext): Promise<void> {
     const { tenantId, jobId } = message;
     const current = await this.jobs.findOne(tenantId, { jobId });
     if (!current || current.run !== message.run || FINAL_JOB_STATUSES.includes(current.status)) return;
     if (delivery.attempt > JOBS_MAX_DELIVER) throw new Error(current.error ?? `interrupted ${JOBS_MAX_DELIVER} times`);
     const handler = this.handlers.get(current.type);
+    setSpanAttributes({ 'corelite.job.type': current.type });
     const ref = { tenantId, jobId, payload: current.payload as never };
     if (!handler) {
       await this.finish(tenantId, jobId, 'failed', { error: `no handler for job type ${current.type}` });

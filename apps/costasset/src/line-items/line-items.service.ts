@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
 import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import { combineFilters, compileExpression, ExpressionError, toProblem } from '../expressions';
+import { RollupPlanner } from '../rollups/rollup-planner';
+import { assembleTotals, costTotalsPipeline, totalsReadFields, TotalsRow } from './cost-totals';
 import { CostTotalsDto, CostTotalsQuery } from './dto/cost-totals.dto';
 import { AssetPage, CostLineItemPage } from './dto/line-item.response';
 import { ListAssetsQuery } from './dto/list-assets.query';
@@ -35,6 +37,7 @@ export class LineItemsService {
     private readonly costs: CostLineItemRepository,
     private readonly assets: AssetRepository,
     private readonly scope: LineItemScope,
+    private readonly planner: RollupPlanner,
   ) {}
 
   async costLineItems(principal: Principal, query: ListCostLineItemsQuery): Promise<CostLineItemPage> {
@@ -44,44 +47,16 @@ export class LineItemsService {
   }
 
   /**
-   * Sums of the cost columns per group, computed by the database over the same selection as the
-   * list (fields, expression, visibility), never rounded: what reconciles with an invoice.
+   * Sums of the cost columns per group over the same selection as the list (fields, expression,
+   * visibility), never rounded: what reconciles with an invoice. From the rollups when the planner
+   * says they can answer (every filter and grouping a rolled-up field), else from the line items.
    */
   async costTotals(principal: Principal, query: CostTotalsQuery): Promise<CostTotalsDto> {
-    const filter = await this.filterOf(principal, query);
-    const fields = query.groupBy ?? [];
-    const sum = (field: string) => ({ $sum: `$${field}` });
-    const rows = await this.costs.aggregate<{ _id: Record<string, string | null> | null; currency: string | null; lineItems: number } & Record<string, number>>(
-      principal.tenantId,
-      [
-        { $match: filter },
-        {
-          $group: {
-            _id: fields.length ? Object.fromEntries(fields.map((field) => [field, `$${field}`])) : null,
-            lineItems: { $sum: 1 },
-            cost: sum('cost'),
-            billedCost: sum('billedCost'),
-            effectiveCost: sum('effectiveCost'),
-            listCost: sum('listCost'),
-            contractedCost: sum('contractedCost'),
-            currency: { $max: '$currency' },
-          },
-        },
-        { $sort: { _id: 1 } },
-      ],
-    );
-    return {
-      currency: rows.find((row) => row.currency)?.currency ?? null,
-      groups: rows.map(({ _id, lineItems, cost, billedCost, effectiveCost, listCost, contractedCost }) => ({
-        key: Object.fromEntries(fields.map((field) => [field, _id?.[field] ?? null])),
-        lineItems,
-        cost,
-        billedCost,
-        effectiveCost,
-        listCost,
-        contractedCost,
-      })),
-    };
+    const [filter, rollupsReady] = await Promise.all([this.filterOf(principal, query), this.planner.ready(principal.tenantId)]);
+    const groupBy = query.groupBy ?? [];
+    const where = await this.planner.choose(principal.tenantId, filter, totalsReadFields(groupBy), rollupsReady);
+    const rows = await this.planner.aggregate<TotalsRow>(principal.tenantId, where, costTotalsPipeline(filter, groupBy, where.source));
+    return assembleTotals(rows, groupBy, where);
   }
 
   /** Field filters AND the expression AND the caller's visibility: `$and`, so none can override another. */

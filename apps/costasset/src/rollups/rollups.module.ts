@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { LineItemsModule } from '../line-items/line-items.module';
+import { LineItemStoreModule } from '../line-items/line-item-store.module';
 import { RollupPlanner } from './rollup-planner';
 import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
 import { RollupsService } from './rollups.service';
@@ -13,7 +13,7 @@ import { COST_ROLLUP, COST_ROLLUP_MONTHLY, CostRollupMonthlySchema, CostRollupSc
       { name: COST_ROLLUP_MONTHLY, schema: CostRollupMonthlySchema },
       { name: ROLLUP_KEY, schema: RollupKeySchema },
     ]),
-    LineItemsModule,
+    LineItemStoreModule,
   ],
   providers: [CostRollupRepository, CostRollupMonthlyRepository, RollupKeyRepository, RollupsService, RollupPlanner],
   exports: [RollupsService, RollupPlanner],

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Metrics } from '@lib/metrics';
+import { recordProblem } from '@lib/tracing';
+import { requestIdFor } from '../logging/request-id';
 import { PROBLEM_CONTENT_TYPE, ProblemException } from '../problem/problem';
 import type { AdmissionControl } from './admission';
 import { RequestAbandoned, runInRequestContext } from './request-context';
@@ -34,7 +36,8 @@ export function trafficMiddleware(admission: AdmissionControl, metrics: Metrics)
       res.statusCode = 503;
       res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
       res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
-      res.end(JSON.stringify({ ...busy, instance: req.path }));
+      recordProblem(busy.status, busy.code);
+      res.end(JSON.stringify({ ...busy, instance: req.path, requestId: requestIdFor(req, res) }));
       end({ route: 'refused', status: '503' });
       return;
     }

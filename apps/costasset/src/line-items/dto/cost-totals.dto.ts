@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional } from 'class-validator';
+import type { CostSourceName, RollupLevel } from '../../rollups/rollup-planner';
 import { ListCostLineItemsQuery } from './list-cost-line-items.query';
 
 export const TOTALS_GROUP_FIELDS = [
@@ -52,6 +53,15 @@ export class CostTotalDto {
 }
 
 export class CostTotalsDto {
+  @ApiProperty({
+    type: String,
+    enum: ['rollup', 'line-items'],
+    description:
+      'Where the sums came from: the rollups when every filter and groupBy field is rolled up (and the tenant\'s rollups are current), else the line items. The figures are the same either way.',
+  })
+  source: CostSourceName;
+  @ApiProperty({ type: String, enum: ['day', 'month'], nullable: true, description: 'The rollup level that answered; null from the line items' })
+  rollupLevel: RollupLevel | null;
   @ApiProperty({ type: String, description: 'The corporate currency of `cost`; null when there are no rows', nullable: true }) currency:
     string | null;
   @ApiProperty({ type: [CostTotalDto], description: 'One entry per distinct key, sorted by key' }) groups: CostTotalDto[];

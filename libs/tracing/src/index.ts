@@ -1,0 +1,5 @@
+export * from './start-tracing';
+export * from './tracing-environment';
+export * from './trace-api';
+export * from './trace-carrier';
+export * from './spans';
