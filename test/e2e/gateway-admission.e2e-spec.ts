@@ -89,10 +89,12 @@ describe('gateway: admission of heavy routes', () => {
         retryAfter: '1',
         refusedBy: 'gateway',
       });
-      // the service's refusal as the gateway writes it: the same problem, without the `instance` nginx cannot escape
-      const { instance: _instance, detail: _detail, ...fromService } = byService.body as Record<string, unknown>;
-      const { detail: _gatewayDetail, ...fromGateway } = answer.body as Record<string, unknown>;
+      // the service's refusal as the gateway writes it: the same problem, without the `instance` nginx cannot escape,
+      // and with the request id of the one that refused (the gateway's own, as in its access log)
+      const { instance: _instance, detail: _detail, requestId: serviceRequestId, ...fromService } = byService.body as Record<string, unknown>;
+      const { detail: _gatewayDetail, requestId: gatewayRequestId, ...fromGateway } = answer.body as Record<string, unknown>;
       expect(fromGateway).toEqual(fromService);
+      expect([typeof serviceRequestId, gatewayRequestId]).toEqual(['string', expect.stringMatching(/^[0-9a-f]{32}$/)]);
       expect(byService.headers['retry-after']).toBe(answer.headers['retry-after']);
     }
     await request(platform.gateway.url).get('/core/authorization/v1/me').set('corelite-token', admin).expect(200);

@@ -130,7 +130,7 @@ function variantsOf(target: Target, filledPath: string): Variant[] {
 
 const PATH_VALUE = 'hostile-id';
 /** Fields that change without anything being stored (a token's last use, generated times, pre-signed URLs). */
-const VOLATILE = new Set(['last_seen_at', 'generatedAt', 'expiresAt', 'uploadUrl', 'preSignedUrl']);
+const VOLATILE = new Set(['last_seen_at', 'generatedAt', 'expiresAt', 'uploadUrl', 'preSignedUrl', 'requestId']);
 const normalize = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(normalize)
