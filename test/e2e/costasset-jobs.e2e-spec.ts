@@ -103,8 +103,11 @@ describe('costasset jobs', () => {
     const { refId, jobId } = await start(12);
     const failed = await until(jobId, ['failed', 'succeeded']);
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, error: 'database write refused' });
-    expect(await rowsOf(refId)).toHaveLength(0);
-    expect(await uploadOf(refId)).toMatchObject({ status: 'failed', errors: [{ file: '', line: 0, reason: 'database write refused' }] });
+    // the job is marked failed first, then its handler's onFailed removes the rows and fails the upload
+    await eventually(async () => {
+      expect(await rowsOf(refId)).toHaveLength(0);
+      expect(await uploadOf(refId)).toMatchObject({ status: 'failed', errors: [{ file: '', line: 0, reason: 'database write refused' }] });
+    });
 
     spy.mockRestore();
     await api().post(`${GPD}/retry`).set('corelite-token', admin).send({ jobId }).expect(200);
