@@ -13,7 +13,7 @@ export const MONGO_TEST_SERVER_CLI = path.join('tools', 'mongo-test-server', 'cl
  * message, the socket's chunks: ~10 MB for 10,000 line items) then die young instead of being
  * promoted, and buffers promoted count as external memory until a full collection, of which V8
  * starts one for every 64 MiB of them (tracing the whole heap). At 1,000,000 line items this
- * took the store's CPU per inserted row from ~19 to ~12 µs (README, Store benchmark).
+ * took the store's CPU per inserted row from ~19 to ~12 µs (docs/benchmarks.md, Store).
  */
 export function mongoNodeOptions(): string[] {
   return [`--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`, '--max-semi-space-size=64'];
