@@ -1,6 +1,6 @@
 /**
  * `npm run bench:store -- --rows 1000000 [--runs 20] [--port 27999] [--loads-only]`
- * The embedded store (tools/mongo-test-server) as the stack runs it: its own process, a data
+ * The embedded store (tools/embedded-mongo) as the stack runs it: its own process, a data
  * directory (journal + checkpoints), the driver as client. Prints, in one run:
  * - insert throughput into a collection with the line items' indexes next to one with only `_id`
  *   (each load in a store process of its own, started empty, both loaded to N rows), for the first
@@ -50,7 +50,7 @@ function startStore(dataDir: string, port: number, storeRoot = root, stackOption
       ...extra,
       '--import',
       'tsx',
-      'tools/mongo-test-server/cli.ts',
+      'tools/embedded-mongo/cli.ts',
       '--port',
       String(port),
       '--data-dir',
@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   // collections, checkpoints) and each segment is compared with the same segment.
   const idLoad = await baselineLoad(port, rows, split);
   // BENCH_STORE_PREVIOUS_ROOT: a checkout of an earlier version of the store (its
-  // tools/mongo-test-server, with node_modules), whose `_id`-only load is printed too.
+  // tools/embedded-mongo, with node_modules), whose `_id`-only load is printed too.
   const previousRoot = process.env.BENCH_STORE_PREVIOUS_ROOT;
   // BENCH_STORE_PREVIOUS_V8_DEFAULTS=1: the earlier version runs with only the heap size set, as
   // the stack ran it before the store's V8 options (by default it gets the same options as now).

@@ -28,7 +28,7 @@ function freePort(): Promise<number> {
 }
 
 function startStore(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/mongo-test-server/cli.ts', '--port', String(port), '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/embedded-mongo/cli.ts', '--port', String(port), '--data-dir', dataDir], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@ import { tcpAccepts } from '../readiness';
 import { StackError } from '../types';
 import { LocalComponent, logFile, pidFile } from './local-component';
 
-export const MONGO_TEST_SERVER_CLI = path.join('tools', 'mongo-test-server', 'cli.ts');
+export const EMBEDDED_MONGO_CLI = path.join('tools', 'embedded-mongo', 'cli.ts');
 
 /**
  * V8 options of the store process. Everything lives in its heap: room for benchmark-sized data
@@ -27,22 +27,22 @@ export const mongoComponent: LocalComponent = {
   name: 'mongo',
   programs: [],
   ports: (settings) => [settings.ports.mongo],
-  commandMarker: 'mongo-test-server',
+  commandMarker: 'embedded-mongo',
   // Recovering millions of documents takes a while (about 10 s a million); a crash is seen at once.
   startTimeoutMs: 600_000,
 
   isHealthy: (settings) => tcpAccepts(settings.ports.mongo),
 
   async spawn({ settings }) {
-    if (!fs.existsSync(path.join(settings.repoRoot, MONGO_TEST_SERVER_CLI))) {
-      throw new StackError(`mongo: ${MONGO_TEST_SERVER_CLI} is missing; set MONGODB_URI to use a real MongoDB instead`);
+    if (!fs.existsSync(path.join(settings.repoRoot, EMBEDDED_MONGO_CLI))) {
+      throw new StackError(`mongo: ${EMBEDDED_MONGO_CLI} is missing; set MONGODB_URI to use a real MongoDB instead`);
     }
     const dataDir = path.join(settings.dataDir, 'mongo');
     const args = [
       ...mongoNodeOptions(),
       '--import',
       'tsx',
-      MONGO_TEST_SERVER_CLI,
+      EMBEDDED_MONGO_CLI,
       '--host',
       '127.0.0.1',
       '--port',

@@ -9,7 +9,7 @@ interface Order {
   items: string[];
 }
 
-describe('mongo-test-server: aggregation through mongoose', () => {
+describe('embedded-mongo: aggregation through mongoose', () => {
   let db: TestDatabase;
   let Orders: Model<Order>;
   let Customers: Model<{ name: string }>;

@@ -39,7 +39,7 @@ export function refuseOptions(command: Document, commandName: string, options: s
   for (const option of options) {
     const value = command[option];
     if (value !== undefined && value !== null && value !== false) {
-      throw commandError('NotImplemented', `mongo-test-server does not support the '${option}' option of ${commandName}`);
+      throw commandError('NotImplemented', `embedded-mongo does not support the '${option}' option of ${commandName}`);
     }
   }
 }

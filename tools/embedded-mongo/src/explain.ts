@@ -157,7 +157,7 @@ function envelope(context: ExplainContext, body: Document): Document {
     explainVersion: '1',
     ...body,
     command: context.command,
-    serverInfo: { host: context.host, port: context.port, version: SERVER_VERSION, gitVersion: 'mongo-test-server' },
+    serverInfo: { host: context.host, port: context.port, version: SERVER_VERSION, gitVersion: 'embedded-mongo' },
     serverParameters: {
       internalQueryFacetBufferSizeBytes: 104857600,
       internalQueryFacetMaxOutputDocSizeBytes: 104857600,

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { deserialize, serialize, type Document } from 'bson';
 import { MongoClient } from 'mongodb';
-import { startMongoTestServer, type MongoTestServerHandle } from '../src';
+import { startEmbeddedMongo, type EmbeddedMongoHandle } from '../src';
 
 const OP_MSG = 2013;
 const ROWS = 40_000;
@@ -50,8 +50,8 @@ function rawConnection(port: number): Promise<{ socket: Socket; replies: Map<num
  * and the commands it had queued never run. (The waiting is this store's: a mongod reads a
  * connection's next command only after answering the previous one, so these run against it only.)
  */
-describe('mongo-test-server: time limits and abandoned operations', () => {
-  let server: MongoTestServerHandle;
+describe('embedded-mongo: time limits and abandoned operations', () => {
+  let server: EmbeddedMongoHandle;
   let client: MongoClient;
   const dbName = 'limits';
   const slowMs = { value: 0 };
@@ -65,7 +65,7 @@ describe('mongo-test-server: time limits and abandoned operations', () => {
   });
 
   beforeAll(async () => {
-    server = await startMongoTestServer({ port: 0 });
+    server = await startEmbeddedMongo({ port: 0 });
     client = await MongoClient.connect(server.uri);
     const rows = client.db(dbName).collection('rows');
     for (let offset = 0; offset < ROWS; offset += 10_000) {

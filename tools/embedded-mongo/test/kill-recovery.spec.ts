@@ -16,7 +16,7 @@ interface RunningStore {
 
 /** The store as the stack runs it: its CLI in a process of its own, on a data directory. */
 function startStore(dataDir: string): Promise<RunningStore> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/mongo-test-server/cli.ts', '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/embedded-mongo/cli.ts', '--port', '0', '--data-dir', dataDir], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -25,14 +25,14 @@ function startStore(dataDir: string): Promise<RunningStore> {
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /mongo-test-server listening on (mongodb:\/\/[\d.]+:\d+)/.exec(output);
+      const match = /embedded-mongo listening on (mongodb:\/\/[\d.]+:\d+)/.exec(output);
       if (match) resolve({ child, uri: match[1], output: () => output });
     });
     child.once('exit', (code) => reject(new Error(`the store exited with ${code}: ${output}`)));
   });
 }
 
-describeServer('mongo-test-server: kill -9 in the middle of a load', () => {
+describeServer('embedded-mongo: kill -9 in the middle of a load', () => {
   const children: ChildProcess[] = [];
   let dir: string;
 

@@ -107,7 +107,7 @@ export class DataDirectory {
     const total = collections.reduce((sum, collection) => sum + collection.docs.size, 0);
     if (checkpoint || segments.length > 0) {
       this.log(
-        `mongo-test-server: recovered ${formatCount(total)} documents in ${collections.length} collections from ${this.dir} in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
+        `embedded-mongo: recovered ${formatCount(total)} documents in ${collections.length} collections from ${this.dir} in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
           `(checkpoint ${checkpoint ? `${formatCount(documents)} documents` : 'none'}, ${segments.length} journal segments, ${formatCount(records)} records replayed)`,
       );
     }
@@ -178,7 +178,7 @@ export class DataDirectory {
       const later = segments.slice(i + 1);
       for (const other of later) fs.renameSync(other.file, `${other.file}.discarded-${stamp}`);
       this.log(
-        `mongo-test-server: journal ${path.basename(segment.file)}: ${result.damage} at byte ${result.validBytes} of ${result.totalBytes}; ` +
+        `embedded-mongo: journal ${path.basename(segment.file)}: ${result.damage} at byte ${result.validBytes} of ${result.totalBytes}; ` +
           `recovered up to the last whole record (${formatCount(result.records)} records of this segment), ` +
           `the remaining ${formatCount(result.totalBytes - result.validBytes)} bytes were set aside in ${path.basename(discarded)}` +
           (later.length > 0 ? ` and ${later.length} later segments were set aside` : ''),
@@ -278,12 +278,12 @@ export class DataDirectory {
       for (const old of numbered(this.dir, CHECKPOINT_PATTERN)) if (old.sequence < sequence) fs.rmSync(old.file, { force: true });
       for (const old of numbered(this.dir, SEGMENT_PATTERN)) if (old.sequence < sequence) fs.rmSync(old.file, { force: true });
       this.log(
-        `mongo-test-server: checkpoint ${checkpointName(sequence)} written (${formatCount(written.documents)} documents, ` +
+        `embedded-mongo: checkpoint ${checkpointName(sequence)} written (${formatCount(written.documents)} documents, ` +
           `${(written.bytes / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     } catch (error) {
       this.log(
-        `mongo-test-server: checkpoint ${checkpointName(sequence)} failed: ${error instanceof Error ? error.message : String(error)}`,
+        `embedded-mongo: checkpoint ${checkpointName(sequence)} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }

@@ -2,20 +2,20 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Decimal128, Long, MongoClient, ObjectId } from 'mongodb';
-import { startMongoTestServer, type MongoTestServerHandle } from '../src';
+import { startEmbeddedMongo, type EmbeddedMongoHandle } from '../src';
 import { externalUri } from './test-database';
 
-/** The data directory only exists on the test server; a real mongod has its own. */
+/** The data directory only exists on the embedded store; a real mongod has its own. */
 const describeServer = externalUri ? describe.skip : describe;
 
-describeServer('mongo-test-server: a data directory keeps every acknowledged write', () => {
+describeServer('embedded-mongo: a data directory keeps every acknowledged write', () => {
   let dir: string;
-  let server: MongoTestServerHandle | undefined;
+  let server: EmbeddedMongoHandle | undefined;
   let client: MongoClient | undefined;
   const logs: string[] = [];
 
   async function start(options: { checkpointMinBytes?: number; journalSegmentBytes?: number } = {}): Promise<MongoClient> {
-    server = await startMongoTestServer({ dataDir: dir, log: (line) => logs.push(line), ...options });
+    server = await startEmbeddedMongo({ dataDir: dir, log: (line) => logs.push(line), ...options });
     client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 5000 });
     return client;
   }
@@ -186,7 +186,7 @@ describeServer('mongo-test-server: a data directory keeps every acknowledged wri
 
   it('refuses a data directory another live server holds', async () => {
     await start();
-    await expect(startMongoTestServer({ dataDir: dir, log: () => undefined })).rejects.toThrow(/is in use by process/);
+    await expect(startEmbeddedMongo({ dataDir: dir, log: () => undefined })).rejects.toThrow(/is in use by process/);
   });
 
   it('waits for the disk before acknowledging a write with j: true', async () => {

@@ -1,7 +1,7 @@
 import { Schema, type Model } from 'mongoose';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
-describe('mongo-test-server: indexes and collation through mongoose', () => {
+describe('embedded-mongo: indexes and collation through mongoose', () => {
   let db: TestDatabase;
 
   beforeAll(async () => {

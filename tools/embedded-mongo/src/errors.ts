@@ -70,9 +70,9 @@ export function commandError(name: ErrorCodeName, message: string, extra?: Recor
   return new CommandError(ErrorCode[name], message, extra);
 }
 
-/** A feature this test server deliberately refuses instead of silently mis-handling. */
+/** A feature the embedded store deliberately refuses instead of silently mis-handling. */
 export function notSupported(what: string): CommandError {
-  return commandError('NotImplemented', `mongo-test-server does not support ${what}`);
+  return commandError('NotImplemented', `embedded-mongo does not support ${what}`);
 }
 
 /** Duplicate key violation; the write commands turn it into a writeErrors entry. */

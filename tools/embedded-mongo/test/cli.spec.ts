@@ -6,20 +6,20 @@ const repoRoot = path.resolve(__dirname, '../../..');
 const tsxCli = require.resolve('tsx/cli', { paths: [repoRoot] });
 
 function startCli(extra: string[] = []) {
-  return spawn(process.execPath, [tsxCli, 'tools/mongo-test-server/cli.ts', '--host', '127.0.0.1', '--port', '0', ...extra], {
+  return spawn(process.execPath, [tsxCli, 'tools/embedded-mongo/cli.ts', '--host', '127.0.0.1', '--port', '0', ...extra], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
-describe('mongo-test-server: cli', () => {
+describe('embedded-mongo: cli', () => {
   it('prints one ready line, serves clients and exits cleanly on SIGTERM', async () => {
     const child = startCli();
     let output = '';
     const uri = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        const match = /^mongo-test-server listening on (mongodb:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
+        const match = /^embedded-mongo listening on (mongodb:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
         if (match) resolve(match[1]);
       });
       child.once('exit', (code) => reject(new Error(`cli exited early with ${code}: ${output}`)));

@@ -1,4 +1,4 @@
-import { startMongoTestServer } from './src';
+import { startEmbeddedMongo } from './src';
 import { parseParameterSetting, ServerParameters, type ParameterName } from './src/parameters';
 
 const USAGE =
@@ -41,7 +41,7 @@ function parameterSettings(): Partial<Record<ParameterName, boolean | number>> {
 async function main(): Promise<void> {
   const host = argument('host') ?? '127.0.0.1';
   const port = integer('port', 27017, 0, 65535);
-  const server = await startMongoTestServer({
+  const server = await startEmbeddedMongo({
     host,
     port,
     dataDir: argument('data-dir'),
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     commitIntervalMs: integer('journal-commit-interval-ms', 100, 1, 500),
     checkpointMinBytes: integer('checkpoint-min-mb', 64, 1, 1_048_576) * 1024 * 1024,
   });
-  process.stdout.write(`mongo-test-server listening on ${server.uri}\n`);
+  process.stdout.write(`embedded-mongo listening on ${server.uri}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`mongo-test-server: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(`embedded-mongo: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exit(1);
       },
     );
@@ -67,6 +67,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`mongo-test-server failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`embedded-mongo failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

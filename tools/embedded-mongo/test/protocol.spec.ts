@@ -3,7 +3,7 @@ import type { CommandStartedEvent } from 'mongodb';
 import { Schema, type Model } from 'mongoose';
 import { externalUri, openTestDatabase, testServerOnly, type TestDatabase } from './test-database';
 
-describe('mongo-test-server: commands and errors through mongoose', () => {
+describe('embedded-mongo: commands and errors through mongoose', () => {
   let db: TestDatabase;
   let Things: Model<{ name: string; seq?: number }>;
   const started: CommandStartedEvent[] = [];

@@ -31,7 +31,7 @@ const isMaster: CommandHandler = (_command, context) => helloReply(context.conne
 
 const buildInfo: CommandHandler = () => ({
   version: SERVER_VERSION,
-  gitVersion: 'mongo-test-server',
+  gitVersion: 'embedded-mongo',
   versionArray: [7, 0, 0, 0],
   bits: 64,
   debug: false,

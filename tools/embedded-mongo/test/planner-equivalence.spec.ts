@@ -55,7 +55,7 @@ const CASE_INSENSITIVE = { locale: 'en', strength: 2 };
 
 const ids = (docs: Document[]): string[] => docs.map((doc) => String(doc._id));
 
-describe('mongo-test-server: indexed plans answer exactly what a collection scan answers', () => {
+describe('embedded-mongo: indexed plans answer exactly what a collection scan answers', () => {
   let db: TestDatabase;
   let items: Collection;
 

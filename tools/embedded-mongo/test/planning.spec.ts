@@ -14,7 +14,7 @@ function findStage(plan: Document, name: string): Document | undefined {
   return undefined;
 }
 
-describe('mongo-test-server: query plans, explain and notablescan', () => {
+describe('embedded-mongo: query plans, explain and notablescan', () => {
   let db: TestDatabase;
   let native: Db;
   let items: Collection;

@@ -10,7 +10,7 @@ interface Item {
   lines: Array<{ sku: string; qty: number }>;
 }
 
-describe('mongo-test-server: CRUD through mongoose', () => {
+describe('embedded-mongo: CRUD through mongoose', () => {
   let db: TestDatabase;
   let Items: Model<Item>;
 

@@ -30,7 +30,7 @@ function safeReply(build: () => Buffer, fallback: (error: unknown) => Buffer): B
   }
 }
 
-export interface MongoTestServerOptions extends DataDirectoryOptions {
+export interface EmbeddedMongoOptions extends DataDirectoryOptions {
   /** Keep the data in this directory (journal + checkpoints); without it the server is in memory only. */
   dataDir?: string;
   /** Start with mongod's `notablescan` parameter set. */
@@ -47,7 +47,7 @@ function wantsJournal(command: Document): boolean {
   return j === true || w === 'majority';
 }
 
-export class MongoTestServer {
+export class EmbeddedMongo {
   private readonly storage = new Storage();
   private readonly parameters: ServerParameters;
   private readonly cursors: CursorRegistry;
@@ -59,7 +59,7 @@ export class MongoTestServer {
   private nextConnectionId = 1;
   private nextRequestId = 1;
 
-  constructor(options: MongoTestServerOptions = {}) {
+  constructor(options: EmbeddedMongoOptions = {}) {
     this.parameters = new ServerParameters({ ...options.parameters, ...(options.notablescan !== undefined ? { notablescan: options.notablescan } : {}) });
     this.cursors = new CursorRegistry(() => this.parameters.cursorTimeoutMillis);
     this.dataDirectory = options.dataDir ? new DataDirectory(options.dataDir, this.storage, options) : null;

@@ -58,7 +58,7 @@ export function resolveCollation(raw: unknown): ResolvedCollation | null {
     throw commandError('BadValue', `Enumeration value '${String(raw.strength)}' for field 'strength' is not a valid value.`);
   }
   if (raw.caseLevel === true && strength < 3) {
-    throw commandError('NotImplemented', 'mongo-test-server does not support collation caseLevel with strength 1 or 2');
+    throw commandError('NotImplemented', 'embedded-mongo does not support collation caseLevel with strength 1 or 2');
   }
   const level: FoldLevel = strength === 1 ? 1 : strength === 2 ? 2 : 0;
   const spec: Document = {
