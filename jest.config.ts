@@ -15,8 +15,8 @@ const swc: [string, Record<string, unknown>] = [
 ];
 
 const moduleNameMapper = {
-  '^@lib/(config|auth|messaging|persistence|http|platform|metrics|csv|tracing)$': '<rootDir>/libs/$1/src',
-  '^@lib/(config|auth|messaging|persistence|http|platform|metrics|csv|tracing)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@lib/(core|config|auth|messaging|persistence|http|platform|metrics|csv|tracing)$': '<rootDir>/libs/$1/src',
+  '^@lib/(core|config|auth|messaging|persistence|http|platform|metrics|csv|tracing)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 
 /** ESM-only packages (Parquet) that Jest's CommonJS runtime needs compiled; Node itself loads them with require(esm). */

@@ -36,7 +36,7 @@ async function fileBuffer(path: string): Promise<AsyncBuffer & { close(): Promis
       const length = (end ?? statSync(path).size) - start;
       const bytes = Buffer.alloc(length);
       // a read may answer fewer bytes than asked: read until the range is complete
-      for (let done = 0; done < length; ) {
+      for (let done = 0; done < length;) {
         const { bytesRead } = await handle.read(bytes, done, length - done, start + done);
         if (bytesRead === 0) break;
         done += bytesRead;
@@ -125,7 +125,11 @@ async function ingest(file: string, name: string, heapMb: number): Promise<Measu
 
 function row(label: string, m: Measured, baselineRate: number): string {
   const appRate = m.rows / (m.seconds - m.databaseSeconds);
-  return `| ${label} | ${m.rows.toLocaleString()} | ${m.seconds.toFixed(1)} | ${Math.round(m.rows / m.seconds).toLocaleString()} | ${m.databaseSeconds.toFixed(1)} | ${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% | ${m.peakRssMb.toFixed(0)} |`;
+  return (
+    `| ${label} | ${m.rows.toLocaleString()} | ${m.seconds.toFixed(1)} | ` +
+    `${Math.round(m.rows / m.seconds).toLocaleString()} | ${m.databaseSeconds.toFixed(1)} | ` +
+    `${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% | ${m.peakRssMb.toFixed(0)} |`
+  );
 }
 
 async function main(): Promise<void> {
@@ -153,7 +157,9 @@ async function main(): Promise<void> {
       const baseline = await baselineParse(files[1], format);
       const baselineRate = baseline.rows / baseline.seconds;
       console.log(
-        `${format} baseline: bare streaming parse of ${baseline.rows.toLocaleString()} rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB): ${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`,
+        `${format} baseline: bare streaming parse of ${baseline.rows.toLocaleString()} ` +
+          `rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB): ` +
+          `${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`,
       );
       const small = await ingest(files[0], `focus.${format}`, heapMb);
       console.log(row(`${format} quarter`, small, baselineRate));
@@ -161,7 +167,9 @@ async function main(): Promise<void> {
       console.log(row(`${format} full`, large, baselineRate));
       lines.push(row(`${format} quarter`, small, baselineRate), row(`${format} full`, large, baselineRate));
       lines.push(
-        `| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} (${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | |`,
+        `| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} ` +
+          `rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} ` +
+          `(${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | |`,
       );
     }
     console.log(`\nservices run with --max-old-space-size=${heapMb}`);

@@ -279,14 +279,14 @@ async function selfCheck(adapter: AdapterName, base: string, child: ChildProcess
   const created = await post(VALID_ITEM);
   if (created.status !== 201) fail(`${adapter}: valid POST answered ${created.status}, expected 201`);
   const createdBody = await created.json();
-  if (JSON.stringify(createdBody) !== JSON.stringify(VALID_ITEM))
-    fail(`${adapter}: valid POST echoed ${JSON.stringify(createdBody)}`);
+  if (JSON.stringify(createdBody) !== JSON.stringify(VALID_ITEM)) fail(`${adapter}: valid POST echoed ${JSON.stringify(createdBody)}`);
   if (!created.headers.get('x-request-id')) fail(`${adapter}: POST response has no x-request-id`);
 
   const listed = await fetch(`${base}/items?limit=50`, { headers: { 'x-request-id': 'bench-check-1' } });
   if (listed.status !== 200) fail(`${adapter}: GET answered ${listed.status}`);
   const items = (await listed.json()) as unknown[];
-  if (!Array.isArray(items) || items.length !== 50) fail(`${adapter}: GET returned ${Array.isArray(items) ? items.length : typeof items} items, expected 50`);
+  if (!Array.isArray(items) || items.length !== 50)
+    fail(`${adapter}: GET returned ${Array.isArray(items) ? items.length : typeof items} items, expected 50`);
   if (listed.headers.get('x-request-id') !== 'bench-check-1') fail(`${adapter}: x-request-id not echoed by the middleware`);
 
   const state = await askSeen(child);

@@ -28,7 +28,9 @@ interface Measured {
 
 async function baselineParse(file: string): Promise<{ rows: number; seconds: number }> {
   const started = performance.now();
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
   let rows = 0;
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => {
@@ -59,7 +61,9 @@ async function ingest(file: string, heapMb?: number): Promise<Measured> {
   try {
     const token = await services.token();
     const headers = { 'content-type': 'application/json', 'corelite-token': token };
-    const submitted = (await (await fetch(`${services.costassetUrl}/api/costasset/v1/gpd?providername=aws`, { method: 'POST', headers })).json()) as { GPDUploadRefId: string; uploadUrl: string };
+    const submitted = (await (
+      await fetch(`${services.costassetUrl}/api/costasset/v1/gpd?providername=aws`, { method: 'POST', headers })
+    ).json()) as { GPDUploadRefId: string; uploadUrl: string };
     await putFile(submitted.uploadUrl, file);
     const started = performance.now();
     const enrich = await fetch(`${services.costassetUrl}/api/costasset/v1/gpd/enrich`, {
@@ -87,7 +91,12 @@ function row(label: string, m: Measured, baselineRate: number): string {
   // the job's whole rollup maintenance (docs/rollups.md) against the rest of the ingestion: the
   // time the same load would take without it
   const slowdown = (m.rollupSeconds / (m.seconds - m.rollupSeconds)) * 100;
-  return `| ${label} | ${m.rows.toLocaleString()} | ${m.seconds.toFixed(1)} | ${Math.round(m.rows / m.seconds).toLocaleString()} | ${m.databaseSeconds.toFixed(1)} | ${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% | ${m.rollupSeconds.toFixed(1)} (+${slowdown.toFixed(1)}%) | ${m.peakRssMb.toFixed(0)} |`;
+  return (
+    `| ${label} | ${m.rows.toLocaleString()} | ${m.seconds.toFixed(1)} | ` +
+    `${Math.round(m.rows / m.seconds).toLocaleString()} | ${m.databaseSeconds.toFixed(1)} | ` +
+    `${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% ` +
+    `| ${m.rollupSeconds.toFixed(1)} (+${slowdown.toFixed(1)}%) | ${m.peakRssMb.toFixed(0)} |`
+  );
 }
 
 async function main(): Promise<void> {
@@ -98,18 +107,29 @@ async function main(): Promise<void> {
   try {
     const sizes = [Math.round(rows / 4), rows];
     const files = sizes.map((size) => join(dir, `gpd-${size}.zip`));
-    for (const [i, size] of sizes.entries()) await generateGpd({ rows: size, provider: 'aws', accounts: 4, periods: ['202409', '202410', '202411'], out: files[i] });
+    for (const [i, size] of sizes.entries())
+      await generateGpd({ rows: size, provider: 'aws', accounts: 4, periods: ['202409', '202410', '202411'], out: files[i] });
     const baseline = await baselineParse(files[1]);
     const baselineRate = baseline.rows / baseline.seconds;
-    console.log(`baseline: streaming unzip + CSV parse of ${baseline.rows.toLocaleString()} rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB zip): ${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`);
+    console.log(
+      `baseline: streaming unzip + CSV parse of ${baseline.rows.toLocaleString()} ` +
+        `rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB zip): ` +
+        `${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`,
+    );
     const small = await ingest(files[0], heapMb);
     const large = await ingest(files[1], heapMb);
     if (heapMb) console.log(`\nservices run with --max-old-space-size=${heapMb}`);
-    console.log('\n| run | rows written | total s | rows/s | database s | rows/s without database | vs baseline | rollup maintenance s (+ share of the rest) | peak RSS MB |');
+    console.log(
+      '\n| run | rows written | total s | rows/s | database s | rows/s without database ' +
+        '| vs baseline | rollup maintenance s (+ share of the rest) | peak RSS MB |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|');
     console.log(row('quarter', small, baselineRate));
     console.log(row('full', large, baselineRate));
-    console.log(`\npeak RSS grows ${(large.peakRssMb - small.peakRssMb).toFixed(0)} MB from ${small.rows.toLocaleString()} to ${large.rows.toLocaleString()} rows`);
+    console.log(
+      `\npeak RSS grows ${(large.peakRssMb - small.peakRssMb).toFixed(0)} MB ` +
+        `from ${small.rows.toLocaleString()} to ${large.rows.toLocaleString()} rows`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

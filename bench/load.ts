@@ -22,7 +22,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { admissionBoundsOf } from '../libs/config/src';
+import { admissionBoundsOf } from '@lib/config';
 import { startGateway, traceSampledPercentOf } from '../tools/stack/gateway';
 import { REPO_ROOT } from '../tools/stack/settings';
 import { OtlpReceiver, startOtlpReceiver } from '../tools/traces/otlp-receiver';
@@ -106,7 +106,11 @@ function row(m: Measured): string {
     ? `p99 ${ms(summarize(m.refusalLatencies).p99)}, max ${ms(summarize(m.refusalLatencies).max)}`
     : '–';
   const ok = summarize(m.okLatencies);
-  return `| ${m.route} | ${m.phase} | ${m.connections} | ${(m.latencies.length / m.seconds).toFixed(1)} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(ok.p50)} / ${ms(ok.p99)} / ${ms(ok.max)} | ${statuses || '–'} | ${m.timeouts} | ${m.errors} | ${m.inFlightAtEnd} | ${refusals} | ${m.refusalsWithoutRetryAfter} |`;
+  return (
+    `| ${m.route} | ${m.phase} | ${m.connections} | ${(m.latencies.length / m.seconds).toFixed(1)} | ` +
+    `${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(ok.p50)} / ${ms(ok.p99)} / ${ms(ok.max)} | ${statuses || '–'} ` +
+    `| ${m.timeouts} | ${m.errors} | ${m.inFlightAtEnd} | ${refusals} | ${m.refusalsWithoutRetryAfter} |`
+  );
 }
 
 const generatorLine = (delays: GeneratorDelays) =>
@@ -144,8 +148,9 @@ function slowRefusalsLine(loaded: Measured[]): string {
   const rest = slow.map((refusal) => refusal[1] - refusal[0] - lateWithin(refusal));
   const longest = Math.max(0, ...stalls.map(([from, to]) => to - from));
   return (
-    `refusals of ${FAST_REFUSAL_MS} ms or more at the client: ${slow.length}; without the time the load generator's own event loop ` +
-    `was late within them: max ${ms(Math.max(0, ...rest))} ms (${rest.filter((value) => value >= FAST_REFUSAL_MS).length} still ${FAST_REFUSAL_MS} ms or more); ` +
+    `refusals of ${FAST_REFUSAL_MS} ms or more at the client: ${slow.length}; without the time the load ` +
+    `generator's own event loop was late within them: max ${ms(Math.max(0, ...rest))} ms ` +
+    `(${rest.filter((value) => value >= FAST_REFUSAL_MS).length} still ${FAST_REFUSAL_MS} ms or more); ` +
     `its event loop was late by 10 ms or more ${stalls.length} times during the load, by ${ms(longest)} ms at most`
   );
 }
@@ -156,7 +161,10 @@ const fastShare = (latencies: number[]) => latencies.filter((latency) => latency
 function refusalRows(m: Measured): string[] {
   return [...m.refusalsByCode.entries()].map(([code, latencies]) => {
     const s = summarize(latencies);
-    return `| ${m.route} | ${code} | ${latencies.length.toLocaleString()} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${(100 * fastShare(latencies)).toFixed(1)} % |`;
+    return (
+      `| ${m.route} | ${code} | ${latencies.length.toLocaleString()} | ${ms(s.p50)} | ` +
+      `${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${(100 * fastShare(latencies)).toFixed(1)} % |`
+    );
   });
 }
 
@@ -168,7 +176,11 @@ async function main(): Promise<void> {
   const sample = process.argv.includes('--traces') ? numberArg('sample', 0.1) : undefined;
   const receiver: OtlpReceiver | undefined = sample === undefined ? undefined : await startOtlpReceiver({ keep: false });
   const tracing: NodeJS.ProcessEnv = receiver
-    ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(sample) }
+    ? {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: String(sample),
+      }
     : {};
   const services = await startServices('load', tracing);
   const runDir = join(REPO_ROOT, '.stack', process.env.STACK_PROFILE ?? 'dev', 'gateways', `bench-load-${process.pid}`);
@@ -193,7 +205,8 @@ async function main(): Promise<void> {
     }
     const loadSeconds = (performance.now() - loadStart) / 1000;
     console.log(
-      `seeded ${rows.toLocaleString()} line items in ${loadSeconds.toFixed(1)} s (${Math.round(rows / loadSeconds).toLocaleString()} rows/s)`,
+      `seeded ${rows.toLocaleString()} line items in ${loadSeconds.toFixed(1)} ` +
+        `s (${Math.round(rows / loadSeconds).toLocaleString()} rows/s)`,
     );
 
     const token = await services.token();
@@ -244,7 +257,8 @@ async function main(): Promise<void> {
 
     console.log(`\n${new Date().toISOString().slice(0, 10)}, ${rows.toLocaleString()} line items; latencies in ms`);
     console.log(
-      '| route | phase | clients | req/s | p50 | p95 | p99 | 200s: p50 / p99 / max | answers by status | time-outs | errors | cut by the end | 503 latency | 503 without Retry-After |',
+      '| route | phase | clients | req/s | p50 | p95 | p99 | 200s: p50 / p99 / max | answers ' +
+        'by status | time-outs | errors | cut by the end | 503 latency | 503 without Retry-After |',
     );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const measured of results) console.log(row(measured));
@@ -259,11 +273,16 @@ async function main(): Promise<void> {
     }
     Object.keys(serviceUrls).forEach((service, i) =>
       console.log(
-        `${service} during the load: ${(figuresAfter[i].cpuSeconds - figuresBefore[i].cpuSeconds).toFixed(1)} CPU seconds, event-loop lag p99 ${ms(figuresAfter[i].lagP99Ms)} ms, max ${ms(figuresAfter[i].lagMaxMs)} ms; ${(figuresAfter[i].refusals - figuresBefore[i].refusals).toLocaleString()} refusals, ${(figuresAfter[i].refusalsWithin5Ms - figuresBefore[i].refusalsWithin5Ms).toLocaleString()} of them answered within 5 ms of their first byte read`,
+        `${service} during the load: ${(figuresAfter[i].cpuSeconds - figuresBefore[i].cpuSeconds).toFixed(1)} CPU seconds, ` +
+          `event-loop lag p99 ${ms(figuresAfter[i].lagP99Ms)} ms, max ${ms(figuresAfter[i].lagMaxMs)} ms; ` +
+          `${(figuresAfter[i].refusals - figuresBefore[i].refusals).toLocaleString()} refusals, ` +
+          `${(figuresAfter[i].refusalsWithin5Ms - figuresBefore[i].refusalsWithin5Ms).toLocaleString()} of them answered ` +
+          `within 5 ms of their first byte read`,
       ),
     );
     console.log(
-      `gateway (nginx) during the load: ${gatewayCpuSeconds.toFixed(1)} CPU seconds; load generator (this process): ${clientCpuSeconds.toFixed(1)} CPU seconds`,
+      `gateway (nginx) during the load: ${gatewayCpuSeconds.toFixed(1)} CPU seconds; ` +
+        `load generator (this process): ${clientCpuSeconds.toFixed(1)} CPU seconds`,
     );
     // every route's clients run on this one thread: its delays are the same for all
     console.log(`load generator (one thread for every route) during the load: ${generatorLine(results[results.length - 1].generator)}`);
@@ -271,7 +290,8 @@ async function main(): Promise<void> {
     console.log(slowRefusalsLine(results.filter((m) => m.phase === 'load')));
     console.log(
       receiver
-        ? `tracing on: sampler parentbased_traceidratio ${sample}, ${receiver.received.toLocaleString()} spans received by the local OTLP receiver (${receiver.refused} exports refused)`
+        ? `tracing on: sampler parentbased_traceidratio ${sample}, ${receiver.received.toLocaleString()} ` +
+            `spans received by the local OTLP receiver (${receiver.refused} exports refused)`
         : 'tracing off (no OTLP endpoint)',
     );
     console.log(`\nboth services ready ${readyAfter.toFixed(1)} s after the load ended`);
@@ -290,7 +310,8 @@ async function main(): Promise<void> {
     const split = [...byCode.entries()]
       .map(
         ([code, latencies]) =>
-          `${code} ${latencies.length} (${latencies.filter((latency) => latency >= FAST_REFUSAL_MS).length} of them ${FAST_REFUSAL_MS} ms or more, p99 ${ms(summarize(latencies).p99)} ms)`,
+          `${code} ${latencies.length} (${latencies.filter((latency) => latency >= FAST_REFUSAL_MS).length} ` +
+          `of them ${FAST_REFUSAL_MS} ms or more, p99 ${ms(summarize(latencies).p99)} ms)`,
       )
       .join(', ');
     const withoutRetryAfter = loaded.reduce((sum, m) => sum + m.refusalsWithoutRetryAfter, 0);
@@ -300,7 +321,10 @@ async function main(): Promise<void> {
     console.log('\nacceptance:');
     console.log(`- no request without an answer within ${ANSWER_TIMEOUT_S} s: ${unanswered} without one (${verdict(unanswered === 0)})`);
     console.log(
-      `- every answer a 200, or a 503 with Retry-After in under ${FAST_REFUSAL_MS} ms: ${unexpected} other statuses, ${refusals.length} 503s of which ${slowRefusals} took ${FAST_REFUSAL_MS} ms or more and ${withoutRetryAfter} had no Retry-After; by code: ${split || 'none'} (${verdict(unexpected === 0 && slowRefusals === 0 && withoutRetryAfter === 0)})`,
+      `- every answer a 200, or a 503 with Retry-After in under ${FAST_REFUSAL_MS} ms: ` +
+        `${unexpected} other statuses, ${refusals.length} 503s of which ${slowRefusals} took ` +
+        `${FAST_REFUSAL_MS} ms or more and ${withoutRetryAfter} had no Retry-After; by code: ` +
+        `${split || 'none'} (${verdict(unexpected === 0 && slowRefusals === 0 && withoutRetryAfter === 0)})`,
     );
     console.log(`- authz /me p99 under 500 ms during the costasset load: ${ms(meP99)} ms (${verdict(meP99 < 500)})`);
     console.log(`- both services ready within 5 s after the load: ${readyAfter.toFixed(1)} s (${verdict(readyAfter <= 5)})`);

@@ -65,7 +65,8 @@ async function main(): Promise<void> {
   const naive = doubles.reduce((sum, value) => sum + value, 0);
   console.log(`${rows.toLocaleString()} BilledCost values; exact sum ${unscaled(exact)}`);
   console.log(
-    `JavaScript, doubles: naive sum error ${errorOf(naive, exact).toExponential(2)}, compensated sum error ${errorOf(compensatedSum(doubles), exact).toExponential(2)}`,
+    `JavaScript, doubles: naive sum error ${errorOf(naive, exact).toExponential(2)}, ` +
+      `compensated sum error ${errorOf(compensatedSum(doubles), exact).toExponential(2)}`,
   );
 
   const stack = await stackUp({ profile: process.env.STACK_PROFILE ?? 'dev', log: () => undefined });
@@ -86,7 +87,8 @@ async function main(): Promise<void> {
     ['Decimal128', asDecimal],
   ] as const) {
     console.log(
-      `| ${label} | ${m.insertSeconds.toFixed(1)} | ${Math.round(rows / m.insertSeconds).toLocaleString()} | ${m.sumSeconds.toFixed(2)} | ${m.total} | ${errorOf(m.total, exact).toExponential(2)} |`,
+      `| ${label} | ${m.insertSeconds.toFixed(1)} | ${Math.round(rows / m.insertSeconds).toLocaleString()} ` +
+        `| ${m.sumSeconds.toFixed(2)} | ${m.total} | ${errorOf(m.total, exact).toExponential(2)} |`,
     );
   }
 }

@@ -28,7 +28,14 @@ function writeFile(out: string, rows: number, valueBytes: number): void {
   const same = (value: unknown) => new Array<unknown>(rows).fill(value);
   // every row holds the same value object: a string, or for the large column its UTF-8 bytes once
   // (given bytes, the writer does not encode a copy of the string per row)
-  const text = (name: string, value: string | Uint8Array, encoding?: 'PLAIN') => ({ name, data: same(value), type: 'STRING' as const, nullable: false, offsetIndex: false, ...(encoding ? { encoding } : {}) });
+  const text = (name: string, value: string | Uint8Array, encoding?: 'PLAIN') => ({
+    name,
+    data: same(value),
+    type: 'STRING' as const,
+    nullable: false,
+    offsetIndex: false,
+    ...(encoding ? { encoding } : {}),
+  });
   const writer = new ParquetWriter({
     writer: fileWriter(out),
     schema: [
@@ -70,7 +77,10 @@ async function main(): Promise<void> {
     const generating = performance.now();
     writeFile(file, rows, valueBytes);
     console.log(
-      `generated ${file}: ${rows.toLocaleString()} rows in one row group, ResourceName ${((rows * valueBytes) / 1024 ** 3).toFixed(2)} GiB decoded, file ${(statSync(file).size / MiB).toFixed(1)} MiB, in ${((performance.now() - generating) / 1000).toFixed(1)} s (bench process peak RSS ${peakRssMb(process.pid).toFixed(0)} MB)`,
+      `generated ${file}: ${rows.toLocaleString()} rows in one row group, ` +
+        `ResourceName ${((rows * valueBytes) / 1024 ** 3).toFixed(2)} GiB decoded, ` +
+        `file ${(statSync(file).size / MiB).toFixed(1)} MiB, in ${((performance.now() - generating) / 1000).toFixed(1)} ` +
+        `s (bench process peak RSS ${peakRssMb(process.pid).toFixed(0)} MB)`,
     );
     // an e2e run may have left the shared mongod refusing collection scans, which start-up needs before its indexes exist
     const stack = await stackUp({ profile: process.env.STACK_PROFILE ?? 'dev', log: () => undefined });
@@ -82,7 +92,10 @@ async function main(): Promise<void> {
       const headers = { 'content-type': 'application/json', 'corelite-token': await services.token() };
       const api = (path: string, init: RequestInit = {}) => fetch(`${services.costassetUrl}${path}`, { headers, ...init });
       const created = (await (
-        await api('/api/costasset/v1/focus/uploads', { method: 'POST', body: JSON.stringify({ files: [{ name: 'one-row-group.parquet' }] }) })
+        await api('/api/costasset/v1/focus/uploads', {
+          method: 'POST',
+          body: JSON.stringify({ files: [{ name: 'one-row-group.parquet' }] }),
+        })
       ).json()) as { importPath: string; files: { uploadUrl: string }[] };
       await putFile(created.files[0].uploadUrl, file);
       const rssBefore = peakRssMb(services.costassetPid);
@@ -97,10 +110,16 @@ async function main(): Promise<void> {
       const peak = peakRssMb(services.costassetPid);
       const capBytes = cap ?? defaultParquetCap();
       console.log(`job ${job.status} after ${seconds.toFixed(1)} s, ${job.attempts} attempt(s): ${job.error ?? ''}`);
-      console.log('\n| date | machine | file | row group decoded | outcome | costasset peak RSS (before import) | FOCUS_PARQUET_MEMORY_CAP_BYTES |');
+      console.log(
+        '\n| date | machine | file | row group decoded | outcome | costasset peak RSS (before import) | FOCUS_PARQUET_MEMORY_CAP_BYTES |',
+      );
       console.log('|---|---|---|---|---|---|---|');
       console.log(
-        `| ${new Date().toISOString().slice(0, 10)} | ${cpus().length} cores, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB (${(freemem() / 1024 ** 3).toFixed(1)} free) | ${(statSync(file).size / MiB).toFixed(1)} MiB | ${((rows * valueBytes) / 1024 ** 3).toFixed(2)} GiB | ${job.status} in ${seconds.toFixed(1)} s, ${job.attempts} attempt(s) | ${peak.toFixed(0)} MB (${rssBefore.toFixed(0)} MB) | ${(capBytes / MiB).toFixed(0)} MiB${cap ? '' : ' (default)'} |`,
+        `| ${new Date().toISOString().slice(0, 10)} | ${cpus().length} cores, ` +
+          `${(totalmem() / 1024 ** 3).toFixed(1)} GiB (${(freemem() / 1024 ** 3).toFixed(1)} free) ` +
+          `| ${(statSync(file).size / MiB).toFixed(1)} MiB | ${((rows * valueBytes) / 1024 ** 3).toFixed(2)} ` +
+          `GiB | ${job.status} in ${seconds.toFixed(1)} s, ${job.attempts} attempt(s) | ${peak.toFixed(0)} ` +
+          `MB (${rssBefore.toFixed(0)} MB) | ${(capBytes / MiB).toFixed(0)} MiB${cap ? '' : ' (default)'} |`,
       );
       if (job.status !== 'failed' || peak * MiB > capBytes) process.exitCode = 1;
     } finally {

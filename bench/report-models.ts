@@ -45,10 +45,16 @@ async function main(): Promise<void> {
     const loadStart = performance.now();
     for (let offset = 0; offset < rows; offset += BATCH) {
       const size = Math.min(BATCH, rows - offset);
-      await collection.insertMany(Array.from({ length: size }, (_, k) => lineItem(offset + k)), { ordered: false });
+      await collection.insertMany(
+        Array.from({ length: size }, (_, k) => lineItem(offset + k)),
+        { ordered: false },
+      );
     }
     const loadSeconds = (performance.now() - loadStart) / 1000;
-    console.log(`loaded ${rows.toLocaleString()} line items in ${loadSeconds.toFixed(1)} s (${Math.round(rows / loadSeconds).toLocaleString()} rows/s, driver bulk insert)`);
+    console.log(
+      `loaded ${rows.toLocaleString()} line items in ${loadSeconds.toFixed(1)} s ` +
+        `(${Math.round(rows / loadSeconds).toLocaleString()} rows/s, driver bulk insert)`,
+    );
 
     const token = await services.token();
     const get = async (path: string): Promise<{ ms: number; body: Record<string, unknown> }> => {
@@ -67,13 +73,16 @@ async function main(): Promise<void> {
     const keys = client.db().collection('cost_rollup_keys');
     const backfillStart = performance.now();
     await get(explorer({ from: '209901', to: '209901' }));
-    while (!(await keys.findOne({ tenantId: 'default', uploadRefId: '*backfilled-2*' }))) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!(await keys.findOne({ tenantId: 'default', uploadRefId: '*backfilled-2*' })))
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const backfillSeconds = (performance.now() - backfillStart) / 1000;
     const rollupRows = await client.db().collection('cost_rollups').countDocuments({ tenantId: 'default' });
     const monthlyRows = await client.db().collection('cost_rollups_monthly').countDocuments({ tenantId: 'default' });
     console.log(
-      `rolled up in ${backfillSeconds.toFixed(1)} s (${((backfillSeconds * 1e6) / rows).toFixed(1)} µs per line item, ${((backfillSeconds / loadSeconds) * 100).toFixed(0)}% of the bulk load): ` +
-        `${rollupRows.toLocaleString()} daily rollup rows (${((rollupRows / rows) * 100).toFixed(2)}% of the line items), ${monthlyRows.toLocaleString()} monthly`,
+      `rolled up in ${backfillSeconds.toFixed(1)} s (${((backfillSeconds * 1e6) / rows).toFixed(1)} ` +
+        `µs per line item, ${((backfillSeconds / loadSeconds) * 100).toFixed(0)}% of the bulk load): ` +
+        `${rollupRows.toLocaleString()} daily rollup rows (${((rollupRows / rows) * 100).toFixed(2)}% ` +
+        `of the line items), ${monthlyRows.toLocaleString()} monthly`,
     );
     const health: number[] = [];
     for (let run = 0; run < runs; run += 1) {
@@ -95,7 +104,8 @@ async function main(): Promise<void> {
       return timed;
     };
     const table: string[] = [
-      '| query | rows out | rollup level (rows read) | rollup p50 ms | rollup p95 ms | line items p50 ms | line items p95 ms | line items / rollup | DB rollup p50 ms | DB raw p50 ms |',
+      '| query | rows out | rollup level (rows read) | rollup p50 ms | rollup p95 ms | line ' +
+        'items p50 ms | line items p95 ms | line items / rollup | DB rollup p50 ms | DB raw p50 ms |',
       '|---|---|---|---|---|---|---|---|---|---|',
     ];
     /** p50 of a pipeline sent straight to a collection with the driver. */
@@ -115,14 +125,22 @@ async function main(): Promise<void> {
       const label = answered ? name : `${name} (answered from ${rollup.source})`;
       const collection = ROLLUP_COLLECTIONS[rollup.level ?? ''];
       const rollupPipeline = collection ? pipelines.rollup(rollup.level as string) : [];
-      const read = collection ? await client.db().collection(collection).countDocuments((rollupPipeline[0] as { $match: object }).$match) : 0;
+      const read = collection
+        ? await client
+            .db()
+            .collection(collection)
+            .countDocuments((rollupPipeline[0] as { $match: object }).$match)
+        : 0;
       const dbRollup = answered && collection ? (await direct(collection, rollupPipeline)).toFixed(1) : '–';
       // (the explorer's raw path is timed through the API only: at millions of rows each run takes long)
       const dbRaw = pipelines.raw ? (await direct('cost_line_items', pipelines.raw)).toFixed(0) : '–';
       const level = answered ? `${rollup.level} (${read.toLocaleString()})` : '–';
       // each line is printed as soon as it is measured, so that a run cut short keeps what it measured
       console.log(`measured: ${label}: rollup p50 ${r.p50.toFixed(1)} ms, line items p50 ${l.p50.toFixed(0)} ms, DB rollup ${dbRollup} ms`);
-      table.push(`| ${label} | ${rollup.rowsOut} | ${level} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${l.p50.toFixed(0)} | ${l.p95.toFixed(0)} | ${(l.p50 / r.p50).toFixed(1)}x | ${dbRollup} | ${dbRaw} |`);
+      table.push(
+        `| ${label} | ${rollup.rowsOut} | ${level} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ` +
+          `${l.p50.toFixed(0)} | ${l.p95.toFixed(0)} | ${(l.p50 / r.p50).toFixed(1)}x | ${dbRollup} | ${dbRaw} |`,
+      );
     };
 
     const params = { period: '202406' };
@@ -143,22 +161,43 @@ async function main(): Promise<void> {
         if (!created.ok) throw new Error(`creating the ${id} model failed: ${created.status} ${await created.text()}`);
         ids.push(id);
       }
-      const execution = (id: string) => `/api/costasset/v1/reportModels/${id}/execution?templateParams=${encodeURIComponent(JSON.stringify(params))}`;
+      const execution = (id: string) =>
+        `/api/costasset/v1/reportModels/${id}/execution?templateParams=${encodeURIComponent(JSON.stringify(params))}`;
       const rollup = await time(execution(ids[0]));
       const raw = await time(execution(ids[1]));
-      await line(templateId, rollup, raw, { rollup: () => reportPipeline(templateId, filter, '$lineItems') as object[], raw: reportPipeline(templateId, filter) as object[] });
+      await line(templateId, rollup, raw, {
+        rollup: () => reportPipeline(templateId, filter, '$lineItems') as object[],
+        raw: reportPipeline(templateId, filter) as object[],
+      });
     }
 
     const queries: [string, Record<string, string>][] = [
       ['costs: 12 months by provider', { from: '202401', to: '202412', groupBy: 'providerName' }],
-      ['costs: June by day, service and region, top 10', { from: '202406', to: '202406', granularity: 'day', groupBy: 'serviceName,region' }],
-      ['costs: billed cost by account, filtered, 2 quarters', { from: '202401', to: '202406', groupBy: 'billingAccountId', metric: 'billedCost', filter: 'providerName != "ibm" && category != "Category 3"' }],
+      [
+        'costs: June by day, service and region, top 10',
+        { from: '202406', to: '202406', granularity: 'day', groupBy: 'serviceName,region' },
+      ],
+      [
+        'costs: billed cost by account, filtered, 2 quarters',
+        {
+          from: '202401',
+          to: '202406',
+          groupBy: 'billingAccountId',
+          metric: 'billedCost',
+          filter: 'providerName != "ibm" && category != "Category 3"',
+        },
+      ],
     ];
     for (const [name, query] of queries) {
       const rollup = await time(explorer(query));
-      const raw = await time(explorer({ ...query, filter: query.filter ? `(${query.filter}) && ${ALWAYS_TRUE_ON_TAGS}` : ALWAYS_TRUE_ON_TAGS }));
+      const raw = await time(
+        explorer({ ...query, filter: query.filter ? `(${query.filter}) && ${ALWAYS_TRUE_ON_TAGS}` : ALWAYS_TRUE_ON_TAGS }),
+      );
       // the explorer's pipeline as costasset builds it (an admin sees everything: no visibility filter)
-      const range = resolveRange({ from: query.from, to: query.to, granularity: query.granularity as 'day' | 'month' | undefined }, query.to);
+      const range = resolveRange(
+        { from: query.from, to: query.to, granularity: query.granularity as 'day' | 'month' | undefined },
+        query.to,
+      );
       const plan = {
         range,
         groupBy: parseGroupings(query.groupBy.split(',')),
@@ -166,7 +205,12 @@ async function main(): Promise<void> {
         top: 10,
         match: { ...combineFilters(rangeFilter(range), query.filter ? compileExpression(query.filter) : {}), tenantId: 'default' },
       };
-      const rollupSource = (level: string) => ({ ...LINE_ITEMS_SOURCE, name: 'rollup' as const, count: '$lineItems', bucket: level === 'day' ? dayRowsBucket : bucketExpression });
+      const rollupSource = (level: string) => ({
+        ...LINE_ITEMS_SOURCE,
+        name: 'rollup' as const,
+        count: '$lineItems',
+        bucket: level === 'day' ? dayRowsBucket : bucketExpression,
+      });
       await line(name, rollup, raw, { rollup: (level) => costsPipeline(plan, rollupSource(level)) as object[] });
     }
 
@@ -181,14 +225,25 @@ async function main(): Promise<void> {
       const raw = await time(totalsPath({ groupBy, ...filters, expr: ALWAYS_TRUE_ON_TAGS }));
       const fields = groupBy.split(',');
       const match = { ...filters, tenantId: 'default' };
-      await line(name, rollup, raw, { rollup: () => costTotalsPipeline(match, fields, 'rollup') as object[], raw: costTotalsPipeline(match, fields, 'line-items') as object[] });
+      await line(name, rollup, raw, {
+        rollup: () => costTotalsPipeline(match, fields, 'rollup') as object[],
+        raw: costTotalsPipeline(match, fields, 'line-items') as object[],
+      });
     }
     // a page of the list filtered by a resource (on its own index: tenant, resource, then _id)
     const resourcePage: number[] = [];
-    for (let run = 0; run < runs; run += 1) resourcePage.push((await get('/api/costasset/v1/costLineItems?resourceId=res-4242&limit=100')).ms);
-    console.log(`measured: line-item page filtered by resourceId (${Math.round(rows / 10_000)} matching, pages of up to 100): p50 ${summarize(resourcePage).p50.toFixed(1)} ms`);
+    for (let run = 0; run < runs; run += 1)
+      resourcePage.push((await get('/api/costasset/v1/costLineItems?resourceId=res-4242&limit=100')).ms);
+    console.log(
+      `measured: line-item page filtered by resourceId (${Math.round(rows / 10_000)} matching, ` +
+        `pages of up to 100): p50 ${summarize(resourcePage).p50.toFixed(1)} ms`,
+    );
 
-    console.log(`\n${rows.toLocaleString()} line items (${rollupRows.toLocaleString()} daily and ${monthlyRows.toLocaleString()} monthly rollup rows), report filter period == 202406 (${Math.round(rows / PERIODS.length).toLocaleString()} matching), ${runs} runs each, ${new Date().toISOString().slice(0, 10)}:\n`);
+    console.log(
+      `\n${rows.toLocaleString()} line items (${rollupRows.toLocaleString()} daily and ${monthlyRows.toLocaleString()} ` +
+        `monthly rollup rows), report filter period == 202406 (${Math.round(rows / PERIODS.length).toLocaleString()} ` +
+        `matching), ${runs} runs each, ${new Date().toISOString().slice(0, 10)}:\n`,
+    );
     console.log(table.join('\n'));
     await client.db().dropDatabase();
   } finally {

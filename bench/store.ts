@@ -204,8 +204,11 @@ async function concurrencyLines(
     `p50 ${ms(r.reads.p50)} ms, p99 ${ms(r.reads.p99)} ms, max ${ms(r.reads.max)} ms (${r.reads.count.toLocaleString()} reads)`;
   const heavy = (r: ConcurrencyRun): string => `${r.heavy.count} heavy operations done, mean ${ms(r.heavy.meanMs)} ms`;
   return [
-    `| point reads by \`_id\` while ${heavyClients} connections run heavy operations (${seconds} s each way) | ${reads(cooperative)} | synchronous store: ${reads(synchronous)} | ${(synchronous.reads.p99 / cooperative.reads.p99).toFixed(0)}x lower p99 |`,
-    `| the heavy operations meanwhile (${HEAVY.map((operation) => operation.name).join('; ')}) | ${heavy(cooperative)} | synchronous store: ${heavy(synchronous)} | |`,
+    `| point reads by \`_id\` while ${heavyClients} connections run heavy operations ` +
+      `(${seconds} s each way) | ${reads(cooperative)} | synchronous store: ` +
+      `${reads(synchronous)} | ${(synchronous.reads.p99 / cooperative.reads.p99).toFixed(0)}x lower p99 |`,
+    `| the heavy operations meanwhile (${HEAVY.map((operation) => operation.name).join('; ')}) ` +
+      `| ${heavy(cooperative)} | synchronous store: ${heavy(synchronous)} | |`,
   ];
 }
 
@@ -248,7 +251,8 @@ async function main(): Promise<void> {
     const rate = (r: LoadRate): string =>
       `${Math.round(r.rowsPerSecond).toLocaleString()} rows/s (store CPU ${Math.round(r.storeCpuUsPerRow)} µs/row)`;
     const share = (r: LoadRate, baseline: LoadRate): string =>
-      `${((100 * r.rowsPerSecond) / baseline.rowsPerSecond).toFixed(0)} % (by store CPU: ${((100 * baseline.storeCpuUsPerRow) / r.storeCpuUsPerRow).toFixed(0)} %)`;
+      `${((100 * r.rowsPerSecond) / baseline.rowsPerSecond).toFixed(0)} % (by store CPU: ` +
+      `${((100 * baseline.storeCpuUsPerRow) / r.storeCpuUsPerRow).toFixed(0)} %)`;
     const segments: Array<[string, (l: SegmentedLoad) => LoadRate | null]> = [
       [`rows 0 to ${split.toLocaleString()}`, (l) => l.first],
       [`rows ${split.toLocaleString()} to ${rows.toLocaleString()}`, (l) => l.rest],
@@ -259,12 +263,14 @@ async function main(): Promise<void> {
       const measured = pick(indexedLoad);
       if (!baseline || !measured) continue;
       lines.push(
-        `| insert, ${label}, ${specs.length} line-item indexes | ${rate(measured)} | only \`_id\`: ${rate(baseline)} | ${share(measured, baseline)} |`,
+        `| insert, ${label}, ${specs.length} line-item indexes | ${rate(measured)} ` +
+          `| only \`_id\`: ${rate(baseline)} | ${share(measured, baseline)} |`,
       );
       const previous = previousLoad ? pick(previousLoad) : null;
       if (previous)
         lines.push(
-          `| insert, ${label}, only \`_id\`, store of ${previousLabel} | | ${rate(previous)} | indexed load above: ${share(measured, previous)} |`,
+          `| insert, ${label}, only \`_id\`, store of ${previousLabel} | | ` +
+            `${rate(previous)} | indexed load above: ${share(measured, previous)} |`,
         );
     }
     if (process.argv.includes('--loads-only')) {
@@ -300,18 +306,22 @@ async function main(): Promise<void> {
     const plan = await indexed.find(pageFilter).sort({ _id: 1 }).limit(101).explain('executionStats');
     const speedup = (planned: { p50: number }, scanned: { p50: number }): string => `${(scanned.p50 / planned.p50).toFixed(1)}x`;
     lines.push(
-      `| keyset page of 100 (\`providerName\` filter, after the middle \`_id\`) | p50 ${ms(page.p50)} ms, p95 ${ms(page.p95)} ms | scan p50 ${ms(pageScan.p50)} ms | ${speedup(page, pageScan)} |`,
+      `| keyset page of 100 (\`providerName\` filter, after the middle \`_id\`) | p50 ${ms(page.p50)} ms, ` +
+        `p95 ${ms(page.p95)} ms | scan p50 ${ms(pageScan.p50)} ms | ${speedup(page, pageScan)} |`,
     );
     lines.push(
-      `| count of one period (${counted.toLocaleString()} rows) | p50 ${ms(count.p50)} ms, p95 ${ms(count.p95)} ms | scan p50 ${ms(countScan.p50)} ms | ${speedup(count, countScan)} |`,
+      `| count of one period (${counted.toLocaleString()} rows) | p50 ${ms(count.p50)} ms, ` +
+        `p95 ${ms(count.p95)} ms | scan p50 ${ms(countScan.p50)} ms | ${speedup(count, countScan)} |`,
     );
     lines.push(
-      `| aggregation \`$match\` one period + \`$group\` by provider | p50 ${ms(aggregate.p50)} ms, p95 ${ms(aggregate.p95)} ms | scan p50 ${ms(aggregateScan.p50)} ms | ${speedup(aggregate, aggregateScan)} |`,
+      `| aggregation \`$match\` one period + \`$group\` by provider | p50 ${ms(aggregate.p50)} ms, ` +
+        `p95 ${ms(aggregate.p95)} ms | scan p50 ${ms(aggregateScan.p50)} ms | ${speedup(aggregate, aggregateScan)} |`,
     );
     const winning = JSON.stringify(plan.queryPlanner.winningPlan).match(/"indexName":"[^"]+"/)?.[0] ?? 'COLLSCAN';
     lines.push(...(await concurrencyLines(client, store.uri, indexed, heavyClients, concurrencySeconds)));
     lines.push(
-      `| memory (resident, store process) | ${Math.round(rss).toLocaleString()} MB for ${rows.toLocaleString()} rows | ${Math.round((rss * 1024 * 1024) / rows).toLocaleString()} bytes/row | |`,
+      `| memory (resident, store process) | ${Math.round(rss).toLocaleString()} MB for ` +
+        `${rows.toLocaleString()} rows | ${Math.round((rss * 1024 * 1024) / rows).toLocaleString()} bytes/row | |`,
     );
     await client.close();
     await stopStore(store);
@@ -323,10 +333,13 @@ async function main(): Promise<void> {
     client = await MongoClient.connect(store.uri);
     const recovered = await client.db('bench_store').collection('cost_line_items').estimatedDocumentCount();
     lines.push(
-      `| restart: recovery of ${recovered.toLocaleString()} rows (${checkpoints} checkpoint, ${journalSegments} journal segments replayed, indexes rebuilt) | ${(store.startMs / 1000).toFixed(1)} s | data directory ${Math.round(diskMb).toLocaleString()} MB | |`,
+      `| restart: recovery of ${recovered.toLocaleString()} rows (${checkpoints} checkpoint, ` +
+        `${journalSegments} journal segments replayed, indexes rebuilt) ` +
+        `| ${(store.startMs / 1000).toFixed(1)} s | data directory ${Math.round(diskMb).toLocaleString()} MB | |`,
     );
     console.log(
-      `\nbench:store, ${rows.toLocaleString()} line items, ${runs} runs (scans ${scanRuns}), ${new Date().toISOString().slice(0, 10)}; page plan uses ${winning}\n`,
+      `\nbench:store, ${rows.toLocaleString()} line items, ${runs} runs (scans ${scanRuns}), ` +
+        `${new Date().toISOString().slice(0, 10)}; page plan uses ${winning}\n`,
     );
     console.log('| operation | store | forced scan / baseline | ratio |\n|---|---|---|---|');
     console.log(lines.join('\n'));

@@ -124,6 +124,7 @@ export async function loadDemoData(api: Endpoints, log: (line: string) => void):
     thresholds: [50, 80, 100],
   });
   log(
-    `demo data: loaded (periods ${periods.join(', ')}); try the report model "cost-by-provider" with templateParams {"period":"${periods[2]}"}`,
+    `demo data: loaded (periods ${periods.join(', ')}); try the report ` +
+      `model "cost-by-provider" with templateParams {"period":"${periods[2]}"}`,
   );
 }

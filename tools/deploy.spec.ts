@@ -45,7 +45,7 @@ describe('docker-compose.yml', () => {
     expect(text).not.toMatch(/corelite-secret|admin-secret|PASSWORD:\s*[A-Za-z0-9]/);
   });
 
-  it("gives the services their own NATS users, S3 identity and MongoDB user, never a root", () => {
+  it('gives the services their own NATS users, S3 identity and MongoDB user, never a root', () => {
     const { services } = compose();
     const env = (name: string) => Object.fromEntries(environmentOf(services[name]));
     expect(env('authz')).toMatchObject({ NATS_USER: 'authz', NATS_PASSWORD: expect.stringMatching(/^\$\{NATS_AUTHZ_PASSWORD:\?/) });
@@ -62,7 +62,8 @@ describe('docker-compose.yml', () => {
     const identities = read('deploy/seaweedfs/start-seaweedfs.sh');
     expect(identities).toContain('"actions":["Read:corelite","Write:corelite","List:corelite","Tagging:corelite"]');
     expect(identities).not.toMatch(/"Admin"|"actions":\["(Read|Write|List)"/);
-    for (const service of ['authz', 'costasset']) expect(env(service).MONGODB_URI).toMatch(/^mongodb:\/\/corelite:\$\{MONGO_SERVICE_PASSWORD:\?[^}]+\}@mongo:/);
+    for (const service of ['authz', 'costasset'])
+      expect(env(service).MONGODB_URI).toMatch(/^mongodb:\/\/corelite:\$\{MONGO_SERVICE_PASSWORD:\?[^}]+\}@mongo:/);
     expect(env('mongo').MONGO_INITDB_ROOT_PASSWORD).toMatch(/^\$\{MONGO_ROOT_PASSWORD:\?/);
     expect(services.nats.command).toEqual(expect.arrayContaining(['-c', '/etc/nats/nats.conf']));
   });

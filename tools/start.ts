@@ -49,7 +49,8 @@ async function assertPortsFree(plan: StartPlan): Promise<void> {
   for (const name of Object.keys(plan.ports) as PortName[]) {
     if (!(await portIsFree(plan.ports[name], plan.host))) {
       throw new StartError(
-        `port ${plan.ports[name]} (${portVariable(name)}) is busy: is corelite already running? Stop it, or choose another port with ${portVariable(name)}`,
+        `port ${plan.ports[name]} (${portVariable(name)}) is busy: ` +
+          `is corelite already running? Stop it, or choose another port with ${portVariable(name)}`,
       );
     }
   }

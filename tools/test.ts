@@ -65,8 +65,19 @@ async function main(): Promise<number> {
   const stackEnv = await stackUp({ profile, programs: BROWSER_PROGRAMS });
   try {
     process.stdout.write('test: e2e tests\n');
-    const env = { ...process.env, ...stackEnv, STACK_PROFILE: profile, NODE_ENV: 'test', DEV_KEYS_DIR: join(root, '.stack', profile, 'keys'), LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' };
-    const e2e = run(bin('jest'), ['--selectProjects', 'e2e', '--runInBand', '--ci', '--json', `--outputFile=${join(reports, 'e2e.json')}`, ...jestArgs], env);
+    const env = {
+      ...process.env,
+      ...stackEnv,
+      STACK_PROFILE: profile,
+      NODE_ENV: 'test',
+      DEV_KEYS_DIR: join(root, '.stack', profile, 'keys'),
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    };
+    const e2e = run(
+      bin('jest'),
+      ['--selectProjects', 'e2e', '--runInBand', '--ci', '--json', `--outputFile=${join(reports, 'e2e.json')}`, ...jestArgs],
+      env,
+    );
     count(join(reports, 'e2e.json'));
     if (focused) return e2e;
     process.stdout.write(`test: e2e tests that read datetimes, again under TZ=${OTHER_ZONE}\n`);

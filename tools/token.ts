@@ -5,9 +5,10 @@
  * in DEV_KEYS_DIR (default .dev-keys), which authz also uses.
  */
 import { parseArgs } from 'node:util';
-import { loadSigningKey, parseTtl, TokenIssuer } from '../libs/auth/src';
+import { loadSigningKey, parseTtl, TokenIssuer } from '@lib/auth';
 
-const USAGE = 'usage: npm run -s token -- --sub <user> --tenant <tid> --idp <idp> [--groups a,b] [--refresh] [--ttl 1h] [--auth-type internal|hybrid]';
+const USAGE =
+  'usage: npm run -s token -- --sub <user> --tenant <tid> --idp <idp> [--groups a,b] [--refresh] [--ttl 1h] [--auth-type internal|hybrid]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -31,7 +32,10 @@ async function main(): Promise<void> {
     allowDevKey: process.env.NODE_ENV !== 'production',
   });
   const issuer = new TokenIssuer(key, process.env.JWT_ISSUER ?? 'corelite-authz');
-  const groups = values.groups.split(',').map((g) => g.trim()).filter(Boolean);
+  const groups = values.groups
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
   const claims = { sub: values.sub, tid: values.tenant, idp: values.idp, groups };
   const ttl = parseTtl(values.ttl);
   const issued = values.refresh ? await issuer.issueRefresh(claims, ttl) : await issuer.issueAccess({ ...claims, authType }, ttl);

@@ -23,6 +23,11 @@ export default defineConfig({
   },
   server: {
     // `npx vite apps/console` during development: the API through the gateway of `npm start`
-    proxy: Object.fromEntries(['/core', '/authorization', '/api', '/orc', '/insights', '/docs'].map((prefix) => [prefix, `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 8080}`])),
+    proxy: Object.fromEntries(
+      ['/core', '/authorization', '/api', '/orc', '/insights', '/docs'].map((prefix) => [
+        prefix,
+        `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 8080}`,
+      ]),
+    ),
   },
 });

@@ -7,7 +7,7 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
-import { loadSigningKey, TokenIssuer } from '../../libs/auth/src';
+import { loadSigningKey, TokenIssuer } from '@lib/auth';
 import { stackUp, withServiceNatsUser } from '../../tools/stack';
 
 const root = join(__dirname, '..', '..');
@@ -58,7 +58,12 @@ export interface FinishedJob<R> {
 }
 
 /** Polls a job until it ends; a failed or terminated job throws. */
-export async function waitForJob<R>(services: RunningServices, headers: Record<string, string>, jobId: string, intervalMs: number): Promise<FinishedJob<R>> {
+export async function waitForJob<R>(
+  services: RunningServices,
+  headers: Record<string, string>,
+  jobId: string,
+  intervalMs: number,
+): Promise<FinishedJob<R>> {
   for (;;) {
     const job = (await (await fetch(`${services.costassetUrl}/api/costasset/v1/jobs/${jobId}`, { headers })).json()) as {
       status: string;
@@ -129,7 +134,8 @@ export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = 
     costassetUrl,
     costassetPid: costasset.pid ?? 0,
     env,
-    token: async (sub = 'admin', tenant = 'default') => (await issuer.issueAccess({ sub, tid: tenant, idp: 'idp-default', groups: [], authType: 'internal' }, 3600)).token,
+    token: async (sub = 'admin', tenant = 'default') =>
+      (await issuer.issueAccess({ sub, tid: tenant, idp: 'idp-default', groups: [], authType: 'internal' }, 3600)).token,
     stop: async () => {
       for (const child of [costasset, authz]) child.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -6,7 +6,13 @@ export function percentile(sorted: number[], p: number): number {
 
 export function summarize(samplesMs: number[]): { p50: number; p95: number; p99: number; min: number; max: number } {
   const sorted = [...samplesMs].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), min: sorted[0], max: sorted[sorted.length - 1] };
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+  };
 }
 
 export function numberArg(name: string, fallback: number): number {

@@ -53,7 +53,9 @@ describe('authorization matrix over every route', () => {
   const base = (service: 'authz' | 'costasset') => (service === 'authz' ? platform.authz.url : platform.costasset.url);
   const send = (service: 'authz' | 'costasset', method: string, path: string, call: Call, token?: string) => {
     // health and metrics are each service's own paths, not routed by the gateway
-    const agent = request(servedDirectly(path) ? (service === 'authz' ? platform.authz.directUrl : platform.costasset.directUrl) : base(service));
+    const agent = request(
+      servedDirectly(path) ? (service === 'authz' ? platform.authz.directUrl : platform.costasset.directUrl) : base(service),
+    );
     const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const filled = path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(call.path?.[name] ?? `unset-${name}`));
     let req = agent[verb](filled).query(call.query ?? {});
@@ -80,7 +82,11 @@ describe('authorization matrix over every route', () => {
     await admin('authz', 'POST', '/authorization/v2/users', { user_id: `${MARK}-member` });
     await admin('authz', 'POST', '/authorization/v2/users', { user_id: `${MARK}-other-user` });
     await admin('authz', 'POST', '/authorization/v2/userteam', { user_id: `${MARK}-member`, team_code: 'MXA-TEAM' });
-    await admin('authz', 'POST', '/authorization/v2/teams', { team_code: 'MXA-CDM', org_code: `${MARK}-org`, roles: ['Cost Data Manager'] });
+    await admin('authz', 'POST', '/authorization/v2/teams', {
+      team_code: 'MXA-CDM',
+      org_code: `${MARK}-org`,
+      roles: ['Cost Data Manager'],
+    });
     await admin('authz', 'POST', '/authorization/v2/users', { user_id: `${MARK}-cdm` });
     await admin('authz', 'POST', '/authorization/v2/userteam', { user_id: `${MARK}-cdm`, team_code: 'MXA-CDM' });
     ids.authType = (
@@ -144,7 +150,9 @@ describe('authorization matrix over every route', () => {
     ids.doomedUpload = (
       await admin('costasset', 'POST', '/api/costasset/v1/gpd', undefined, { providername: `${MARK}-aws` })
     ).body.GPDUploadRefId;
-    ids.focusUpload = (await admin('costasset', 'POST', '/api/costasset/v1/focus/uploads', { files: [{ name: `${MARK}-focus.csv` }] })).body.uploadId;
+    ids.focusUpload = (
+      await admin('costasset', 'POST', '/api/costasset/v1/focus/uploads', { files: [{ name: `${MARK}-focus.csv` }] })
+    ).body.uploadId;
     const deletion = await admin('costasset', 'POST', '/api/costasset/v1/dataManagement', { filters: { providerName: `${MARK}-nothing` } });
     ids.deletion = deletion.body.id;
     ids.deletionJob = deletion.body.jobId;
@@ -268,14 +276,17 @@ describe('authorization matrix over every route', () => {
       // a Cost Data Manager whose visibility is limited names the accounts it deletes
       'POST /api/costasset/v1/dataManagement': { call: { body: { filters: { providerName: `${MARK}-nothing` } } }, member: 400 },
       // a Cost Data Manager cancels its own requests only
-      'POST /api/costasset/v1/dataManagement/:id': byPath({ id: ids.deletion }, { admin: 409, member: 404, absentPath: { id: NO_SUCH_ID } }),
+      'POST /api/costasset/v1/dataManagement/:id': byPath(
+        { id: ids.deletion },
+        { admin: 409, member: 404, absentPath: { id: NO_SUCH_ID } },
+      ),
       'POST /api/costasset/v1/providers/object-storage': {
         call: { body: { providerName: `${MARK} store`, providerCode: `${MARK}-osp` } },
         admin: 409,
       },
       'GET /api/costasset/v1/providers/object-storage/:providerCode': byPath({ providerCode: `${MARK}-osp` }),
       'POST /api/costasset/v1/remediate': { call: { body: { tasks: ['currency'] } } },
-      // the spec answers 401 for a provider without mappings (code PROVIDER_METADATA_NOT_FOUND)
+      // the interface answers 401 for a provider without mappings (code PROVIDER_METADATA_NOT_FOUND)
       'GET /api/costasset/v1/providermetadata/service_categories': {
         call: { query: { providerName: 'aws' } },
         absent: { query: { providerName: `${MARK}-absent` } },
@@ -341,7 +352,9 @@ describe('authorization matrix over every route', () => {
         absent: { query: { providername: `${MARK}-aws` }, body: { GPDUploadRefId: NO_SUCH_UUID } },
         member: 404,
       },
-      'POST /api/costasset/v1/focus/uploads': { call: { body: { files: [{ name: `${MARK}-part-1.csv.gz` }, { name: `${MARK}-part-2.parquet` }] } } },
+      'POST /api/costasset/v1/focus/uploads': {
+        call: { body: { files: [{ name: `${MARK}-part-1.csv.gz` }, { name: `${MARK}-part-2.parquet` }] } },
+      },
       // the admin's upload holds no rows yet: only the admin sees it
       'GET /api/costasset/v1/focus/uploads/:uploadId': {
         call: { path: { uploadId: ids.focusUpload } },
@@ -448,7 +461,9 @@ describe('authorization matrix over every route', () => {
 
   it('documents each rule in the OpenAPI documents as x-access', async () => {
     for (const service of ['authz', 'costasset'] as const) {
-      const doc = (await request(base(service)).get(`/docs/${service}/openapi.json`).expect(200)).body as { paths: Record<string, Record<string, { 'x-access'?: string }>> };
+      const doc = (await request(base(service)).get(`/docs/${service}/openapi.json`).expect(200)).body as {
+        paths: Record<string, Record<string, { 'x-access'?: string }>>;
+      };
       const documented = routesOf(service).map((route) => ({
         route: route.key,
         access: doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()]?.['x-access'],
@@ -471,7 +486,8 @@ describe('authorization matrix over every route', () => {
       const missing = await send(route.service, route.method, route.path, routeCase.absent ?? {}, tokens.otherTenantAdmin);
       if (existing.status !== missing.status || existing.body?.code !== missing.body?.code) {
         failures.push(
-          `${route.key}: an existing record (${existing.status} ${existing.body?.code}) is told from a missing one (${missing.status} ${missing.body?.code})`,
+          `${route.key}: an existing record (${existing.status} ${existing.body?.code}) ` +
+            `is told from a missing one (${missing.status} ${missing.body?.code})`,
         );
       }
     }
@@ -533,7 +549,8 @@ describe('authorization matrix over every route', () => {
         const res = await ask(tokens[caller]);
         const refusal = refusalOf(route, caller);
         if (refusal !== undefined) {
-          if (res.status !== 403 || res.body?.code !== refusal) note(route, caller, `${res.status} ${res.body?.code ?? ''}, expected 403 ${refusal}`);
+          if (res.status !== 403 || res.body?.code !== refusal)
+            note(route, caller, `${res.status} ${res.body?.code ?? ''}, expected 403 ${refusal}`);
           continue;
         }
         const expected = expectedOf(routeCase, caller);

@@ -14,8 +14,7 @@ const MAPPINGS = `${BASE}/configuration/idp`;
 
 type Doc = Record<string, unknown>;
 
-
-/** Spec A.1 (operations 1–5) over HTTP, with §7 items 1, 2 and 4, concurrency and tenant isolation. */
+/** Auth-type configurations over HTTP, concurrency and tenant isolation (docs/interface.md#configuration-rules). */
 describe('authz: auth-type configurations', () => {
   let platform: Platform;
   let admin: string;
@@ -43,7 +42,11 @@ describe('authz: auth-type configurations', () => {
     // a user is (tenant, IdP, subject): `admin` of another IdP is a System Admin only once made one
     for (const idp_id of ['idp-2']) {
       await http().post('/authorization/v2/users').set('corelite-token', admin).send({ user_id: 'admin', idp_id }).expect(201);
-      await http().post('/authorization/v2/userteam').set('corelite-token', admin).send({ user_id: 'admin', team_code: 'INITIAL-SETUP-ADMIN', idp_id }).expect(200);
+      await http()
+        .post('/authorization/v2/userteam')
+        .set('corelite-token', admin)
+        .send({ user_id: 'admin', team_code: 'INITIAL-SETUP-ADMIN', idp_id })
+        .expect(200);
     }
   });
   afterAll(() => platform.close());
@@ -57,23 +60,40 @@ describe('authz: auth-type configurations', () => {
     await memberships.deleteMany({ tenantId: ANY_TENANT, userId: { $ne: 'admin' } });
   });
 
-  it('creates an internal configuration (trimmed), reads it back, audits it, and refuses a second internal and a duplicate name in any case', async () => {
-    const created = await post(admin, { name: '  Corporate  ', auth_type: 'internal' }).expect(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Corporate', auth_type: 'internal' });
+  it(
+    'creates an internal configuration (trimmed), reads it back, audits ' +
+      'it, and refuses a second internal and a duplicate name in any case',
+    async () => {
+      const created = await post(admin, { name: '  Corporate  ', auth_type: 'internal' }).expect(201);
+      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Corporate', auth_type: 'internal' });
 
-    const read = await http().get(`${CONFIGS}/${created.body.id}`).set('corelite-token', admin).expect(200);
-    expect(read.body).toEqual(created.body);
-    const list = await http().get(CONFIGS).set('corelite-token', admin).expect(200);
-    expect(list.body).toEqual([created.body]);
-    expect(await audit.countDocuments({ tenantId: 'default', resource: 'authtype_configuration', action: 'create', resourceId: created.body.id, actor: 'admin' })).toBe(1);
+      const read = await http().get(`${CONFIGS}/${created.body.id}`).set('corelite-token', admin).expect(200);
+      expect(read.body).toEqual(created.body);
+      const list = await http().get(CONFIGS).set('corelite-token', admin).expect(200);
+      expect(list.body).toEqual([created.body]);
+      expect(
+        await audit.countDocuments({
+          tenantId: 'default',
+          resource: 'authtype_configuration',
+          action: 'create',
+          resourceId: created.body.id,
+          actor: 'admin',
+        }),
+      ).toBe(1);
 
-    expectProblem(await post(admin, { name: 'Second', auth_type: 'internal' }), 409, 'AUTHTYPE_INTERNAL_EXISTS');
-    const dup = await post(admin, { name: 'CORPORATE', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'dup-ref', initial_system_admin_org_code: 'dup_org' });
-    expectProblem(dup, 409, 'AUTHTYPE_NAME_TAKEN');
-    expect(await teams.countDocuments({ tenantId: ANY_TENANT, externalRefId: 'dup-ref' })).toBe(0);
-    expect(await orgs.countDocuments({ tenantId: ANY_TENANT, orgCode: 'dup_org' })).toBe(0);
-    expect(await configurations.countDocuments({ tenantId: 'default' })).toBe(1);
-  });
+      expectProblem(await post(admin, { name: 'Second', auth_type: 'internal' }), 409, 'AUTHTYPE_INTERNAL_EXISTS');
+      const dup = await post(admin, {
+        name: 'CORPORATE',
+        auth_type: 'hybrid',
+        initial_system_admin_team_external_ref_id: 'dup-ref',
+        initial_system_admin_org_code: 'dup_org',
+      });
+      expectProblem(dup, 409, 'AUTHTYPE_NAME_TAKEN');
+      expect(await teams.countDocuments({ tenantId: ANY_TENANT, externalRefId: 'dup-ref' })).toBe(0);
+      expect(await orgs.countDocuments({ tenantId: ANY_TENANT, orgCode: 'dup_org' })).toBe(0);
+      expect(await configurations.countDocuments({ tenantId: 'default' })).toBe(1);
+    },
+  );
 
   it('refuses bodies that do not fit the auth type, unknown fields and bad values with 400 listing the field', async () => {
     const cases: [object, string][] = [
@@ -85,7 +105,10 @@ describe('authz: auth-type configurations', () => {
       [{ name: '   ', auth_type: 'internal' }, 'name'],
       [{ name: 'x'.repeat(129), auth_type: 'internal' }, 'name'],
       [{ name: 'I', auth_type: 'root' }, 'auth_type'],
-      [{ name: 'H', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'g', initial_system_admin_team_code: 'has space' }, 'initial_system_admin_team_code'],
+      [
+        { name: 'H', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'g', initial_system_admin_team_code: 'has space' },
+        'initial_system_admin_team_code',
+      ],
       [{ name: 'I', auth_type: 'internal', id: 'x' }, 'id'],
     ];
     for (const [body, field] of cases) {
@@ -97,7 +120,11 @@ describe('authz: auth-type configurations', () => {
   });
 
   it('creates hybrid configurations with a new System Admin team, the org when missing, and resolved codes', async () => {
-    const generated = await post(admin, { name: 'Cloud Ops', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'cloud-ops' }).expect(201);
+    const generated = await post(admin, {
+      name: 'Cloud Ops',
+      auth_type: 'hybrid',
+      initial_system_admin_team_external_ref_id: 'cloud-ops',
+    }).expect(201);
     expect(generated.body).toEqual({
       id: expect.any(String),
       name: 'Cloud Ops',
@@ -122,19 +149,38 @@ describe('authz: auth-type configurations', () => {
     const created = await post(admin, explicit).expect(201);
     expect(created.body).toEqual({ ...explicit, id: expect.any(String) });
     expect(await orgs.countDocuments({ tenantId: 'default', orgCode: 'finance_org' })).toBe(1);
-    expect(await teams.findOne({ tenantId: 'default', teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ orgCode: 'finance_org', roles: ['System Admin'], externalRefId: 'fin-admins' });
+    expect(await teams.findOne({ tenantId: 'default', teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({
+      orgCode: 'finance_org',
+      roles: ['System Admin'],
+      externalRefId: 'fin-admins',
+    });
     expect((await http().get(`${CONFIGS}/${created.body.id}`).set('corelite-token', admin).expect(200)).body).toEqual(created.body);
 
     // An existing org is reused, not duplicated.
-    await post(admin, { ...explicit, name: 'Finance 2', initial_system_admin_team_external_ref_id: 'fin-2', initial_system_admin_team_code: 'FIN-2' }).expect(201);
+    await post(admin, {
+      ...explicit,
+      name: 'Finance 2',
+      initial_system_admin_team_external_ref_id: 'fin-2',
+      initial_system_admin_team_code: 'FIN-2',
+    }).expect(201);
     expect(await orgs.countDocuments({ tenantId: 'default', orgCode: 'finance_org' })).toBe(1);
   });
 
   it('refuses an external reference already on a team and a team code that is not new, leaving nothing behind', async () => {
-    await post(admin, { name: 'Finance', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins', initial_system_admin_team_code: 'FIN-ADMINS' }).expect(201);
+    await post(admin, {
+      name: 'Finance',
+      auth_type: 'hybrid',
+      initial_system_admin_team_external_ref_id: 'fin-admins',
+      initial_system_admin_team_code: 'FIN-ADMINS',
+    }).expect(201);
     const teamsBefore = await teams.countDocuments({});
 
-    const refTaken = await post(admin, { name: 'Copycat', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins', initial_system_admin_org_code: 'ghost_org' });
+    const refTaken = await post(admin, {
+      name: 'Copycat',
+      auth_type: 'hybrid',
+      initial_system_admin_team_external_ref_id: 'fin-admins',
+      initial_system_admin_org_code: 'ghost_org',
+    });
     expectProblem(refTaken, 409, 'EXTERNAL_REF_IN_USE');
     const codeTaken = await post(admin, {
       name: 'Copycat',
@@ -145,7 +191,12 @@ describe('authz: auth-type configurations', () => {
     });
     expectProblem(codeTaken, 409, 'TEAM_CODE_TAKEN');
     expectProblem(
-      await post(admin, { name: 'Copycat', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'brand-new', initial_system_admin_team_code: 'FIN-ADMINS' }),
+      await post(admin, {
+        name: 'Copycat',
+        auth_type: 'hybrid',
+        initial_system_admin_team_external_ref_id: 'brand-new',
+        initial_system_admin_team_code: 'FIN-ADMINS',
+      }),
       409,
       'TEAM_CODE_TAKEN',
     );
@@ -160,7 +211,9 @@ describe('authz: auth-type configurations', () => {
 
   it('lists with case-insensitive exact name and auth_type filters; 404 for unknown and malformed ids', async () => {
     const internal = (await post(admin, { name: 'Corporate', auth_type: 'internal' }).expect(201)).body;
-    const hybrid = (await post(admin, { name: 'Cloud', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'cloud' }).expect(201)).body;
+    const hybrid = (
+      await post(admin, { name: 'Cloud', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'cloud' }).expect(201)
+    ).body;
     const list = (query: object) => http().get(CONFIGS).query(query).set('corelite-token', admin).expect(200);
 
     expect((await list({})).body).toEqual([internal, hybrid]);
@@ -190,45 +243,81 @@ describe('authz: auth-type configurations', () => {
     expectProblem(await patch({ initial_system_admin_team_external_ref_id: 'g' }), 400, 'VALIDATION_FAILED');
     expectProblem(await patch({ name: 'x', auth_type: 'hybrid' }), 400, 'VALIDATION_FAILED');
     expect((await http().get(`${CONFIGS}/${internal.id}`).set('corelite-token', admin).expect(200)).body.name).toBe('CORP');
-    expect(await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'authtype_configuration', action: 'update', resourceId: internal.id })).toBe(2);
+    expect(
+      await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'authtype_configuration', action: 'update', resourceId: internal.id }),
+    ).toBe(2);
   });
 
-  it('patches the external reference of a hybrid configuration only with matching token groups, and moves it on the admin team', async () => {
-    const finance = (
-      await post(admin, { name: 'Finance', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins', initial_system_admin_team_code: 'FIN-ADMINS' }).expect(201)
-    ).body;
-    await post(admin, { name: 'Cloud', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'cloud-ops', initial_system_admin_team_code: 'CLOUD' }).expect(201);
-    const patch = async (groups: string[], body: object) => http().patch(patchPath(finance.id)).set('corelite-token', await tokenWith(groups)).send(body);
-    const newRef = { initial_system_admin_team_external_ref_id: 'fin-new' };
+  it(
+    'patches the external reference of a hybrid configuration only ' + 'with matching token groups, and moves it on the admin team',
+    async () => {
+      const finance = (
+        await post(admin, {
+          name: 'Finance',
+          auth_type: 'hybrid',
+          initial_system_admin_team_external_ref_id: 'fin-admins',
+          initial_system_admin_team_code: 'FIN-ADMINS',
+        }).expect(201)
+      ).body;
+      await post(admin, {
+        name: 'Cloud',
+        auth_type: 'hybrid',
+        initial_system_admin_team_external_ref_id: 'cloud-ops',
+        initial_system_admin_team_code: 'CLOUD',
+      }).expect(201);
+      const patch = async (groups: string[], body: object) =>
+        http()
+          .patch(patchPath(finance.id))
+          .set('corelite-token', await tokenWith(groups))
+          .send(body);
+      const newRef = { initial_system_admin_team_external_ref_id: 'fin-new' };
 
-    expectProblem(await patch([], newRef), 403, 'TOKEN_GROUPS_MISSING');
-    expectProblem(await patch(['fin-admins'], newRef), 403, 'EXTERNAL_REF_NOT_IN_TOKEN_GROUPS');
-    expectProblem(await patch(['fin-new', 'nobody'], newRef), 403, 'NO_SYSTEM_ADMIN_TEAM_FOR_GROUPS');
-    // A group of a team *without* System Admin does not count.
-    await teams.create({ tenantId: 'default', teamCode: 'READERS', orgCode: 'admin_org', roles: ['Reader'], externalRefId: 'readers', externalRefKey: 'ext:readers' });
-    expectProblem(await patch(['fin-new', 'readers'], newRef), 403, 'NO_SYSTEM_ADMIN_TEAM_FOR_GROUPS');
-    expect((await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', admin)).body.initial_system_admin_team_external_ref_id).toBe('fin-admins');
+      expectProblem(await patch([], newRef), 403, 'TOKEN_GROUPS_MISSING');
+      expectProblem(await patch(['fin-admins'], newRef), 403, 'EXTERNAL_REF_NOT_IN_TOKEN_GROUPS');
+      expectProblem(await patch(['fin-new', 'nobody'], newRef), 403, 'NO_SYSTEM_ADMIN_TEAM_FOR_GROUPS');
+      // A group of a team *without* System Admin does not count.
+      await teams.create({
+        tenantId: 'default',
+        teamCode: 'READERS',
+        orgCode: 'admin_org',
+        roles: ['Reader'],
+        externalRefId: 'readers',
+        externalRefKey: 'ext:readers',
+      });
+      expectProblem(await patch(['fin-new', 'readers'], newRef), 403, 'NO_SYSTEM_ADMIN_TEAM_FOR_GROUPS');
+      expect(
+        (await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', admin)).body.initial_system_admin_team_external_ref_id,
+      ).toBe('fin-admins');
 
-    const moved = await patch(['fin-admins', 'fin-new'], newRef);
-    expect(moved.status).toBe(200);
-    expect(moved.body).toEqual({ ...finance, initial_system_admin_team_external_ref_id: 'fin-new' });
-    expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ externalRefId: 'fin-new', roles: ['System Admin'] });
-    expect(await teams.countDocuments({ tenantId: ANY_TENANT, externalRefId: 'fin-admins' })).toBe(0);
+      const moved = await patch(['fin-admins', 'fin-new'], newRef);
+      expect(moved.status).toBe(200);
+      expect(moved.body).toEqual({ ...finance, initial_system_admin_team_external_ref_id: 'fin-new' });
+      expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({
+        externalRefId: 'fin-new',
+        roles: ['System Admin'],
+      });
+      expect(await teams.countDocuments({ tenantId: ANY_TENANT, externalRefId: 'fin-admins' })).toBe(0);
 
-    // Another team's reference: refused, and the rename sent with it is taken back.
-    const squat = await patch(['fin-new', 'cloud-ops'], { name: 'Finance renamed', initial_system_admin_team_external_ref_id: 'cloud-ops' });
-    expectProblem(squat, 409, 'EXTERNAL_REF_IN_USE');
-    expect((await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', admin)).body).toEqual(moved.body);
-    expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ externalRefId: 'fin-new' });
+      // Another team's reference: refused, and the rename sent with it is taken back.
+      const squat = await patch(['fin-new', 'cloud-ops'], {
+        name: 'Finance renamed',
+        initial_system_admin_team_external_ref_id: 'cloud-ops',
+      });
+      expectProblem(squat, 409, 'EXTERNAL_REF_IN_USE');
+      expect((await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', admin)).body).toEqual(moved.body);
+      expect(await teams.findOne({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' }).lean()).toMatchObject({ externalRefId: 'fin-new' });
 
-    // A rename alone needs no groups; a duplicate name is refused.
-    const renamed = await patch([], { name: 'Finance EU' });
-    expect({ status: renamed.status, name: renamed.body.name }).toEqual({ status: 200, name: 'Finance EU' });
-    expectProblem(await patch([], { name: 'CLOUD' }), 409, 'AUTHTYPE_NAME_TAKEN');
-  });
+      // A rename alone needs no groups; a duplicate name is refused.
+      const renamed = await patch([], { name: 'Finance EU' });
+      expect({ status: renamed.status, name: renamed.body.name }).toEqual({ status: 200, name: 'Finance EU' });
+      expectProblem(await patch([], { name: 'CLOUD' }), 409, 'AUTHTYPE_NAME_TAKEN');
+    },
+  );
 
   it('refuses patching or deleting a mapped configuration from another IdP than the mapped one', async () => {
-    const finance = (await post(admin, { name: 'Finance', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins' }).expect(201)).body;
+    const finance = (
+      await post(admin, { name: 'Finance', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins' }).expect(201)
+    ).body;
     await http().post(MAPPINGS).set('corelite-token', admin).send({ auth_type_id: finance.id }).expect(201);
     const elsewhere = await tokenWith(['fin-admins', 'fin-new'], 'idp-2');
 
@@ -238,31 +327,52 @@ describe('authz: auth-type configurations', () => {
     await http().patch(patchPath(finance.id)).set('corelite-token', sameIdp).send({ name: 'X' }).expect(200);
   });
 
-  it('deletes a mapped hybrid configuration: the mapping goes, the caller lands in INITIAL-SETUP-ADMIN and keeps System Admin under internal authorization', async () => {
-    const finance = (
-      await post(admin, { name: 'Finance', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins', initial_system_admin_team_code: 'FIN-ADMINS' }).expect(201)
-    ).body;
-    await http().post(MAPPINGS).set('corelite-token', admin).send({ auth_type_id: finance.id }).expect(201);
-    // alice is a System Admin only through the hybrid team.
-    const alice = await platform.token({ sub: 'alice', groups: ['fin-admins'] });
-    const before = await http().get(`${BASE}/me`).set('corelite-token', alice).expect(200);
-    expect(before.body).toMatchObject({ auth_type: 'hybrid', is_system_admin: true, teams: [{ team_code: 'FIN-ADMINS', via: 'external' }] });
+  it(
+    'deletes a mapped hybrid configuration: the mapping goes, the caller lands ' +
+      'in INITIAL-SETUP-ADMIN and keeps System Admin under internal authorization',
+    async () => {
+      const finance = (
+        await post(admin, {
+          name: 'Finance',
+          auth_type: 'hybrid',
+          initial_system_admin_team_external_ref_id: 'fin-admins',
+          initial_system_admin_team_code: 'FIN-ADMINS',
+        }).expect(201)
+      ).body;
+      await http().post(MAPPINGS).set('corelite-token', admin).send({ auth_type_id: finance.id }).expect(201);
+      // alice is a System Admin only through the hybrid team.
+      const alice = await platform.token({ sub: 'alice', groups: ['fin-admins'] });
+      const before = await http().get(`${BASE}/me`).set('corelite-token', alice).expect(200);
+      expect(before.body).toMatchObject({
+        auth_type: 'hybrid',
+        is_system_admin: true,
+        teams: [{ team_code: 'FIN-ADMINS', via: 'external' }],
+      });
 
-    await http().delete(`${CONFIGS}/${finance.id}`).set('corelite-token', alice).expect(204);
+      await http().delete(`${CONFIGS}/${finance.id}`).set('corelite-token', alice).expect(204);
 
-    expectProblem(await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', admin), 404, 'AUTHTYPE_NOT_FOUND');
-    expect(await mappings.countDocuments({ tenantId: 'default' })).toBe(0);
-    expect(await memberships.countDocuments({ tenantId: 'default', userId: 'alice', teamCode: 'INITIAL-SETUP-ADMIN' })).toBe(1);
-    const after = await http().get(`${BASE}/me`).set('corelite-token', alice).expect(200);
-    expect(after.body).toMatchObject({
-      auth_type: 'internal',
-      is_system_admin: true,
-      teams: [{ team_code: 'INITIAL-SETUP-ADMIN', org_code: 'admin_org', roles: ['System Admin'], via: 'internal' }],
-    });
-    expect(await teams.countDocuments({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' })).toBe(1);
-    expect(await audit.countDocuments({ tenantId: ANY_TENANT, resource: 'authtype_configuration', action: 'delete', resourceId: finance.id, actor: 'alice' })).toBe(1);
-    expectProblem(await http().delete(`${CONFIGS}/${finance.id}`).set('corelite-token', admin), 404, 'AUTHTYPE_NOT_FOUND');
-  });
+      expectProblem(await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', admin), 404, 'AUTHTYPE_NOT_FOUND');
+      expect(await mappings.countDocuments({ tenantId: 'default' })).toBe(0);
+      expect(await memberships.countDocuments({ tenantId: 'default', userId: 'alice', teamCode: 'INITIAL-SETUP-ADMIN' })).toBe(1);
+      const after = await http().get(`${BASE}/me`).set('corelite-token', alice).expect(200);
+      expect(after.body).toMatchObject({
+        auth_type: 'internal',
+        is_system_admin: true,
+        teams: [{ team_code: 'INITIAL-SETUP-ADMIN', org_code: 'admin_org', roles: ['System Admin'], via: 'internal' }],
+      });
+      expect(await teams.countDocuments({ tenantId: ANY_TENANT, teamCode: 'FIN-ADMINS' })).toBe(1);
+      expect(
+        await audit.countDocuments({
+          tenantId: ANY_TENANT,
+          resource: 'authtype_configuration',
+          action: 'delete',
+          resourceId: finance.id,
+          actor: 'alice',
+        }),
+      ).toBe(1);
+      expectProblem(await http().delete(`${CONFIGS}/${finance.id}`).set('corelite-token', admin), 404, 'AUTHTYPE_NOT_FOUND');
+    },
+  );
 
   it('deletes an internal configuration without touching memberships', async () => {
     const internal = (await post(admin, { name: 'Corporate', auth_type: 'internal' }).expect(201)).body;
@@ -281,19 +391,25 @@ describe('authz: auth-type configurations', () => {
       for (const res of responses.filter((r) => r.status === 409)) expect(res.body.code).toBe(code);
     };
 
-    const internals = await Promise.all(Array.from({ length: 20 }, (_, i) => post(admin, { name: `Internal ${i}`, auth_type: 'internal' })));
+    const internals = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(admin, { name: `Internal ${i}`, auth_type: 'internal' })),
+    );
     expectOneWinner(internals, 'AUTHTYPE_INTERNAL_EXISTS');
     expect(await configurations.countDocuments({ tenantId: 'default', auth_type: 'internal' })).toBe(1);
 
     const sameName = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(admin, { name: i % 2 ? 'RACE' : 'race', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: `race-${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        post(admin, { name: i % 2 ? 'RACE' : 'race', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: `race-${i}` }),
+      ),
     );
     expectOneWinner(sameName, 'AUTHTYPE_NAME_TAKEN');
     expect(await configurations.countDocuments({ tenantId: 'default', auth_type: 'hybrid' })).toBe(1);
     expect(await teams.countDocuments({ tenantId: 'default', externalRefId: /^race-/ })).toBe(1);
 
     const sameRef = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(admin, { name: `Shared ${i}`, auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'shared-ref' })),
+      Array.from({ length: 20 }, (_, i) =>
+        post(admin, { name: `Shared ${i}`, auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'shared-ref' }),
+      ),
     );
     expectOneWinner(sameRef, 'EXTERNAL_REF_IN_USE');
     expect(await configurations.countDocuments({ tenantId: 'default', initial_system_admin_team_external_ref_id: 'shared-ref' })).toBe(1);
@@ -308,14 +424,27 @@ describe('authz: auth-type configurations', () => {
   });
 
   it("isolates tenants: another tenant's System Admin gets 404 for every id of tenant default and cannot map or unmap it", async () => {
-    const finance = (await post(admin, { name: 'Finance', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins' }).expect(201)).body;
+    const finance = (
+      await post(admin, { name: 'Finance', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'fin-admins' }).expect(201)
+    ).body;
     await http().post(MAPPINGS).set('corelite-token', admin).send({ auth_type_id: finance.id }).expect(201);
     const other = await platform.token({ sub: 'admin', tid: 'other', groups: ['fin-admins', 'x'] });
 
-    expect((await http().get(`${BASE}/me`).set('corelite-token', other).expect(200)).body).toMatchObject({ tenant_id: 'other', is_system_admin: true });
+    expect((await http().get(`${BASE}/me`).set('corelite-token', other).expect(200)).body).toMatchObject({
+      tenant_id: 'other',
+      is_system_admin: true,
+    });
     expectProblem(await http().get(`${CONFIGS}/${finance.id}`).set('corelite-token', other), 404, 'AUTHTYPE_NOT_FOUND');
-    expectProblem(await http().patch(patchPath(finance.id)).set('corelite-token', other).send({ name: 'Stolen' }), 404, 'AUTHTYPE_NOT_FOUND');
-    expectProblem(await http().patch(patchPath(finance.id)).set('corelite-token', other).send({ initial_system_admin_team_external_ref_id: 'x' }), 404, 'AUTHTYPE_NOT_FOUND');
+    expectProblem(
+      await http().patch(patchPath(finance.id)).set('corelite-token', other).send({ name: 'Stolen' }),
+      404,
+      'AUTHTYPE_NOT_FOUND',
+    );
+    expectProblem(
+      await http().patch(patchPath(finance.id)).set('corelite-token', other).send({ initial_system_admin_team_external_ref_id: 'x' }),
+      404,
+      'AUTHTYPE_NOT_FOUND',
+    );
     expectProblem(await http().delete(`${CONFIGS}/${finance.id}`).set('corelite-token', other), 404, 'AUTHTYPE_NOT_FOUND');
     expect((await http().get(CONFIGS).set('corelite-token', other).expect(200)).body).toEqual([]);
     expectProblem(await http().post(MAPPINGS).set('corelite-token', other).send({ auth_type_id: finance.id }), 404, 'AUTHTYPE_NOT_FOUND');

@@ -21,7 +21,6 @@ const LDAP = {
   useSSL: false,
 };
 
-
 describe('core configuration values', () => {
   let platform: Platform;
   let admin: string;

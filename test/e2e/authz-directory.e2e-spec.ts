@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { Directory } from '../../apps/authz/src/directory/directory';
 import { startComponent, stopComponent } from '../../tools/stack';
 import { eventually, Platform, startPlatform } from '../support/platform';
@@ -47,8 +47,15 @@ describe('authz: directory (LDAP) and the external groups of a user', () => {
 
   const api = () => request(platform.authz.url);
   const configure = async (value: LdapValue, token = admin) =>
-    api().put('/core/configuration/v1/configvalues').set('corelite-token', token).send({ configurationkey: '_ldap_config', configurationvalue: value }).expect(200);
-  const userTeams = (userId: string, token = admin) => api().get(`${V2}/userteam/${encodeURIComponent(userId)}`).set('corelite-token', token);
+    api()
+      .put('/core/configuration/v1/configvalues')
+      .set('corelite-token', token)
+      .send({ configurationkey: '_ldap_config', configurationvalue: value })
+      .expect(200);
+  const userTeams = (userId: string, token = admin) =>
+    api()
+      .get(`${V2}/userteam/${encodeURIComponent(userId)}`)
+      .set('corelite-token', token);
   const groupsOf = async (userId: string) => {
     const res = await userTeams(userId).expect(200);
     expect(res.body).not.toHaveProperty('external_groups_error');
@@ -62,7 +69,11 @@ describe('authz: directory (LDAP) and the external groups of a user', () => {
     for (const user_id of ['alice', 'carol', 'dora', '*)(uid=*', '*', 'alice)(|(uid=*']) {
       await api().post(`${V2}/users`).set('corelite-token', admin).send({ user_id }).expect(201);
     }
-    await api().post(`${V2}/teams`).set('corelite-token', admin).send({ team_code: 'CLOUD', org_code: 'org-cloud', roles: ['Cloud Admin'], external_ref_id: 'cloud-admins' }).expect(201);
+    await api()
+      .post(`${V2}/teams`)
+      .set('corelite-token', admin)
+      .send({ team_code: 'CLOUD', org_code: 'org-cloud', roles: ['Cloud Admin'], external_ref_id: 'cloud-admins' })
+      .expect(201);
     await api().post(`${V2}/userteam`).set('corelite-token', admin).send({ user_id: 'alice', team_code: 'CLOUD' }).expect(200);
   });
   afterAll(async () => {
@@ -72,7 +83,11 @@ describe('authz: directory (LDAP) and the external groups of a user', () => {
 
   it('without a directory: no external groups, and the port answers 404 DIRECTORY_NOT_CONFIGURED', async () => {
     const res = await userTeams('alice').expect(200);
-    expect(res.body).toEqual({ user_id: 'alice', teams: [{ team_code: 'CLOUD', org_code: 'org-cloud', roles: ['Cloud Admin'] }], external_groups: [] });
+    expect(res.body).toEqual({
+      user_id: 'alice',
+      teams: [{ team_code: 'CLOUD', org_code: 'org-cloud', roles: ['Cloud Admin'] }],
+      external_groups: [],
+    });
     const problem = await problemOf(directory.groupsOf('default', 'alice'));
     expect(problem.getStatus()).toBe(404);
     expect(problem.code).toBe('DIRECTORY_NOT_CONFIGURED');
@@ -118,7 +133,11 @@ describe('authz: directory (LDAP) and the external groups of a user', () => {
   it('keeps tenants apart: another tenant has no directory', async () => {
     const otherAdmin = await platform.token({ sub: 'admin', tid: OTHER_TENANT });
     const res = await userTeams('admin', otherAdmin).expect(200);
-    expect(res.body).toEqual({ user_id: 'admin', teams: [{ team_code: 'INITIAL-SETUP-ADMIN', org_code: 'admin_org', roles: ['System Admin'] }], external_groups: [] });
+    expect(res.body).toEqual({
+      user_id: 'admin',
+      teams: [{ team_code: 'INITIAL-SETUP-ADMIN', org_code: 'admin_org', roles: ['System Admin'] }],
+      external_groups: [],
+    });
     expect((await problemOf(directory.groupsOf(OTHER_TENANT, 'alice'))).code).toBe('DIRECTORY_NOT_CONFIGURED');
   });
 
@@ -148,7 +167,11 @@ describe('authz: directory (LDAP) and the external groups of a user', () => {
     await configure({ ...ldap, host: '127.0.0.1:1' });
     try {
       const res = await userTeams('alice').expect(200);
-      expect(res.body).toMatchObject({ teams: [{ team_code: 'CLOUD' }], external_groups: [], external_groups_error: { code: 'DIRECTORY_UNAVAILABLE' } });
+      expect(res.body).toMatchObject({
+        teams: [{ team_code: 'CLOUD' }],
+        external_groups: [],
+        external_groups_error: { code: 'DIRECTORY_UNAVAILABLE' },
+      });
     } finally {
       await configure(ldap);
     }
@@ -174,7 +197,11 @@ describe('authz: directory (LDAP) and the external groups of a user', () => {
       await request(platform.authz.directUrl).get('/health/ready').expect(200);
       await api().post(`${V2}/userteam`).set('corelite-token', admin).send({ user_id: 'carol', team_code: 'CLOUD' }).expect(200);
       const carol = await userTeams('carol').expect(200);
-      expect(carol.body).toMatchObject({ teams: [{ team_code: 'CLOUD' }], external_groups: [], external_groups_error: { code: 'DIRECTORY_UNAVAILABLE' } });
+      expect(carol.body).toMatchObject({
+        teams: [{ team_code: 'CLOUD' }],
+        external_groups: [],
+        external_groups_error: { code: 'DIRECTORY_UNAVAILABLE' },
+      });
     } finally {
       await startComponent('ldap', quiet);
     }

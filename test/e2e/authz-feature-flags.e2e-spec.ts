@@ -8,7 +8,6 @@ import { NatsProbe, natsProbe } from '../support/nats-probe';
 const FLAGS = '/core/featureflagmanagement/v1/featureflag';
 const AUDIT = '/core/authorization/v1/audit';
 
-
 describe('feature flags', () => {
   let platform: Platform;
   let admin: string;
@@ -150,7 +149,13 @@ describe('feature flags', () => {
       mode: 'create',
     });
     expect(created).toEqual({ flag: { configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'true' }, created: true });
-    const updated = await bus.request('core.flags.set', { tenantId: 'default', key: 'TRANSFORM_PARQUET', value: 'false', actor: 'carol', mode: 'update' });
+    const updated = await bus.request('core.flags.set', {
+      tenantId: 'default',
+      key: 'TRANSFORM_PARQUET',
+      value: 'false',
+      actor: 'carol',
+      mode: 'update',
+    });
     expect(updated).toEqual({ flag: { configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'false' }, created: false });
     expect((await list(bob).expect(200)).body).toContainEqual({ configurationkey: 'TRANSFORM_PARQUET', configurationvalue: 'false' });
     const listed = await bus.request('core.flags.list', { tenantId: 'default' });

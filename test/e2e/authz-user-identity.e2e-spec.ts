@@ -41,16 +41,24 @@ describe('authz: users are keyed by (tenant, IdP, subject)', () => {
     expect((await me(admin).expect(200)).body).toMatchObject({ is_system_admin: true, idp_id: 'idp-default' });
   });
 
-  it('keeps a user and its memberships per IdP: the routes take an optional idp_id, the caller\'s IdP by default', async () => {
+  it("keeps a user and its memberships per IdP: the routes take an optional idp_id, the caller's IdP by default", async () => {
     // the second IdP's admin was provisioned by its first token, apart from the default IdP's
     expectProblem(await post('/users', { user_id: 'admin', idp_id: SECOND_IDP }), 409, 'USER_EXISTS');
-    expect((await post('/users', { user_id: 'carol', idp_id: SECOND_IDP }).expect(201)).body).toMatchObject({ user_id: 'carol', idp_id: SECOND_IDP });
+    expect((await post('/users', { user_id: 'carol', idp_id: SECOND_IDP }).expect(201)).body).toMatchObject({
+      user_id: 'carol',
+      idp_id: SECOND_IDP,
+    });
     expect((await post('/users', { user_id: 'carol' }).expect(201)).body).toMatchObject({ user_id: 'carol', idp_id: 'idp-default' });
     expectProblem(await post('/users', { user_id: 'carol' }), 409, 'USER_EXISTS');
     expectProblem(await post('/users', { user_id: 'dave', idp_id: 'idp/../x' }), 400, 'VALIDATION_FAILED');
 
     const listed = (await get('/users?limit=500').expect(200)).body.items as { user_id: string; idp_id: string }[];
-    expect(listed.filter((user) => user.user_id === 'admin').map((user) => user.idp_id).sort()).toEqual(['idp-default', SECOND_IDP]);
+    expect(
+      listed
+        .filter((user) => user.user_id === 'admin')
+        .map((user) => user.idp_id)
+        .sort(),
+    ).toEqual(['idp-default', SECOND_IDP]);
 
     expect((await post('/userteam', { user_id: 'admin', team_code: ADMIN_TEAM, idp_id: SECOND_IDP }).expect(200)).body).toEqual({
       user_id: 'admin',
@@ -58,7 +66,9 @@ describe('authz: users are keyed by (tenant, IdP, subject)', () => {
       added: true,
     });
     expect((await me(intruder).expect(200)).body).toMatchObject({ is_system_admin: true, idp_id: SECOND_IDP });
-    expect((await get(`/userteam/admin?idp_id=${SECOND_IDP}`).expect(200)).body.teams).toEqual([{ team_code: ADMIN_TEAM, org_code: 'admin_org', roles: ['System Admin'] }]);
+    expect((await get(`/userteam/admin?idp_id=${SECOND_IDP}`).expect(200)).body.teams).toEqual([
+      { team_code: ADMIN_TEAM, org_code: 'admin_org', roles: ['System Admin'] },
+    ]);
 
     await post('/userteam/remove', { user_id: 'admin', team_code: ADMIN_TEAM, idp_id: SECOND_IDP }).expect(200);
     expect((await me(intruder)).body.is_system_admin).not.toBe(true);
@@ -78,7 +88,9 @@ describe('authz: users are keyed by (tenant, IdP, subject)', () => {
 
     // all the while, the default IdP's admin stayed the System Admin
     expect((await me(admin).expect(200)).body.is_system_admin).toBe(true);
-    expect((await get('/userteam/admin').expect(200)).body.teams).toEqual([{ team_code: ADMIN_TEAM, org_code: 'admin_org', roles: ['System Admin'] }]);
+    expect((await get('/userteam/admin').expect(200)).body.teams).toEqual([
+      { team_code: ADMIN_TEAM, org_code: 'admin_org', roles: ['System Admin'] },
+    ]);
   });
 
   it('bootstraps the admin of BOOTSTRAP_ADMIN_IDP, and refuses to start with an unsafe one', async () => {
@@ -113,15 +125,27 @@ describe('authz: users are keyed by (tenant, IdP, subject)', () => {
       for (let start = 0; start < 2; start += 1) {
         app = (await createAuthzApp({ ...platform.env, MONGODB_URI: uri.toString() })).app;
         await app.init();
-        const resolved = await app.get(PrincipalService).resolveAccess({ tenantId: 'default', userId: 'legacy', idpId: 'idp-default', groups: [] });
+        const resolved = await app
+          .get(PrincipalService)
+          .resolveAccess({ tenantId: 'default', userId: 'legacy', idpId: 'idp-default', groups: [] });
         expect(resolved.isSystemAdmin).toBe(true);
-        const elsewhere = await app.get(PrincipalService).resolveAccess({ tenantId: 'default', userId: 'legacy', idpId: SECOND_IDP, groups: [] });
+        const elsewhere = await app
+          .get(PrincipalService)
+          .resolveAccess({ tenantId: 'default', userId: 'legacy', idpId: SECOND_IDP, groups: [] });
         expect(elsewhere.isSystemAdmin).toBe(false);
         await app.close();
         app = undefined;
       }
-      const users = await db.collection('users').find({ userId: 'legacy', idpId: 'idp-default' }, { projection: { _id: 0, tenantId: 1, idpId: 1 } }).toArray();
-      expect(users).toEqual(expect.arrayContaining([{ tenantId: 'default', idpId: 'idp-default' }, { tenantId: 'old', idpId: 'idp-default' }]));
+      const users = await db
+        .collection('users')
+        .find({ userId: 'legacy', idpId: 'idp-default' }, { projection: { _id: 0, tenantId: 1, idpId: 1 } })
+        .toArray();
+      expect(users).toEqual(
+        expect.arrayContaining([
+          { tenantId: 'default', idpId: 'idp-default' },
+          { tenantId: 'old', idpId: 'idp-default' },
+        ]),
+      );
       expect(await db.collection('memberships').countDocuments({ idpId: { $exists: false } })).toBe(0);
       const indexes = (await db.collection('users').indexes()).map((index) => JSON.stringify(index.key));
       expect(indexes).not.toContain(JSON.stringify({ tenantId: 1, userId: 1 }));

@@ -11,7 +11,6 @@ import { NatsProbe, natsProbe } from '../support/nats-probe';
 const V2 = '/authorization/v2';
 const OTHER_TENANT = 'other';
 
-
 describe('authz: teams, users and user-team membership', () => {
   let platform: Platform;
   let admin: string;
@@ -29,7 +28,8 @@ describe('authz: teams, users and user-team membership', () => {
   const eventsFor = (userId: string) => events.filter((event) => event.userIds?.includes(userId));
   /** Long enough for an event in flight on the local NATS to arrive. */
   const quietPeriod = () => new Promise((resolve) => setTimeout(resolve, 300));
-  const teamsOf = async (userId: string) => (await get(`/userteam/${encodeURIComponent(userId)}`).expect(200)).body.teams.map((t: { team_code: string }) => t.team_code);
+  const teamsOf = async (userId: string) =>
+    (await get(`/userteam/${encodeURIComponent(userId)}`).expect(200)).body.teams.map((t: { team_code: string }) => t.team_code);
 
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: `default,${OTHER_TENANT}` });
@@ -49,8 +49,19 @@ describe('authz: teams, users and user-team membership', () => {
 
   describe('teams', () => {
     it('creates a team with its org and role records, reads it back, refuses duplicates', async () => {
-      const created = await post('/teams', { team_code: 'FINOPS', org_code: 'org-finance', roles: ['Cost Reader', 'Budget Owner'], external_ref_id: 'finops' }).expect(201);
-      expect(created.body).toMatchObject({ team_code: 'FINOPS', org_code: 'org-finance', roles: ['Cost Reader', 'Budget Owner'], external_ref_id: 'finops', created_at: expect.any(String) });
+      const created = await post('/teams', {
+        team_code: 'FINOPS',
+        org_code: 'org-finance',
+        roles: ['Cost Reader', 'Budget Owner'],
+        external_ref_id: 'finops',
+      }).expect(201);
+      expect(created.body).toMatchObject({
+        team_code: 'FINOPS',
+        org_code: 'org-finance',
+        roles: ['Cost Reader', 'Budget Owner'],
+        external_ref_id: 'finops',
+        created_at: expect.any(String),
+      });
 
       const read = await get('/teams/FINOPS').expect(200);
       expect(read.body).toEqual(created.body);
@@ -60,7 +71,11 @@ describe('authz: teams, users and user-team membership', () => {
       expect(await platform.authz.app.get(OrgRepository).exists(OTHER_TENANT, { orgCode: 'org-finance' })).toBe(false);
 
       expectProblem(await post('/teams', { team_code: 'FINOPS', org_code: 'org-x', roles: [] }), 409, 'TEAM_CODE_TAKEN');
-      expectProblem(await post('/teams', { team_code: 'FINOPS-2', org_code: 'org-x', roles: [], external_ref_id: 'finops' }), 409, 'EXTERNAL_REF_IN_USE');
+      expectProblem(
+        await post('/teams', { team_code: 'FINOPS-2', org_code: 'org-x', roles: [], external_ref_id: 'finops' }),
+        409,
+        'EXTERNAL_REF_IN_USE',
+      );
       // the refused calls left nothing behind
       expectProblem(await get('/teams/FINOPS-2'), 404, 'TEAM_NOT_FOUND');
       expect(await platform.authz.app.get(OrgRepository).exists('default', { orgCode: 'org-x' })).toBe(false);
@@ -100,7 +115,7 @@ describe('authz: teams, users and user-team membership', () => {
       expectProblem(await get('/teams?cursor=not-a-cursor'), 400, 'VALIDATION_FAILED');
     });
 
-    it('is for System Admins; another tenant\'s team reads as 404', async () => {
+    it("is for System Admins; another tenant's team reads as 404", async () => {
       expectProblem(await post('/teams', { team_code: 'BOBS', org_code: 'o', roles: ['System Admin'] }, bob), 403, 'SYSTEM_ADMIN_REQUIRED');
       expectProblem(await get('/teams', bob), 403, 'SYSTEM_ADMIN_REQUIRED');
       expectProblem(await get('/teams/BOBS'), 404, 'TEAM_NOT_FOUND');
@@ -152,7 +167,11 @@ describe('authz: teams, users and user-team membership', () => {
       const added = await post('/userteam', { user_id: 'frank', team_code: 'OPS' }).expect(200);
       expect(added.body).toEqual({ user_id: 'frank', team_code: 'OPS', added: true });
       const read = await get('/userteam/frank').expect(200);
-      expect(read.body).toEqual({ user_id: 'frank', teams: [{ team_code: 'OPS', org_code: 'org-a', roles: ['Operator'] }], external_groups: [] });
+      expect(read.body).toEqual({
+        user_id: 'frank',
+        teams: [{ team_code: 'OPS', org_code: 'org-a', roles: ['Operator'] }],
+        external_groups: [],
+      });
       await eventually(async () => expect(eventsFor('frank')).toEqual([{ tenantId: 'default', userIds: ['frank'], teamCodes: ['OPS'] }]));
 
       const again = await post('/userteam', { user_id: 'frank', team_code: 'OPS' }).expect(200);
@@ -184,7 +203,7 @@ describe('authz: teams, users and user-team membership', () => {
       expect(removed.body.is_system_admin).toBe(false);
     });
 
-    it('answers 404 TEAM_NOT_FOUND / USER_NOT_FOUND (spec §7.6), also for another tenant\'s ids', async () => {
+    it("answers 404 TEAM_NOT_FOUND / USER_NOT_FOUND, also for another tenant's ids", async () => {
       expectProblem(await post('/userteam', { user_id: 'frank', team_code: 'NOPE' }), 404, 'TEAM_NOT_FOUND');
       expectProblem(await post('/userteam', { user_id: 'ghost', team_code: 'OPS' }), 404, 'USER_NOT_FOUND');
       expectProblem(await post('/userteam', { user_id: 'frank', team_code: 'FOREIGN' }), 404, 'TEAM_NOT_FOUND');
@@ -307,7 +326,10 @@ describe('authz: teams, users and user-team membership', () => {
         expectProblem(await post('/users/teams/remove', body), 400, 'VALIDATION_FAILED');
       }
       expect(await teamsOf('u1')).toEqual([]);
-      const tooMany = { team_code_list: Array.from({ length: 21 }, (_, i) => `T${i}`), user_id_list: Array.from({ length: 500 }, (_, i) => `x${i}`) };
+      const tooMany = {
+        team_code_list: Array.from({ length: 21 }, (_, i) => `T${i}`),
+        user_id_list: Array.from({ length: 500 }, (_, i) => `x${i}`),
+      };
       expectProblem(await post('/users/teams', tooMany), 400, 'TOO_MANY_PAIRS');
     });
 
@@ -320,7 +342,10 @@ describe('authz: teams, users and user-team membership', () => {
 
     it('handles the largest lists (500 users) in one call', async () => {
       const ids = Array.from({ length: 500 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`);
-      await platform.authz.app.get(UserRepository).insertBulk('default', ids.map((userId) => ({ userId, idpId: 'idp-default' })));
+      await platform.authz.app.get(UserRepository).insertBulk(
+        'default',
+        ids.map((userId) => ({ userId, idpId: 'idp-default' })),
+      );
       const res = await post('/users/teams', { team_code_list: ['B3'], user_id_list: ids }).expect(200);
       expect(res.body.added).toHaveLength(500);
       expect(res.body.unchanged_count).toBe(0);
@@ -334,7 +359,16 @@ describe('authz: teams, users and user-team membership', () => {
 
   it('documents the endpoints in the OpenAPI document', async () => {
     const doc = (await api().get('/docs/authz/openapi.json').expect(200)).body;
-    for (const path of ['/authorization/v2/teams', '/authorization/v2/teams/{team_code}', '/authorization/v2/users', '/authorization/v2/userteam', '/authorization/v2/userteam/remove', '/authorization/v2/userteam/{userid}', '/authorization/v2/users/teams', '/authorization/v2/users/teams/remove']) {
+    for (const path of [
+      '/authorization/v2/teams',
+      '/authorization/v2/teams/{team_code}',
+      '/authorization/v2/users',
+      '/authorization/v2/userteam',
+      '/authorization/v2/userteam/remove',
+      '/authorization/v2/userteam/{userid}',
+      '/authorization/v2/users/teams',
+      '/authorization/v2/users/teams/remove',
+    ]) {
       expect(doc.paths).toHaveProperty([path]);
     }
     expect(JSON.stringify(doc.paths['/authorization/v2/userteam/{userid}'])).toContain('external_groups_error');

@@ -22,7 +22,8 @@ const DIRECTORY_PASSWORD = 'directory-secret-7f3a';
 const count = (value: number) => new Intl.NumberFormat('en-US').format(value);
 
 /** The console rounds money for display as Intl does (en-US); the test formats the API's amounts the same way. */
-const money = (amount: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
+const money = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
 
 /**
  * The web console in a real browser (Debian's Chromium through playwright-core), served by the
@@ -38,7 +39,8 @@ describe('web console in a browser', () => {
   const figures: string[] = [];
 
   const api = (token: string) => ({
-    get: (path: string, query: Record<string, string> = {}) => request(platform.costasset.url).get(path).query(query).set('corelite-token', token),
+    get: (path: string, query: Record<string, string> = {}) =>
+      request(platform.costasset.url).get(path).query(query).set('corelite-token', token),
   });
 
   async function signInLink(sub: string, accessTtlSeconds = 3600, withRefresh = true): Promise<string> {
@@ -50,7 +52,8 @@ describe('web console in a browser', () => {
   /** Waits until nothing loads any more and every chart has drawn. */
   async function settled(page: Page): Promise<void> {
     await page.waitForFunction(
-      `!document.querySelector('.state.loading') && [...document.querySelectorAll('.chart')].every((chart) => chart.querySelector('svg path'))`,
+      `!document.querySelector('.state.loading') ` +
+        `&& [...document.querySelectorAll('.chart')].every((chart) => chart.querySelector('svg path'))`,
       undefined,
       { timeout: 20_000 },
     );
@@ -82,14 +85,28 @@ describe('web console in a browser', () => {
     periods = /periods ([\d, ]+)\)/.exec(loaded)![1].split(', ');
 
     // a member whose team sees the demo's visibility group (aws only), and one without any team
-    const authz = (path: string, body: object) => request(gateway).post(path).set('corelite-token', adminToken).send(body).expect((res) => expect(res.status).toBeLessThan(300));
+    const authz = (path: string, body: object) =>
+      request(gateway)
+        .post(path)
+        .set('corelite-token', adminToken)
+        .send(body)
+        .expect((res) => expect(res.status).toBeLessThan(300));
     await authz('/authorization/v2/teams', { team_code: 'AWS-VIEW', org_code: 'finops', roles: [] });
     await authz('/authorization/v2/users', { user_id: 'viewer' });
     await authz('/authorization/v2/users/teams', { user_id_list: ['viewer'], team_code_list: ['AWS-VIEW'] });
     await request(gateway)
       .put('/core/configuration/v1/configvalues')
       .set('corelite-token', adminToken)
-      .send({ configurationkey: '_ldap_config', configurationvalue: { base: 'dc=corelite,dc=local', host: 'ldap.example.internal:389', username: 'cn=reader,dc=corelite,dc=local', password: DIRECTORY_PASSWORD, useSSL: false } })
+      .send({
+        configurationkey: '_ldap_config',
+        configurationvalue: {
+          base: 'dc=corelite,dc=local',
+          host: 'ldap.example.internal:389',
+          username: 'cn=reader,dc=corelite,dc=local',
+          password: DIRECTORY_PASSWORD,
+          useSSL: false,
+        },
+      })
       .expect(200);
     await request(gateway)
       .put('/api/costasset/v1/dynamicResourceGroups')
@@ -101,8 +118,18 @@ describe('web console in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await platform?.close();
-    const size = existsSync(join(REPO_ROOT, 'dist', 'console', 'index.html')) ? describeBundle(measureBundle()) : 'console bundle: not built';
-    process.stdout.write([`console: ${size}`, ...figures.map((figure) => `console: ${figure}`), `console: screenshots (${screenshots.length}) in ${SCREENSHOTS}:`, ...screenshots.map((file) => `  ${file}`), ''].join('\n'));
+    const size = existsSync(join(REPO_ROOT, 'dist', 'console', 'index.html'))
+      ? describeBundle(measureBundle())
+      : 'console bundle: not built';
+    process.stdout.write(
+      [
+        `console: ${size}`,
+        ...figures.map((figure) => `console: ${figure}`),
+        `console: screenshots (${screenshots.length}) in ${SCREENSHOTS}:`,
+        ...screenshots.map((file) => `  ${file}`),
+        '',
+      ].join('\n'),
+    );
   });
 
   /** Opens `url` in a fresh context (empty browser cache) and answers when the overview became interactive, in ms after navigation. */
@@ -112,49 +139,66 @@ describe('web console in a browser', () => {
     return Number(await page.evaluate(`performance.getEntriesByName('corelite:overview-interactive')[0].startTime`));
   }
 
-  it('signs in with the printed link, keeps the token out of the address, and shows the API’s month total, interactive within 1.5 s', async () => {
-    // the very first visit after start-up: the service resolves the principal and currencies first
-    const first = await browser.newPage();
-    const firstMs = await overviewInteractiveMs(first, await signInLink('admin'));
-    figures.push(`overview interactive ${Math.round(firstMs)} ms after navigation (first request after the service started: empty browser cache, service caches cold)`);
-    await first.context().close();
+  it(
+    'signs in with the printed link, keeps the token out of the ' + 'address, and shows the API’s month total, interactive within 1.5 s',
+    async () => {
+      // the very first visit after start-up: the service resolves the principal and currencies first
+      const first = await browser.newPage();
+      const firstMs = await overviewInteractiveMs(first, await signInLink('admin'));
+      figures.push(
+        `overview interactive ${Math.round(firstMs)} ms after navigation (first ` +
+          `request after the service started: empty browser cache, service caches cold)`,
+      );
+      await first.context().close();
 
-    // new visitors on a running service: empty browser cache (every asset fetched), the API warm;
-    // three visits, each in a fresh context, the best one compared with the target (the machine is shared)
-    const visits: number[] = [];
-    for (let visit = 0; visit < 2; visit++) {
-      const visitor = await browser.newPage();
-      visits.push(await overviewInteractiveMs(visitor, await signInLink('admin')));
-      await visitor.context().close();
-    }
-    const page = await browser.newPage();
-    const link = await signInLink('admin');
-    visits.push(await overviewInteractiveMs(page, link));
-    const sorted = [...visits].sort((a, b) => a - b);
-    const interactiveMs = sorted[0];
-    figures.push(`overview interactive ${Math.round(sorted[0])} ms best, ${Math.round(sorted[1])} ms median of ${visits.length} new visitors (empty browser cache, sign-in link, ${periods.length} months of demo data)`);
-    const timings = (await page.evaluate(`performance.getEntriesByType('resource').map((entry) => [entry.name.replace(location.origin, '').slice(0, 48), Math.round(entry.startTime), Math.round(entry.duration)])`)) as [string, number, number][];
-    figures.push(`  the last visit's requests (start + duration, ms): ${timings.map(([name, start, duration]) => `${name} ${start}+${duration}`).join(', ')}`);
-    expect(page.url()).toBe(`${gateway}/`);
-    expect(await page.evaluate('sessionStorage.getItem("corelite.access")')).toEqual(expect.stringMatching(/^ey/));
+      // new visitors on a running service: empty browser cache (every asset fetched), the API warm;
+      // three visits, each in a fresh context, the best one compared with the target (the machine is shared)
+      const visits: number[] = [];
+      for (let visit = 0; visit < 2; visit++) {
+        const visitor = await browser.newPage();
+        visits.push(await overviewInteractiveMs(visitor, await signInLink('admin')));
+        await visitor.context().close();
+      }
+      const page = await browser.newPage();
+      const link = await signInLink('admin');
+      visits.push(await overviewInteractiveMs(page, link));
+      const sorted = [...visits].sort((a, b) => a - b);
+      const interactiveMs = sorted[0];
+      figures.push(
+        `overview interactive ${Math.round(sorted[0])} ms best, ${Math.round(sorted[1])} ms median of ` +
+          `${visits.length} new visitors (empty browser cache, sign-in link, ${periods.length} months of demo data)`,
+      );
+      const timings = (await page.evaluate(
+        `performance.getEntriesByType('resource').map((entry) => [entry.name.replace(location.origin, ` +
+          `'').slice(0, 48), Math.round(entry.startTime), Math.round(entry.duration)])`,
+      )) as [string, number, number][];
+      figures.push(
+        `  the last visit's requests (start + duration, ms): ` +
+          `${timings.map(([name, start, duration]) => `${name} ${start}+${duration}`).join(', ')}`,
+      );
+      expect(page.url()).toBe(`${gateway}/`);
+      expect(await page.evaluate('sessionStorage.getItem("corelite.access")')).toEqual(expect.stringMatching(/^ey/));
 
-    const costs = (await api(adminToken).get(COSTS, { groupBy: 'providerName', top: '8' }).expect(200)).body;
-    const monthTotal = costs.totals[costs.totals.length - 1];
-    expect(costs.to).toBe(periods[periods.length - 1]);
-    expect(await page.textContent('[data-testid="month-total"]')).toBe(money(monthTotal, costs.currency));
-    expect(await page.textContent('[data-testid="previous-month-total"]')).toBe(money(costs.totals[costs.totals.length - 2], costs.currency));
-    await settled(page);
-    await screenshot(page, '01-overview');
-    await accessible(page, 'overview');
-    expect(interactiveMs).toBeLessThan(1500);
+      const costs = (await api(adminToken).get(COSTS, { groupBy: 'providerName', top: '8' }).expect(200)).body;
+      const monthTotal = costs.totals[costs.totals.length - 1];
+      expect(costs.to).toBe(periods[periods.length - 1]);
+      expect(await page.textContent('[data-testid="month-total"]')).toBe(money(monthTotal, costs.currency));
+      expect(await page.textContent('[data-testid="previous-month-total"]')).toBe(
+        money(costs.totals[costs.totals.length - 2], costs.currency),
+      );
+      await settled(page);
+      await screenshot(page, '01-overview');
+      await accessible(page, 'overview');
+      expect(interactiveMs).toBeLessThan(1500);
 
-    // a returning visitor (assets cached)
-    await page.goto(`${gateway}/explorer`);
-    await page.waitForSelector('#page-title');
-    const warmMs = await overviewInteractiveMs(page, `${gateway}/`);
-    figures.push(`overview interactive ${Math.round(warmMs)} ms after navigation (returning visitor: assets cached)`);
-    await page.context().close();
-  });
+      // a returning visitor (assets cached)
+      await page.goto(`${gateway}/explorer`);
+      await page.waitForSelector('#page-title');
+      const warmMs = await overviewInteractiveMs(page, `${gateway}/`);
+      figures.push(`overview interactive ${Math.round(warmMs)} ms after navigation (returning visitor: assets cached)`);
+      await page.context().close();
+    },
+  );
 
   it('shows every page of a System Admin with real data, accessible (axe-core) and saved as a screenshot', async () => {
     const page = await browser.newPage();
@@ -232,14 +276,20 @@ describe('web console in a browser', () => {
     // a real drop event carrying the file, as a user's drag and drop delivers it
     const bytes = readFileSync(file).toString('base64');
     const dataTransfer = await page.evaluateHandle(
-      `(() => { const bytes = Uint8Array.from(atob(${JSON.stringify(bytes)}), (c) => c.charCodeAt(0)); const transfer = new DataTransfer(); transfer.items.add(new File([bytes], 'console-upload.zip', { type: 'application/zip' })); return transfer; })()`,
+      `(() => { const bytes = Uint8Array.from(atob(${JSON.stringify(bytes)}), (c) => c.charCodeAt(0)); ` +
+        `const transfer = new DataTransfer(); ` +
+        `transfer.items.add(new File([bytes], 'console-upload.zip', { type: 'application/zip' })); return transfer; })()`,
     );
     await page.dispatchEvent('[data-testid="gpd-dropzone"]', 'drop', { dataTransfer });
     await page.waitForSelector('[data-testid="gpd-stage"] [role="progressbar"]');
     await page.waitForSelector('[data-testid="gpd-stage"][data-step="done"]', { timeout: 90_000 });
     const row = page.locator('tr[data-status="enriched"]', { hasText: 'console-upload.zip' });
     await row.waitFor();
-    const uploads = (await api(adminToken).get('/api/costasset/v1/gpd', { providername: 'gcp' }).expect(200)).body as { fileName: string; rowsWritten: number; rowsRejected: number }[];
+    const uploads = (await api(adminToken).get('/api/costasset/v1/gpd', { providername: 'gcp' }).expect(200)).body as {
+      fileName: string;
+      rowsWritten: number;
+      rowsRejected: number;
+    }[];
     const upload = uploads.find((entry) => entry.fileName === 'console-upload.zip')!;
     expect(upload.rowsWritten).toBeGreaterThan(0);
     expect(await row.locator('td').nth(4).textContent()).toBe(new Intl.NumberFormat('en-US').format(upload.rowsWritten));
@@ -256,132 +306,194 @@ describe('web console in a browser', () => {
     await page.context().close();
   });
 
-  it('imports a FOCUS export of two files (CSV and Parquet) chosen in the browser, follows the job, shows the row counts, and exports the month as FOCUS', async () => {
-    const parts = [
-      await focusFile({ version: '1.2', format: 'csv', rows: 150, providers: ['aws', 'azure'], periods: ['201911'] }, 'focus 2019-11 part 1.csv'),
-      await focusFile({ version: '1.2', format: 'parquet', rows: 90, providers: ['oci'], periods: ['201911'] }, 'focus-2019-11-part-2.snappy.parquet'),
-    ];
-    const rows = parts.reduce((sum, part) => sum + part.sums.rows, 0);
-    const page = await browser.newPage();
-    await page.goto(await signInLink('admin'));
-    await page.getByRole('link', { name: 'Data', exact: true }).click();
-    await page.getByRole('tab', { name: 'FOCUS export' }).click();
-    await page.waitForSelector('[data-testid="focus-dropzone"]');
-    await page.fill('#focus-label', 'Console FOCUS 2019-11');
-    // the file picker, as a user chooses several files in it
-    await page.setInputFiles(
-      '#focus-file',
-      parts.map((part) => ({ name: part.name, mimeType: part.name.endsWith('.csv') ? 'text/csv' : 'application/octet-stream', buffer: part.body })),
-    );
-    expect(await page.locator('[data-testid="focus-files"] li').count()).toBe(2);
-    await page.getByRole('button', { name: 'Upload 2 files and import' }).click();
-    await page.waitForSelector('[data-testid="focus-stage"] [role="progressbar"]');
-    await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
-    // one progress bar per file, and one for the import job
-    expect(await page.locator('[data-testid="focus-stage"] > .upload-progress [role="progressbar"]').count()).toBe(3);
+  it(
+    'imports a FOCUS export of two files (CSV and Parquet) chosen in the browser, ' +
+      'follows the job, shows the row counts, and exports the month as FOCUS',
+    async () => {
+      const parts = [
+        await focusFile(
+          { version: '1.2', format: 'csv', rows: 150, providers: ['aws', 'azure'], periods: ['201911'] },
+          'focus 2019-11 part 1.csv',
+        ),
+        await focusFile(
+          { version: '1.2', format: 'parquet', rows: 90, providers: ['oci'], periods: ['201911'] },
+          'focus-2019-11-part-2.snappy.parquet',
+        ),
+      ];
+      const rows = parts.reduce((sum, part) => sum + part.sums.rows, 0);
+      const page = await browser.newPage();
+      await page.goto(await signInLink('admin'));
+      await page.getByRole('link', { name: 'Data', exact: true }).click();
+      await page.getByRole('tab', { name: 'FOCUS export' }).click();
+      await page.waitForSelector('[data-testid="focus-dropzone"]');
+      await page.fill('#focus-label', 'Console FOCUS 2019-11');
+      // the file picker, as a user chooses several files in it
+      await page.setInputFiles(
+        '#focus-file',
+        parts.map((part) => ({
+          name: part.name,
+          mimeType: part.name.endsWith('.csv') ? 'text/csv' : 'application/octet-stream',
+          buffer: part.body,
+        })),
+      );
+      expect(await page.locator('[data-testid="focus-files"] li').count()).toBe(2);
+      await page.getByRole('button', { name: 'Upload 2 files and import' }).click();
+      await page.waitForSelector('[data-testid="focus-stage"] [role="progressbar"]');
+      await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
+      // one progress bar per file, and one for the import job
+      expect(await page.locator('[data-testid="focus-stage"] > .upload-progress [role="progressbar"]').count()).toBe(3);
 
-    const list = (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body as { items: { GPDUploadRefId: string; providerName: string; status: string; rowsRead: number; rowsWritten: number; rowsRejected: number }[] };
-    const upload = list.items.find((item) => item.providerName === 'Console FOCUS 2019-11')!;
-    expect(upload).toMatchObject({ status: 'enriched', rowsRead: rows, rowsWritten: rows, rowsRejected: 0 });
-    const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
-    expect(await report.getAttribute('data-status')).toBe('enriched');
-    expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe(count(rows));
-    expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe(count(rows));
-    expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('0');
-    expect(await report.locator('[data-testid="focus-versions"]').textContent()).toBe('1.2');
-    expect(await report.locator('[data-testid="focus-parts"] tbody th').allTextContents()).toEqual(parts.map((part) => part.name));
-    // the list of FOCUS uploads holds it too
-    const row = page.locator(`[data-testid="focus-upload-${upload.GPDUploadRefId}"]`);
-    await row.waitFor();
-    expect(await row.getAttribute('data-status')).toBe('enriched');
-    await settled(page);
-    await accessible(page, 'FOCUS import');
-    await screenshot(page, '07-data-focus-import');
+      const list = (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body as {
+        items: {
+          GPDUploadRefId: string;
+          providerName: string;
+          status: string;
+          rowsRead: number;
+          rowsWritten: number;
+          rowsRejected: number;
+        }[];
+      };
+      const upload = list.items.find((item) => item.providerName === 'Console FOCUS 2019-11')!;
+      expect(upload).toMatchObject({ status: 'enriched', rowsRead: rows, rowsWritten: rows, rowsRejected: 0 });
+      const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
+      expect(await report.getAttribute('data-status')).toBe('enriched');
+      expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe(count(rows));
+      expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe(count(rows));
+      expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('0');
+      expect(await report.locator('[data-testid="focus-versions"]').textContent()).toBe('1.2');
+      expect(await report.locator('[data-testid="focus-parts"] tbody th').allTextContents()).toEqual(parts.map((part) => part.name));
+      // the list of FOCUS uploads holds it too
+      const row = page.locator(`[data-testid="focus-upload-${upload.GPDUploadRefId}"]`);
+      await row.waitFor();
+      expect(await row.getAttribute('data-status')).toBe('enriched');
+      await settled(page);
+      await accessible(page, 'FOCUS import');
+      await screenshot(page, '07-data-focus-import');
 
-    // the explorer's month as a FOCUS file: every imported row of it, nothing else
-    await page.goto(`${gateway}/explorer?groupBy=providerName&from=201911&to=201911`);
-    await page.waitForSelector('[data-testid="explorer-focus-export"]');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'FOCUS CSV' }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^focus-1\.2-cost-line-items-.*\.csv$/);
-    const exported = readFileSync((await download.path())!, 'utf8');
-    const records = parse(exported, { columns: true }) as Record<string, string>[];
-    // whole months of charge periods (the generator bills some charges of a month's last evening in the next month)
-    const totals = (await api(adminToken).get('/api/costasset/v1/costLineItems/totals', { period: '201911' }).expect(200)).body as { groups: { lineItems: number }[] };
-    expect(totals.groups[0].lineItems).toBeGreaterThan(0);
-    expect(records).toHaveLength(totals.groups[0].lineItems);
-    expect(new Set(records.map((record) => record.ChargePeriodStart.slice(0, 7)))).toEqual(new Set(['2019-11']));
+      // the explorer's month as a FOCUS file: every imported row of it, nothing else
+      await page.goto(`${gateway}/explorer?groupBy=providerName&from=201911&to=201911`);
+      await page.waitForSelector('[data-testid="explorer-focus-export"]');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'FOCUS CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^focus-1\.2-cost-line-items-.*\.csv$/);
+      const exported = readFileSync((await download.path())!, 'utf8');
+      const records = parse(exported, { columns: true }) as Record<string, string>[];
+      // whole months of charge periods (the generator bills some charges of a month's last evening in the next month)
+      const totals = (await api(adminToken).get('/api/costasset/v1/costLineItems/totals', { period: '201911' }).expect(200)).body as {
+        groups: { lineItems: number }[];
+      };
+      expect(totals.groups[0].lineItems).toBeGreaterThan(0);
+      expect(records).toHaveLength(totals.groups[0].lineItems);
+      expect(new Set(records.map((record) => record.ChargePeriodStart.slice(0, 7)))).toEqual(new Set(['2019-11']));
 
-    // a restated part imported again replaces the rows the first import holds for its providers, accounts and months
-    await page.goto(`${gateway}/data`);
-    await page.getByRole('tab', { name: 'FOCUS export' }).click();
-    await page.fill('#focus-label', 'Console FOCUS 2019-11 restated');
-    await page.setInputFiles('#focus-file', [{ name: parts[0].name, mimeType: 'text/csv', buffer: parts[0].body }]);
-    await page.getByRole('button', { name: 'Upload the file and import' }).click();
-    await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
-    const restated = ((await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body.items as { providerName: string; replaced: { uploadRefId: string; rowsRemoved: number }[] }[]).find((item) => item.providerName === 'Console FOCUS 2019-11 restated')!;
-    expect(restated.replaced).toEqual([{ uploadRefId: upload.GPDUploadRefId, rowsRemoved: parts[0].sums.rows }]);
-    expect(await page.textContent('[data-testid="focus-stage"] [data-testid="focus-replaced"] li')).toBe(`${upload.GPDUploadRefId}: ${count(parts[0].sums.rows)} rows`);
-    await page.context().close();
-  });
+      // a restated part imported again replaces the rows the first import holds for its providers, accounts and months
+      await page.goto(`${gateway}/data`);
+      await page.getByRole('tab', { name: 'FOCUS export' }).click();
+      await page.fill('#focus-label', 'Console FOCUS 2019-11 restated');
+      await page.setInputFiles('#focus-file', [{ name: parts[0].name, mimeType: 'text/csv', buffer: parts[0].body }]);
+      await page.getByRole('button', { name: 'Upload the file and import' }).click();
+      await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
+      const restated = (
+        (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body.items as {
+          providerName: string;
+          replaced: { uploadRefId: string; rowsRemoved: number }[];
+        }[]
+      ).find((item) => item.providerName === 'Console FOCUS 2019-11 restated')!;
+      expect(restated.replaced).toEqual([{ uploadRefId: upload.GPDUploadRefId, rowsRemoved: parts[0].sums.rows }]);
+      expect(await page.textContent('[data-testid="focus-stage"] [data-testid="focus-replaced"] li')).toBe(
+        `${upload.GPDUploadRefId}: ${count(parts[0].sums.rows)} rows`,
+      );
+      await page.context().close();
+    },
+  );
 
-  it('shows the API’s problem for a file it cannot read, and the conformance report of a FOCUS file with a bad row; cleans that upload up', async () => {
-    const header = ['BilledCost', 'BillingAccountId', 'BillingCurrency', 'ChargeCategory', 'ChargePeriodStart', 'ChargePeriodEnd', 'ProviderName', 'ServiceCategory', 'ServiceName', 'Id'];
-    const csv = [header, ['1.25', 'acct-1', 'USD', 'Usage', '2019-10-01', '2019-10-02', 'AWS', 'Compute', 'EC2', 'r1'], ['abc', 'acct-1', 'USD', 'Usage', '2019-10-01', '2019-10-02', 'AWS', 'Compute', 'EC2', 'r2']]
-      .map((cells) => csvLine(cells))
-      .join('');
-    const page = await browser.newPage();
-    await page.goto(await signInLink('admin'));
-    await page.goto(`${gateway}/data`);
-    await page.getByRole('tab', { name: 'FOCUS export' }).click();
+  it(
+    'shows the API’s problem for a file it cannot read, and the conformance ' +
+      'report of a FOCUS file with a bad row; cleans that upload up',
+    async () => {
+      const header = [
+        'BilledCost',
+        'BillingAccountId',
+        'BillingCurrency',
+        'ChargeCategory',
+        'ChargePeriodStart',
+        'ChargePeriodEnd',
+        'ProviderName',
+        'ServiceCategory',
+        'ServiceName',
+        'Id',
+      ];
+      const csv = [
+        header,
+        ['1.25', 'acct-1', 'USD', 'Usage', '2019-10-01', '2019-10-02', 'AWS', 'Compute', 'EC2', 'r1'],
+        ['abc', 'acct-1', 'USD', 'Usage', '2019-10-01', '2019-10-02', 'AWS', 'Compute', 'EC2', 'r2'],
+      ]
+        .map((cells) => csvLine(cells))
+        .join('');
+      const page = await browser.newPage();
+      await page.goto(await signInLink('admin'));
+      await page.goto(`${gateway}/data`);
+      await page.getByRole('tab', { name: 'FOCUS export' }).click();
 
-    // a file the importer cannot read: the API's problem, as it words it
-    await page.setInputFiles('#focus-file', [{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not FOCUS') }]);
-    await page.getByRole('button', { name: 'Upload the file and import' }).click();
-    const problem = (await request(gateway).post(FOCUS_UPLOADS).set('corelite-token', adminToken).send({ files: [{ name: 'notes.txt' }] }).expect(400)).body;
-    expect(problem.code).toBe('FOCUS_FILE_FORMAT_UNKNOWN');
-    const shown = page.locator('[data-testid="focus-stage"] .state.error');
-    await shown.waitFor();
-    expect(await shown.textContent()).toContain(problem.detail);
-    expect(await shown.textContent()).toContain(problem.code);
-    await page.getByRole('button', { name: 'Remove notes.txt' }).click();
+      // a file the importer cannot read: the API's problem, as it words it
+      await page.setInputFiles('#focus-file', [{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not FOCUS') }]);
+      await page.getByRole('button', { name: 'Upload the file and import' }).click();
+      const problem = (
+        await request(gateway)
+          .post(FOCUS_UPLOADS)
+          .set('corelite-token', adminToken)
+          .send({ files: [{ name: 'notes.txt' }] })
+          .expect(400)
+      ).body;
+      expect(problem.code).toBe('FOCUS_FILE_FORMAT_UNKNOWN');
+      const shown = page.locator('[data-testid="focus-stage"] .state.error');
+      await shown.waitFor();
+      expect(await shown.textContent()).toContain(problem.detail);
+      expect(await shown.textContent()).toContain(problem.code);
+      await page.getByRole('button', { name: 'Remove notes.txt' }).click();
 
-    // a file with a bad row, dropped on the zone, declared as FOCUS 1.2
-    await page.selectOption('#focus-version', '1.2');
-    const dataTransfer = await page.evaluateHandle(
-      `(() => { const transfer = new DataTransfer(); transfer.items.add(new File([${JSON.stringify(csv)}], 'bad row.csv', { type: 'text/csv' })); return transfer; })()`,
-    );
-    await page.dispatchEvent('[data-testid="focus-dropzone"]', 'drop', { dataTransfer });
-    await page.getByRole('button', { name: 'Upload the file and import' }).click();
-    await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
-    expect(await page.getAttribute('[data-testid="focus-stage"]', 'data-job-status')).toBe('completed_with_errors');
+      // a file with a bad row, dropped on the zone, declared as FOCUS 1.2
+      await page.selectOption('#focus-version', '1.2');
+      const dataTransfer = await page.evaluateHandle(
+        `(() => { const transfer = new DataTransfer(); ` +
+          `transfer.items.add(new File([${JSON.stringify(csv)}], 'bad row.csv', { type: 'text/csv' })); return transfer; })()`,
+      );
+      await page.dispatchEvent('[data-testid="focus-dropzone"]', 'drop', { dataTransfer });
+      await page.getByRole('button', { name: 'Upload the file and import' }).click();
+      await page.waitForSelector('[data-testid="focus-stage"][data-step="done"]', { timeout: 90_000 });
+      expect(await page.getAttribute('[data-testid="focus-stage"]', 'data-job-status')).toBe('completed_with_errors');
 
-    const list = (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body as { items: { GPDUploadRefId: string; fileName: string; status: string; conformance: { rules: { rule: string; count: number }[] } }[] };
-    const upload = list.items.find((item) => item.status === 'enriched_with_errors' && item.fileName.includes('bad row.csv'))!;
-    expect(upload.conformance.rules.find((rule) => rule.rule === 'DECIMAL_INVALID')).toMatchObject({ count: 1 });
-    const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
-    expect(await report.getAttribute('data-status')).toBe('enriched_with_errors');
-    expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe('2');
-    expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe('1');
-    expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('1');
-    const rule = report.locator('[data-testid="conformance-rules"] tr[data-rule="DECIMAL_INVALID"]');
-    expect(await rule.locator('td').nth(0).textContent()).toBe('error');
-    expect(await rule.locator('td').nth(1).textContent()).toBe('1');
-    expect(await rule.locator('td').nth(2).textContent()).toBe('bad row.csv:3 (r2) BilledCost "abc" is not a decimal number');
-    expect(await report.locator('[data-testid="focus-rejections"]').textContent()).toContain('bad row.csv:3 (r2) BilledCost "abc" is not a decimal number');
-    await settled(page);
-    await accessible(page, 'FOCUS conformance report');
-    await screenshot(page, '07-data-focus-conformance');
+      const list = (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body as {
+        items: { GPDUploadRefId: string; fileName: string; status: string; conformance: { rules: { rule: string; count: number }[] } }[];
+      };
+      const upload = list.items.find((item) => item.status === 'enriched_with_errors' && item.fileName.includes('bad row.csv'))!;
+      expect(upload.conformance.rules.find((rule) => rule.rule === 'DECIMAL_INVALID')).toMatchObject({ count: 1 });
+      const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
+      expect(await report.getAttribute('data-status')).toBe('enriched_with_errors');
+      expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe('2');
+      expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe('1');
+      expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('1');
+      const rule = report.locator('[data-testid="conformance-rules"] tr[data-rule="DECIMAL_INVALID"]');
+      expect(await rule.locator('td').nth(0).textContent()).toBe('error');
+      expect(await rule.locator('td').nth(1).textContent()).toBe('1');
+      expect(await rule.locator('td').nth(2).textContent()).toBe('bad row.csv:3 (r2) BilledCost "abc" is not a decimal number');
+      expect(await report.locator('[data-testid="focus-rejections"]').textContent()).toContain(
+        'bad row.csv:3 (r2) BilledCost "abc" is not a decimal number',
+      );
+      await settled(page);
+      await accessible(page, 'FOCUS conformance report');
+      await screenshot(page, '07-data-focus-conformance');
 
-    // clean it up from the list of FOCUS uploads: its rows go, the record stays as cleaned
-    const row = page.locator(`[data-testid="focus-upload-${upload.GPDUploadRefId}"]`);
-    await row.locator('summary', { hasText: 'Remove' }).click();
-    await row.getByRole('button', { name: 'Remove its files and rows' }).click();
-    await page.waitForSelector(`[data-testid="focus-upload-${upload.GPDUploadRefId}"][data-status="cleaned"]`);
-    expect((await api(adminToken).get(`${FOCUS_UPLOADS}/${upload.GPDUploadRefId}`).expect(200)).body.status).toBe('cleaned');
-    const left = (await api(adminToken).get('/api/costasset/v1/costLineItems', { uploadRefId: upload.GPDUploadRefId }).expect(200)).body;
-    expect(left.items).toHaveLength(0);
-    await page.context().close();
-  });
+      // clean it up from the list of FOCUS uploads: its rows go, the record stays as cleaned
+      const row = page.locator(`[data-testid="focus-upload-${upload.GPDUploadRefId}"]`);
+      await row.locator('summary', { hasText: 'Remove' }).click();
+      await row.getByRole('button', { name: 'Remove its files and rows' }).click();
+      await page.waitForSelector(`[data-testid="focus-upload-${upload.GPDUploadRefId}"][data-status="cleaned"]`);
+      expect((await api(adminToken).get(`${FOCUS_UPLOADS}/${upload.GPDUploadRefId}`).expect(200)).body.status).toBe('cleaned');
+      const left = (await api(adminToken).get('/api/costasset/v1/costLineItems', { uploadRefId: upload.GPDUploadRefId }).expect(200)).body;
+      expect(left.items).toHaveLength(0);
+      await page.context().close();
+    },
+  );
 
   it('creates a budget and shows it against actuals, with its thresholds', async () => {
     const page = await browser.newPage();
@@ -397,10 +509,16 @@ describe('web console in a browser', () => {
     await page.getByRole('button', { name: 'Create budget' }).click();
     await page.waitForSelector('[data-testid="budget-periods"]');
     await settled(page);
-    const units = (await api(adminToken).get('/api/costasset/v1/budgetController/budgetaryUnits').expect(200)).body as { name: string; period: string; actual: number; currency: string }[];
+    const units = (await api(adminToken).get('/api/costasset/v1/budgetController/budgetaryUnits').expect(200)).body as {
+      name: string;
+      period: string;
+      actual: number;
+      currency: string;
+    }[];
     const mine = units.filter((unit) => unit.name === 'Azure run rate');
     expect(mine.map((unit) => unit.period)).toEqual(periods);
-    for (const unit of mine) expect(await page.textContent(`[data-testid="actual-${unit.period}"]`)).toBe(money(unit.actual, unit.currency));
+    for (const unit of mine)
+      expect(await page.textContent(`[data-testid="actual-${unit.period}"]`)).toBe(money(unit.actual, unit.currency));
     expect(mine.some((unit) => unit.actual > 0)).toBe(true);
     await accessible(page, 'budget');
     await screenshot(page, '05-budget-against-actuals');
@@ -482,10 +600,17 @@ describe('web console in a browser', () => {
     expect(link).not.toContain(rotated);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForSelector('#token');
-    expect(await page.evaluate('[sessionStorage.getItem("corelite.access"), sessionStorage.getItem("corelite.refresh")]')).toEqual([null, null]);
+    expect(await page.evaluate('[sessionStorage.getItem("corelite.access"), sessionStorage.getItem("corelite.refresh")]')).toEqual([
+      null,
+      null,
+    ]);
     // sign-out revoked the session: a copy of either token is refused
-    await eventually(async () => expect((await request(gateway).get('/core/authorization/v1/me').set('corelite-token', renewed)).body.code).toBe('TOKEN_REVOKED'));
-    expect((await request(gateway).post('/core/authorization/v1/token/refresh').send({ refresh_token: rotated })).body.code).toBe('TOKEN_REVOKED');
+    await eventually(async () =>
+      expect((await request(gateway).get('/core/authorization/v1/me').set('corelite-token', renewed)).body.code).toBe('TOKEN_REVOKED'),
+    );
+    expect((await request(gateway).post('/core/authorization/v1/token/refresh').send({ refresh_token: rotated })).body.code).toBe(
+      'TOKEN_REVOKED',
+    );
     await page.reload();
     await page.waitForSelector('#token');
     await screenshot(page, '00-sign-in');

@@ -14,7 +14,12 @@ interface Series {
   lineItems: number;
 }
 
-const item = (providerName: string, period: string, cost: number, extra: Partial<SeedItem> & { chargeDay?: string; billingCurrency?: string; billedCost?: number; chargeCategory?: string } = {}) => {
+const item = (
+  providerName: string,
+  period: string,
+  cost: number,
+  extra: Partial<SeedItem> & { chargeDay?: string; billingCurrency?: string; billedCost?: number; chargeCategory?: string } = {},
+) => {
   const { chargeDay, ...rest } = extra;
   const start = new Date(`${chargeDay ?? `${period.slice(0, 4)}-${period.slice(4)}-10`}T08:00:00Z`);
   return {
@@ -37,7 +42,8 @@ describe('costasset cost explorer (GET /costs)', () => {
   let alice: string;
   let bob: string;
 
-  const costs = (token: string, query: Record<string, string | string[]> = {}) => request(platform.costasset.url).get(COSTS).query(query).set('corelite-token', token);
+  const costs = (token: string, query: Record<string, string | string[]> = {}) =>
+    request(platform.costasset.url).get(COSTS).query(query).set('corelite-token', token);
   const keys = (res: request.Response) => res.body.series.map((series: Series) => series.key);
 
   beforeAll(async () => {
@@ -46,7 +52,12 @@ describe('costasset cost explorer (GET /costs)', () => {
     alice = await platform.token({ sub: 'alice' });
     // bob is in a team that no visibility group names
     ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
-    const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body).expect((res) => expect(res.status).toBeLessThan(300));
+    const authz = (path: string, body: object) =>
+      request(platform.authz.url)
+        .post(path)
+        .set('corelite-token', admin)
+        .send(body)
+        .expect((res) => expect(res.status).toBeLessThan(300));
     await authz('/authorization/v2/teams', { team_code: 'AWS-TEAM', org_code: 'org', roles: [] });
     await authz('/authorization/v2/users', { user_id: 'alice' });
     await authz('/authorization/v2/userteam', { user_id: 'alice', team_code: 'AWS-TEAM' });
@@ -56,8 +67,17 @@ describe('costasset cost explorer (GET /costs)', () => {
       .send({ _id: 'aws', type: 'visibility', expr: 'providerName == "aws"', context: { teams: ['AWS-TEAM'] } })
       .expect(200);
     await seedLineItems(platform, 'default', [
-      item('aws', '202401', 100.125, { serviceName: 'EC2', tags: [{ group: 'team', key: 'owner', value: 'alpha' }], chargeDay: '2024-01-31' }),
-      item('aws', '202402', 50, { serviceName: 'S3', category: 'Storage', tags: [{ group: 'team', key: 'owner', value: 'beta' }], chargeDay: '2024-02-01' }),
+      item('aws', '202401', 100.125, {
+        serviceName: 'EC2',
+        tags: [{ group: 'team', key: 'owner', value: 'alpha' }],
+        chargeDay: '2024-01-31',
+      }),
+      item('aws', '202402', 50, {
+        serviceName: 'S3',
+        category: 'Storage',
+        tags: [{ group: 'team', key: 'owner', value: 'beta' }],
+        chargeDay: '2024-02-01',
+      }),
       item('aws', '202403', 0.000001, { serviceName: 'S3', category: 'Storage' }),
       item('azure', '202401', 30, { serviceName: 'VM', region: undefined as never, billingCurrency: 'EUR', billedCost: 27.5 }),
       item('azure', '202403', -5, { serviceName: 'VM', chargeCategory: 'Credit', billingCurrency: 'EUR', billedCost: -4.5 }),
@@ -71,7 +91,15 @@ describe('costasset cost explorer (GET /costs)', () => {
 
   it('answers one total series over the 12 months ending with the latest period by default', async () => {
     const res = await costs(admin).expect(200);
-    expect(res.body).toMatchObject({ source: 'rollup', metric: 'cost', currency: 'USD', granularity: 'month', from: '202304', to: '202403', groupBy: [] });
+    expect(res.body).toMatchObject({
+      source: 'rollup',
+      metric: 'cost',
+      currency: 'USD',
+      granularity: 'month',
+      from: '202304',
+      to: '202403',
+      groupBy: [],
+    });
     expect(res.body.buckets).toHaveLength(12);
     expect(res.body.series).toHaveLength(1);
     expect(res.body.series[0].values.slice(-3)).toEqual([130.125, 65, -5 + 0.000001]);
@@ -105,7 +133,12 @@ describe('costasset cost explorer (GET /costs)', () => {
       ['beta', 50],
       [null, 40.000001],
     ]);
-    const filtered = await costs(admin, { from: '202401', to: '202403', groupBy: 'providerName', filter: 'category == "Storage" || providerName == "oci"' }).expect(200);
+    const filtered = await costs(admin, {
+      from: '202401',
+      to: '202403',
+      groupBy: 'providerName',
+      filter: 'category == "Storage" || providerName == "oci"',
+    }).expect(200);
     expect(filtered.body.series.map((s: Series) => [s.key.providerName, s.total])).toEqual([
       ['aws', 50.000001],
       ['oci', 3],
@@ -122,7 +155,9 @@ describe('costasset cost explorer (GET /costs)', () => {
     expect(keys(billed)).toContainEqual({ providerName: 'azure', billingCurrency: 'EUR' });
     const azure = billed.body.series.find((s: Series) => s.key.providerName === 'azure');
     expect(azure.total).toBe(23);
-    const euroOnly = await costs(admin, { from: '202401', to: '202403', metric: 'billedCost', filter: 'providerName == "azure"' }).expect(200);
+    const euroOnly = await costs(admin, { from: '202401', to: '202403', metric: 'billedCost', filter: 'providerName == "azure"' }).expect(
+      200,
+    );
     expect(euroOnly.body).toMatchObject({ currency: 'EUR', groupBy: [], total: 23 });
   });
 
@@ -145,9 +180,17 @@ describe('costasset cost explorer (GET /costs)', () => {
     expect(lines).toContain("202402,gcp,'=cmd|calc,12,USD");
     expect(lines).toContain('202403,azure,VM,-5,USD');
     expect(lines).toHaveLength(1 + 7);
-    const accounts = await costs(admin, { from: '202402', to: '202402', groupBy: 'billingAccountName', format: 'csv', top: '1' }).expect(200);
+    const accounts = await costs(admin, { from: '202402', to: '202402', groupBy: 'billingAccountName', format: 'csv', top: '1' }).expect(
+      200,
+    );
     expect(accounts.text).toBe('bucket,billingAccountName,amount,currency\r\n202402,aws-acct,50,USD\r\n202402,(other),15,USD\r\n');
-    const named = await costs(admin, { from: '202402', to: '202402', groupBy: 'billingAccountName', format: 'csv', filter: 'providerName == "gcp"' }).expect(200);
+    const named = await costs(admin, {
+      from: '202402',
+      to: '202402',
+      groupBy: 'billingAccountName',
+      format: 'csv',
+      filter: 'providerName == "gcp"',
+    }).expect(200);
     expect(named.text).toContain('202402,"Team ""A"", Ltd",12,USD');
   });
 
@@ -156,7 +199,12 @@ describe('costasset cost explorer (GET /costs)', () => {
     expectProblem(await costs(admin, { groupBy: 'providerName,region,category,serviceName' }), 400, 'VALIDATION_FAILED', ['groupBy']);
     expectProblem(await costs(admin, { groupBy: 'tag:a:b,tag:c:d' }), 400, 'VALIDATION_FAILED', ['groupBy']);
     expectProblem(await costs(admin, { groupBy: 'tag:a/b:c' }), 400, 'VALIDATION_FAILED', ['groupBy']);
-    expectProblem(await costs(admin, { metric: 'price', top: '51', granularity: 'week', format: 'xml' }), 400, 'VALIDATION_FAILED', ['metric', 'top', 'granularity', 'format']);
+    expectProblem(await costs(admin, { metric: 'price', top: '51', granularity: 'week', format: 'xml' }), 400, 'VALIDATION_FAILED', [
+      'metric',
+      'top',
+      'granularity',
+      'format',
+    ]);
     expectProblem(await costs(admin, { unknown: 'x' }), 400, 'VALIDATION_FAILED');
     const bad = await costs(admin, { filter: 'providerName == "aws" && region =' });
     expectProblem(bad, 400, 'INVALID_EXPRESSION');
@@ -179,7 +227,12 @@ describe('costasset cost explorer (GET /costs)', () => {
       expect(res.body.source).toBe('rollup');
       expect(res.body.total).toBeCloseTo(150.125001, 9);
     });
-    const widened = await costs(alice, { from: '202401', to: '202403', groupBy: 'providerName', filter: 'providerName == "azure" || providerName == "aws"' }).expect(200);
+    const widened = await costs(alice, {
+      from: '202401',
+      to: '202403',
+      groupBy: 'providerName',
+      filter: 'providerName == "azure" || providerName == "aws"',
+    }).expect(200);
     expect(keys(widened)).toEqual([{ providerName: 'aws' }]);
     const defaults = await costs(alice).expect(200);
     expect(defaults.body.to).toBe('202403');
@@ -210,8 +263,15 @@ describe('costasset cost explorer (GET /costs)', () => {
         }
         expect([fromRollups.body.source, fromLineItems.body.source]).toEqual(['rollup', 'line-items']);
         // days are read from the daily rollups only; periods by month from the monthly ones
-        expect([fromRollups.body.rollupLevel, fromLineItems.body.rollupLevel]).toEqual([query.granularity === 'day' ? 'day' : 'month', null]);
-        expect({ ...fromRollups.body, source: undefined, rollupLevel: undefined }).toEqual({ ...fromLineItems.body, source: undefined, rollupLevel: undefined });
+        expect([fromRollups.body.rollupLevel, fromLineItems.body.rollupLevel]).toEqual([
+          query.granularity === 'day' ? 'day' : 'month',
+          null,
+        ]);
+        expect({ ...fromRollups.body, source: undefined, rollupLevel: undefined }).toEqual({
+          ...fromLineItems.body,
+          source: undefined,
+          rollupLevel: undefined,
+        });
       }
     }
   });

@@ -4,7 +4,7 @@ import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
-/** B.3: the corporate currency comes from the core service over NATS; changes reach costasset without a restart. */
+/** The corporate currency comes from the core service over NATS; changes reach costasset without a restart. */
 describe('costasset currency', () => {
   let platform: Platform;
   let admin: string;
@@ -14,8 +14,12 @@ describe('costasset currency', () => {
   let stranger: string;
 
   const putConfig = (key: string, value: unknown, token = admin) =>
-    request(platform.authz.url).put('/core/configuration/v1/configvalues').set('corelite-token', token).send({ configurationkey: key, configurationvalue: value });
-  const getCurrency = (path: string, token = user) => request(platform.costasset.url).get(`/api/costasset/v1/currency/${path}`).set('corelite-token', token);
+    request(platform.authz.url)
+      .put('/core/configuration/v1/configvalues')
+      .set('corelite-token', token)
+      .send({ configurationkey: key, configurationvalue: value });
+  const getCurrency = (path: string, token = user) =>
+    request(platform.costasset.url).get(`/api/costasset/v1/currency/${path}`).set('corelite-token', token);
 
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: 'default,other' });

@@ -10,7 +10,7 @@ const JOBS = '/api/costasset/v1/jobs';
 
 type StoredRequest = Record<string, unknown> & { id: string; status: string; rowsRemoved: number };
 
-/** B.10 data management: deletion requests (batched jobs, cancellable), accounts and filter values. */
+/** Data management: deletion requests (batched jobs, cancellable), accounts and filter values. */
 describe('costasset data management', () => {
   let platform: Platform;
   let admin: string;
@@ -227,8 +227,14 @@ describe('costasset data management', () => {
 
   it('keeps deletion jobs and requests to their submitter and System Admins, and terminating one cancels its request', async () => {
     const total = 30_000;
-    await seedLineItems(platform, 'default', Array.from({ length: total }, (_, index) => item('bulk-2', `b-${index % 7}`, '202407', index)));
-    const created = await api().post(BASE, { filters: { providerName: 'bulk-2' } }).expect(201);
+    await seedLineItems(
+      platform,
+      'default',
+      Array.from({ length: total }, (_, index) => item('bulk-2', `b-${index % 7}`, '202407', index)),
+    );
+    const created = await api()
+      .post(BASE, { filters: { providerName: 'bulk-2' } })
+      .expect(201);
     await eventually(async () => expect((await requestById(created.body.id)).status).toBe('running'), 20_000, 20);
 
     // for a member, and for a Cost Data Manager who did not ask for it, the admin's job and request do not exist

@@ -23,7 +23,7 @@ const RUN = randomUUID().slice(0, 8);
 const TENANT = `ext-${RUN}`;
 const OTHER_TENANT = `ext-other-${RUN}`;
 
-/** B.2 + contract §5 over HTTP against the real stack: extensions, raw data, flow into GPD, data routes. */
+/** Extensions and raw data over HTTP against the real stack: extensions, raw data, flow into GPD, data routes. */
 describe('costasset extensions and raw data', () => {
   let platform: Platform;
   let admin: string;
@@ -496,69 +496,75 @@ describe('costasset extensions and raw data', () => {
   });
 
   describe('data list, download and delete', () => {
-    it('lets a System Admin list and download raw data, others the files of the uploads they see only, never outside the tenant prefix', async () => {
-      await uploadRaw('download.zip', await rawZip({ 'usage-dl.csv': 'a;b\n1;2\n' }), 'dl');
-      await notify('download.zip', 'dl').expect(200);
-      expect(await keys('raw/dl/')).toEqual(['raw/dl/expanded/download.zip/usage-dl.csv', 'raw/dl/uploads/download.zip']);
-      const download = (key: string, token: string) =>
-        api()
-          .get(`${EXT}/data/download`)
-          .query({ key })
-          .set('corelite-token', token)
-          .buffer(true)
-          .parse((res, done) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('end', () => done(null, Buffer.concat(chunks)));
-          });
+    it(
+      'lets a System Admin list and download raw data, others the files ' + 'of the uploads they see only, never outside the tenant prefix',
+      async () => {
+        await uploadRaw('download.zip', await rawZip({ 'usage-dl.csv': 'a;b\n1;2\n' }), 'dl');
+        await notify('download.zip', 'dl').expect(200);
+        expect(await keys('raw/dl/')).toEqual(['raw/dl/expanded/download.zip/usage-dl.csv', 'raw/dl/uploads/download.zip']);
+        const download = (key: string, token: string) =>
+          api()
+            .get(`${EXT}/data/download`)
+            .query({ key })
+            .set('corelite-token', token)
+            .buffer(true)
+            .parse((res, done) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (chunk: Buffer) => chunks.push(chunk));
+              res.on('end', () => done(null, Buffer.concat(chunks)));
+            });
 
-      const file = await download('raw/dl/expanded/download.zip/usage-dl.csv', admin);
-      expect(file.status).toBe(200);
-      expect(file.headers['content-type']).toBe('application/octet-stream');
-      expect((file.body as Buffer).toString()).toBe('a;b\n1;2\n');
+        const file = await download('raw/dl/expanded/download.zip/usage-dl.csv', admin);
+        expect(file.status).toBe(200);
+        expect(file.headers['content-type']).toBe('application/octet-stream');
+        expect((file.body as Buffer).toString()).toBe('a;b\n1;2\n');
 
-      for (const key of [
-        `../${OTHER_TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
-        `/tenants/${TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
-        `tenants/${TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
-        'raw/dl/../dl/expanded/download.zip/usage-dl.csv',
-        'raw/dl/expanded/missing.csv',
-      ]) {
-        expectProblem(await api().get(`${EXT}/data/download`).query({ key }).set('corelite-token', admin), 404, 'OBJECT_NOT_FOUND');
-      }
-      // raw data is System Admin work: for anyone else of the tenant, or another tenant's admin, it does not exist
-      for (const token of [member, manager, otherAdmin]) {
-        expect(await keys('raw/dl/', token)).toEqual([]);
+        for (const key of [
+          `../${OTHER_TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
+          `/tenants/${TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
+          `tenants/${TENANT}/raw/dl/expanded/download.zip/usage-dl.csv`,
+          'raw/dl/../dl/expanded/download.zip/usage-dl.csv',
+          'raw/dl/expanded/missing.csv',
+        ]) {
+          expectProblem(await api().get(`${EXT}/data/download`).query({ key }).set('corelite-token', admin), 404, 'OBJECT_NOT_FOUND');
+        }
+        // raw data is System Admin work: for anyone else of the tenant, or another tenant's admin, it does not exist
+        for (const token of [member, manager, otherAdmin]) {
+          expect(await keys('raw/dl/', token)).toEqual([]);
+          expectProblem(
+            await api()
+              .get(`${EXT}/data/download`)
+              .query({ key: 'raw/dl/expanded/download.zip/usage-dl.csv' })
+              .set('corelite-token', token),
+            404,
+            'OBJECT_NOT_FOUND',
+          );
+        }
+
+        // the file of an upload follows the upload: its creator sees it, a member who may not see the upload does not
+        const submitted = (
+          await api()
+            .post('/api/costasset/v1/gpd')
+            .query({ providername: 'dl', fileName: 'managed.zip' })
+            .set('corelite-token', manager)
+            .expect(202)
+        ).body as { GPDUploadRefId: string; uploadUrl: string };
+        await put(submitted.uploadUrl, Buffer.from("the manager's file"));
+        const uploadKey = `gpd/${submitted.GPDUploadRefId}/managed.zip`;
+        expect(await keys('gpd/', manager)).toEqual([uploadKey]);
+        expect(((await download(uploadKey, manager).expect(200)).body as Buffer).toString()).toBe("the manager's file");
+        expect(await keys(`gpd/${submitted.GPDUploadRefId}/`)).toEqual([uploadKey]);
+        expect(await keys('gpd/', member)).toEqual([]);
         expectProblem(
-          await api().get(`${EXT}/data/download`).query({ key: 'raw/dl/expanded/download.zip/usage-dl.csv' }).set('corelite-token', token),
+          await api().get(`${EXT}/data/download`).query({ key: uploadKey }).set('corelite-token', member),
           404,
           'OBJECT_NOT_FOUND',
         );
-      }
 
-      // the file of an upload follows the upload: its creator sees it, a member who may not see the upload does not
-      const submitted = (
-        await api()
-          .post('/api/costasset/v1/gpd')
-          .query({ providername: 'dl', fileName: 'managed.zip' })
-          .set('corelite-token', manager)
-          .expect(202)
-      ).body as { GPDUploadRefId: string; uploadUrl: string };
-      await put(submitted.uploadUrl, Buffer.from("the manager's file"));
-      const uploadKey = `gpd/${submitted.GPDUploadRefId}/managed.zip`;
-      expect(await keys('gpd/', manager)).toEqual([uploadKey]);
-      expect(((await download(uploadKey, manager).expect(200)).body as Buffer).toString()).toBe("the manager's file");
-      expect(await keys(`gpd/${submitted.GPDUploadRefId}/`)).toEqual([uploadKey]);
-      expect(await keys('gpd/', member)).toEqual([]);
-      expectProblem(
-        await api().get(`${EXT}/data/download`).query({ key: uploadKey }).set('corelite-token', member),
-        404,
-        'OBJECT_NOT_FOUND',
-      );
-
-      expectProblem(await api().get(`${EXT}/data/list`).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
-      await api().get(`${EXT}/data/list`).expect(401);
-    });
+        expectProblem(await api().get(`${EXT}/data/list`).set('corelite-token', loner), 403, 'TEAM_REQUIRED');
+        await api().get(`${EXT}/data/list`).expect(401);
+      },
+    );
 
     it('deletes listed files for a System Admin, refusing keys outside the tenant', async () => {
       await uploadRaw('delete.zip', await rawZip({ 'usage-1.csv': 'a\n1\n', 'usage-2.csv': 'a\n2\n' }), 'del');

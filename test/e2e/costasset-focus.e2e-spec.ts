@@ -43,104 +43,118 @@ describe('costasset FOCUS import and export', () => {
   });
   afterAll(() => platform.close());
 
-  it('imports a FOCUS 1.0 CSV mixing AWS, Azure and OCI with no manifest: every row, exact totals, ids, dates, NULLs, tags and x_ columns as given', async () => {
-    const file = await focusFile({
-      version: '1.0',
-      format: 'csv',
-      rows: 400,
-      providers: ['aws', 'azure', 'oci'],
-      periods: ['202409', '202410'],
-    });
-    const { uploadId, job } = await importFocus(platform, admin, [file]);
-    expect(job).toMatchObject({ status: 'succeeded', result: { rowsRead: 400, rowsWritten: 400, rowsRejected: 0, rules: [] } });
-    expect(job).toMatchObject({ progress: { unit: 'bytes', rows: 400, percent: 100 } });
+  it(
+    'imports a FOCUS 1.0 CSV mixing AWS, Azure and OCI with no manifest: ' +
+      'every row, exact totals, ids, dates, NULLs, tags and x_ columns as given',
+    async () => {
+      const file = await focusFile({
+        version: '1.0',
+        format: 'csv',
+        rows: 400,
+        providers: ['aws', 'azure', 'oci'],
+        periods: ['202409', '202410'],
+      });
+      const { uploadId, job } = await importFocus(platform, admin, [file]);
+      expect(job).toMatchObject({ status: 'succeeded', result: { rowsRead: 400, rowsWritten: 400, rowsRejected: 0, rules: [] } });
+      expect(job).toMatchObject({ progress: { unit: 'bytes', rows: 400, percent: 100 } });
 
-    const scope = { uploadRefId: uploadId };
-    expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'providerName' }), 'providerName', file.sums.byProvider);
-    expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'category' }), 'category', file.sums.byServiceCategory);
-    expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'billingPeriod' }), 'billingPeriod', file.sums.byBillingPeriod);
-    expectTotals(
-      await costTotals(platform, admin, { ...scope, groupBy: 'billingAccountId' }),
-      'billingAccountId',
-      file.sums.byBillingAccount,
-    );
+      const scope = { uploadRefId: uploadId };
+      expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'providerName' }), 'providerName', file.sums.byProvider);
+      expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'category' }), 'category', file.sums.byServiceCategory);
+      expectTotals(await costTotals(platform, admin, { ...scope, groupBy: 'billingPeriod' }), 'billingPeriod', file.sums.byBillingPeriod);
+      expectTotals(
+        await costTotals(platform, admin, { ...scope, groupBy: 'billingAccountId' }),
+        'billingAccountId',
+        file.sums.byBillingAccount,
+      );
 
-    // cost is billedCost for rows already in the corporate currency, converted unrounded otherwise
-    const byProvider = await costTotals(platform, admin, { ...scope, groupBy: 'providerName' });
-    for (const group of byProvider) {
-      const rate = group.key.providerName === 'Microsoft' ? EUR_RATE : 1;
-      expect(Math.abs(group.cost - group.billedCost * rate)).toBeLessThanOrEqual(1e-6);
-    }
-    const items = await allLineItems(platform, admin, scope);
-    expect(items).toHaveLength(400);
-    for (const item of items.filter((line) => line.billingCurrency === 'USD')) expect(item.cost).toBe(item.billedCost);
-    const micro = items.filter((line) => line.billedCost === 8e-7);
-    expect(micro.length).toBeGreaterThan(0);
-    expect(micro.every((line) => line.cost !== 0)).toBe(true);
-    expect(items.some((line) => line.chargeCategory === 'Credit' && (line.billedCost as number) < 0)).toBe(true);
+      // cost is billedCost for rows already in the corporate currency, converted unrounded otherwise
+      const byProvider = await costTotals(platform, admin, { ...scope, groupBy: 'providerName' });
+      for (const group of byProvider) {
+        const rate = group.key.providerName === 'Microsoft' ? EUR_RATE : 1;
+        expect(Math.abs(group.cost - group.billedCost * rate)).toBeLessThanOrEqual(1e-6);
+      }
+      const items = await allLineItems(platform, admin, scope);
+      expect(items).toHaveLength(400);
+      for (const item of items.filter((line) => line.billingCurrency === 'USD')) expect(item.cost).toBe(item.billedCost);
+      const micro = items.filter((line) => line.billedCost === 8e-7);
+      expect(micro.length).toBeGreaterThan(0);
+      expect(micro.every((line) => line.cost !== 0)).toBe(true);
+      expect(items.some((line) => line.chargeCategory === 'Credit' && (line.billedCost as number) < 0)).toBe(true);
 
-    // NULL and empty cells are null, never the text NULL
-    for (const field of ['region', 'resourceId', 'availabilityZone', 'commitmentDiscountId', 'chargeClass'])
-      expect(items.filter((line) => line[field] === 'NULL' || line[field] === '')).toEqual([]);
-    expect(items.filter((line) => line.region === undefined).length).toBeGreaterThan(0);
+      // NULL and empty cells are null, never the text NULL
+      for (const field of ['region', 'resourceId', 'availabilityZone', 'commitmentDiscountId', 'chargeClass'])
+        expect(items.filter((line) => line[field] === 'NULL' || line[field] === '')).toEqual([]);
+      expect(items.filter((line) => line.region === undefined).length).toBeGreaterThan(0);
 
-    // a charge of 2024-08-31 22:00:00 (no offset) is UTC and billed in September, whatever the server's zone
-    const late = items.find((line) => line.sourceRow === 4) as Record<string, unknown>;
-    expect(late).toMatchObject({
-      chargePeriodStart: '2024-08-31T22:00:00.000Z',
-      period: '202408',
-      billingPeriod: '202409',
-      billingPeriodStart: '2024-09-01T00:00:00.000Z',
-      sourceFile: file.name,
-    });
+      // a charge of 2024-08-31 22:00:00 (no offset) is UTC and billed in September, whatever the server's zone
+      const late = items.find((line) => line.sourceRow === 4) as Record<string, unknown>;
+      expect(late).toMatchObject({
+        chargePeriodStart: '2024-08-31T22:00:00.000Z',
+        period: '202408',
+        billingPeriod: '202409',
+        billingPeriodStart: '2024-09-01T00:00:00.000Z',
+        sourceFile: file.name,
+      });
 
-    const azure = items.find((line) => line.providerName === 'Microsoft') as Record<string, unknown>;
-    expect(azure).toMatchObject({
-      billingAccountId: AZURE_ACCOUNT,
-      billingCurrency: 'EUR',
-      category: azure.serviceCategory,
-      focusVersion: '1.0',
-    });
-    expect(String(azure.assetAccountId)).toMatch(/^\/subscriptions\//);
-    const tagged = items.find((line) => (line.tags as { key: string }[]).some((tag) => tag.key === 'flagged')) as { tags: unknown[] };
-    expect(tagged.tags).toEqual(
-      expect.arrayContaining([
-        { group: 'default', key: 'flagged', value: 'true', type: 'boolean' },
-        { group: 'user', key: 'team', value: expect.any(String), name: 'user:team' },
-      ]),
-    );
-    expect(items.some((line) => (line.tags as { key: string }[]).some((tag) => tag.key === ' spaced key'))).toBe(true);
-    expect(items.find((line) => line.sourceRow === 2)).toMatchObject({ customColumns: [{ name: 'x_Note', value: 'café ☕, "quoted"' }] });
+      const azure = items.find((line) => line.providerName === 'Microsoft') as Record<string, unknown>;
+      expect(azure).toMatchObject({
+        billingAccountId: AZURE_ACCOUNT,
+        billingCurrency: 'EUR',
+        category: azure.serviceCategory,
+        focusVersion: '1.0',
+      });
+      expect(String(azure.assetAccountId)).toMatch(/^\/subscriptions\//);
+      const tagged = items.find((line) => (line.tags as { key: string }[]).some((tag) => tag.key === 'flagged')) as { tags: unknown[] };
+      expect(tagged.tags).toEqual(
+        expect.arrayContaining([
+          { group: 'default', key: 'flagged', value: 'true', type: 'boolean' },
+          { group: 'user', key: 'team', value: expect.any(String), name: 'user:team' },
+        ]),
+      );
+      expect(items.some((line) => (line.tags as { key: string }[]).some((tag) => tag.key === ' spaced key'))).toBe(true);
+      expect(items.find((line) => line.sourceRow === 2)).toMatchObject({
+        customColumns: [{ name: 'x_Note', value: 'café ☕, "quoted"' }],
+      });
 
-    // any identifier works in filters and expressions, and comes back unchanged
-    const azureRows = file.sums.byBillingAccount[AZURE_ACCOUNT].rows;
-    expect(await allLineItems(platform, admin, { billingAccountId: AZURE_ACCOUNT })).toHaveLength(azureRows);
-    expect(await allLineItems(platform, admin, { expr: `billingAccountId == '${AZURE_ACCOUNT}' && true` })).toHaveLength(azureRows);
+      // any identifier works in filters and expressions, and comes back unchanged
+      const azureRows = file.sums.byBillingAccount[AZURE_ACCOUNT].rows;
+      expect(await allLineItems(platform, admin, { billingAccountId: AZURE_ACCOUNT })).toHaveLength(azureRows);
+      expect(await allLineItems(platform, admin, { expr: `billingAccountId == '${AZURE_ACCOUNT}' && true` })).toHaveLength(azureRows);
 
-    const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', admin).expect(200)).body;
-    expect(record).toMatchObject({
-      format: 'focus',
-      status: 'enriched',
-      rowsRead: 400,
-      rowsWritten: 400,
-      providers: ['AWS', 'Microsoft', 'Oracle'],
-      parts: [
-        { name: file.name, format: 'csv', focusVersion: '1.0', versionSource: 'columns', rowsRead: 400, rowsWritten: 400, rowsRejected: 0 },
-      ],
-      conformance: { rules: [] },
-    });
-    expect(record.scopes).toEqual(
-      expect.arrayContaining([
-        { providerName: 'Microsoft', billingAccountId: AZURE_ACCOUNT, billingPeriod: '202409', rows: expect.any(Number) },
-      ]),
-    );
+      const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', admin).expect(200)).body;
+      expect(record).toMatchObject({
+        format: 'focus',
+        status: 'enriched',
+        rowsRead: 400,
+        rowsWritten: 400,
+        providers: ['AWS', 'Microsoft', 'Oracle'],
+        parts: [
+          {
+            name: file.name,
+            format: 'csv',
+            focusVersion: '1.0',
+            versionSource: 'columns',
+            rowsRead: 400,
+            rowsWritten: 400,
+            rowsRejected: 0,
+          },
+        ],
+        conformance: { rules: [] },
+      });
+      expect(record.scopes).toEqual(
+        expect.arrayContaining([
+          { providerName: 'Microsoft', billingAccountId: AZURE_ACCOUNT, billingPeriod: '202409', rows: expect.any(Number) },
+        ]),
+      );
 
-    // the OpenAPI line-item schema lists every field the API returns
-    const openapi = (await api().get('/docs/costasset/openapi.json').expect(200)).body;
-    const documented = Object.keys(openapi.components.schemas.CostLineItemDto.properties);
-    const returned = new Set(items.flatMap((line) => Object.keys(line)));
-    expect([...returned].filter((field) => !documented.includes(field))).toEqual([]);
-  });
+      // the OpenAPI line-item schema lists every field the API returns
+      const openapi = (await api().get('/docs/costasset/openapi.json').expect(200)).body;
+      const documented = Object.keys(openapi.components.schemas.CostLineItemDto.properties);
+      const returned = new Set(items.flatMap((line) => Object.keys(line)));
+      expect([...returned].filter((field) => !documented.includes(field))).toEqual([]);
+    },
+  );
 
   it.each([
     ['1.1', 'csv.gz', undefined, '202301'],
@@ -237,12 +251,19 @@ describe('costasset FOCUS import and export', () => {
     }
     // the caller's visibility applies: a member whose teams see no group exports a header and nothing else
     const { bob: member } = await teamMembers(platform, { code: 'READERS' }, ['bob']);
-    const visible = await api().get('/api/costasset/v1/costLineItems/export').query({ billingPeriod: '202312' }).set('corelite-token', member).expect(200);
+    const visible = await api()
+      .get('/api/costasset/v1/costLineItems/export')
+      .query({ billingPeriod: '202312' })
+      .set('corelite-token', member)
+      .expect(200);
     expect(visible.text.trim().split('\n')).toHaveLength(1);
     expect(await costTotals(platform, member, { billingPeriod: '202312' })).toEqual([]);
     // a user in no team exports nothing at all
     expectProblem(
-      await api().get('/api/costasset/v1/costLineItems/export').query({ billingPeriod: '202312' }).set('corelite-token', await platform.token({ sub: 'loner' })),
+      await api()
+        .get('/api/costasset/v1/costLineItems/export')
+        .query({ billingPeriod: '202312' })
+        .set('corelite-token', await platform.token({ sub: 'loner' })),
       403,
       'TEAM_REQUIRED',
     );

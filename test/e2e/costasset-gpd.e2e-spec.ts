@@ -13,7 +13,7 @@ const PERIOD = '202410';
 const ACCOUNT = '111111111111';
 const COST_FILE = `${PERIOD}/${ACCOUNT}/C_${ACCOUNT}_20241101T000000Z.csv`;
 
-/** B.1 + contract §5: the whole GPD path over HTTP against the real stack (MongoDB, NATS JetStream, object store). */
+/** The whole GPD path over HTTP against the real stack (MongoDB, NATS JetStream, object store). */
 describe('costasset GPD uploads and enrichment', () => {
   let platform: Platform;
   let admin: string;
@@ -49,7 +49,13 @@ describe('costasset GPD uploads and enrichment', () => {
       120_000,
       150,
     );
-    return body as { status: string; error?: string; attempts: number; result: Record<string, unknown>; progress: { percent: number; unit: string } };
+    return body as {
+      status: string;
+      error?: string;
+      attempts: number;
+      result: Record<string, unknown>;
+      progress: { percent: number; unit: string };
+    };
   };
   const upload = async (refId: string, provider = 'aws', token = admin) => {
     const res = await api().get(GPD).query({ providername: provider }).set('corelite-token', token).expect(200);
@@ -414,24 +420,39 @@ describe('costasset GPD uploads and enrichment', () => {
     expect(assets.body.items[0]).toMatchObject({ assetAccountId: `${account}-sub` });
   });
 
-  it('lists a provider\'s uploads as the interface\'s list, newest first, at most `limit`, the next page named by X-Next-Cursor and Link', async () => {
-    const provider = 'paged-provider';
-    const refIds: string[] = [];
-    for (let i = 0; i < 3; i++) refIds.push((await api().post(GPD).query({ providername: provider }).set('corelite-token', admin).expect(202)).body.GPDUploadRefId);
-    const all = await api().get(GPD).query({ providername: provider }).set('corelite-token', admin).expect(200);
-    expect(all.body.map((record: { GPDUploadRefId: string }) => record.GPDUploadRefId)).toEqual([...refIds].reverse());
-    expect(all.headers['x-next-cursor']).toBeUndefined();
-    const first = await api().get(GPD).query({ providername: provider, limit: 2 }).set('corelite-token', admin).expect(200);
-    expect(first.body).toHaveLength(2);
-    expect(first.headers.link).toContain('rel="next"');
-    const next = await api().get(GPD).query({ providername: provider, limit: 2, cursor: first.headers['x-next-cursor'] }).set('corelite-token', admin).expect(200);
-    expect([...first.body, ...next.body]).toEqual(all.body);
-    expect(next.headers['x-next-cursor']).toBeUndefined();
-    // the Link header is the same request for the next page
-    const linked = await api().get(/<([^>]+)>/.exec(first.headers.link)![1]).set('corelite-token', admin).expect(200);
-    expect(linked.body).toEqual(next.body);
-    expectProblem(await api().get(GPD).query({ providername: provider, cursor: 'not-a-cursor' }).set('corelite-token', admin), 400, 'VALIDATION_FAILED');
-  });
+  it(
+    "lists a provider's uploads as the interface's list, newest first, " + 'at most `limit`, the next page named by X-Next-Cursor and Link',
+    async () => {
+      const provider = 'paged-provider';
+      const refIds: string[] = [];
+      for (let i = 0; i < 3; i++)
+        refIds.push((await api().post(GPD).query({ providername: provider }).set('corelite-token', admin).expect(202)).body.GPDUploadRefId);
+      const all = await api().get(GPD).query({ providername: provider }).set('corelite-token', admin).expect(200);
+      expect(all.body.map((record: { GPDUploadRefId: string }) => record.GPDUploadRefId)).toEqual([...refIds].reverse());
+      expect(all.headers['x-next-cursor']).toBeUndefined();
+      const first = await api().get(GPD).query({ providername: provider, limit: 2 }).set('corelite-token', admin).expect(200);
+      expect(first.body).toHaveLength(2);
+      expect(first.headers.link).toContain('rel="next"');
+      const next = await api()
+        .get(GPD)
+        .query({ providername: provider, limit: 2, cursor: first.headers['x-next-cursor'] })
+        .set('corelite-token', admin)
+        .expect(200);
+      expect([...first.body, ...next.body]).toEqual(all.body);
+      expect(next.headers['x-next-cursor']).toBeUndefined();
+      // the Link header is the same request for the next page
+      const linked = await api()
+        .get(/<([^>]+)>/.exec(first.headers.link)![1])
+        .set('corelite-token', admin)
+        .expect(200);
+      expect(linked.body).toEqual(next.body);
+      expectProblem(
+        await api().get(GPD).query({ providername: provider, cursor: 'not-a-cursor' }).set('corelite-token', admin),
+        400,
+        'VALIDATION_FAILED',
+      );
+    },
+  );
 
   it('keeps tenants apart: foreign uploads, jobs and rows are invisible', async () => {
     const { refId, jobId } = await ingest(await validGpd({ rows: validRows(3) }));

@@ -11,7 +11,7 @@ import { eventually, Platform, startPlatform } from '../support/platform';
 const BASE = '/orc/costasset/v1/housekeeping';
 const DAY = 24 * 3600 * 1000;
 
-/** B.10 housekeeping: temporary collections, all enriched data, data older than the period limit. */
+/** Housekeeping: temporary collections, all enriched data, data older than the period limit. */
 describe('costasset housekeeping', () => {
   let platform: Platform;
   let probe: { bus: MessageBus; close(): Promise<void> };

@@ -9,14 +9,21 @@ import { Platform, startPlatform } from '../support/platform';
 const TENANT = `ingest-${randomUUID().slice(0, 8)}`;
 const V1 = '/api/costasset/v1/enrichmentController';
 
-/** B.10 ingestion controller: v1 ingestion, retry, terminate, and the consolidated v2 chain. */
+/** The ingestion controller: v1 ingestion, retry, terminate, and the consolidated v2 chain. */
 describe('costasset ingestion controller', () => {
   let platform: Platform;
   let admin: string;
 
-  const post = (path: string, body: object = {}, token = admin) => request(platform.costasset.url).post(path).set('corelite-token', token).send(body);
+  const post = (path: string, body: object = {}, token = admin) =>
+    request(platform.costasset.url).post(path).set('corelite-token', token).send(body);
   const count = async (provider: string) =>
-    (await request(platform.costasset.url).get('/api/costasset/v1/costLineItems').query({ providerName: provider, limit: 1000 }).set('corelite-token', admin).expect(200)).body.items.length;
+    (
+      await request(platform.costasset.url)
+        .get('/api/costasset/v1/costLineItems')
+        .query({ providerName: provider, limit: 1000 })
+        .set('corelite-token', admin)
+        .expect(200)
+    ).body.items.length;
 
   beforeAll(async () => {
     platform = await startPlatform({ BOOTSTRAP_TENANTS: TENANT });
@@ -26,14 +33,31 @@ describe('costasset ingestion controller', () => {
 
   it('enriches every uploaded file, skips the ones not in the store yet, and retries failed ones on request', async () => {
     const ready = await uploadGpd(platform, admin, 'aws', await validGpd({ rows: validRows(5) }));
-    const broken = await uploadGpd(platform, admin, 'aws', await zipOf({ 'provider_metadata.yml': metadataYml('aws'), '202410/222/C_222_x.csv': costCsv('202410', '999', validRows(2)).split('\n')[0] + '\n', '202410/333/': null }));
-    const waiting = (await request(platform.costasset.url).post('/api/costasset/v1/gpd').query({ providername: 'aws' }).set('corelite-token', admin).expect(202)).body.GPDUploadRefId;
+    const broken = await uploadGpd(
+      platform,
+      admin,
+      'aws',
+      await zipOf({
+        'provider_metadata.yml': metadataYml('aws'),
+        '202410/222/C_222_x.csv': costCsv('202410', '999', validRows(2)).split('\n')[0] + '\n',
+        '202410/333/': null,
+      }),
+    );
+    const waiting = (
+      await request(platform.costasset.url)
+        .post('/api/costasset/v1/gpd')
+        .query({ providername: 'aws' })
+        .set('corelite-token', admin)
+        .expect(202)
+    ).body.GPDUploadRefId;
 
     const started = await post(`${V1}/ingestion`).expect(200);
     expect(started.body.status).toBe('started');
     expect(started.body.jobs.map((job: { GPDUploadRefId: string }) => job.GPDUploadRefId).sort()).toEqual([ready, broken].sort());
     expect(started.body.skipped).toEqual([{ GPDUploadRefId: waiting, code: 'GPD_FILE_NOT_READY', reason: expect.any(String) }]);
-    const byRef = Object.fromEntries(started.body.jobs.map((job: { GPDUploadRefId: string; jobId: string }) => [job.GPDUploadRefId, job.jobId]));
+    const byRef = Object.fromEntries(
+      started.body.jobs.map((job: { GPDUploadRefId: string; jobId: string }) => [job.GPDUploadRefId, job.jobId]),
+    );
     expect((await waitForJob(platform, admin, byRef[ready])).status).toBe('succeeded');
     expect((await waitForJob(platform, admin, byRef[broken])).status).toBe('failed');
     expect(await count('aws')).toBe(5);
@@ -67,10 +91,24 @@ describe('costasset ingestion controller', () => {
 
   it('chains transformation and enrichment in one request (v2)', async () => {
     const presign = async (route: string, Filename: string) =>
-      (await request(platform.costasset.url).post(`/api/costasset/extensions/${route}`).query({ Filename, ProviderCode: 'acme' }).set('corelite-token', admin).expect(200)).body.preSignedUrl;
-    expect((await fetch(await presign('ObjectStoreExtensionRepo', 'acme-ext.zip'), { method: 'PUT', body: await extensionZip() })).status).toBe(200);
-    expect((await fetch(await presign('ObjectStoreInputHandler', 'acme-raw.zip'), { method: 'PUT', body: await rawZip() })).status).toBe(200);
-    await request(platform.costasset.url).post('/api/costasset/extensions/notify/ObjectStoreInputHandler').query({ Filename: 'acme-raw.zip', ProviderCode: 'acme' }).set('corelite-token', admin).expect(200);
+      (
+        await request(platform.costasset.url)
+          .post(`/api/costasset/extensions/${route}`)
+          .query({ Filename, ProviderCode: 'acme' })
+          .set('corelite-token', admin)
+          .expect(200)
+      ).body.preSignedUrl;
+    expect(
+      (await fetch(await presign('ObjectStoreExtensionRepo', 'acme-ext.zip'), { method: 'PUT', body: await extensionZip() })).status,
+    ).toBe(200);
+    expect((await fetch(await presign('ObjectStoreInputHandler', 'acme-raw.zip'), { method: 'PUT', body: await rawZip() })).status).toBe(
+      200,
+    );
+    await request(platform.costasset.url)
+      .post('/api/costasset/extensions/notify/ObjectStoreInputHandler')
+      .query({ Filename: 'acme-raw.zip', ProviderCode: 'acme' })
+      .set('corelite-token', admin)
+      .expect(200);
 
     const started = await post('/api/costasset/v2/enrichmentController/ingestion', { vars: { providerCode: 'acme' } }).expect(200);
     expect(started.body).toMatchObject({ status: 'started', jobId: expect.any(String) });

@@ -40,15 +40,23 @@ describe('costasset: a job survives a killed process', () => {
     const admin = await platform.token({ sub: 'admin' });
     const asPlatform = { ...platform, costasset: { ...platform.costasset, url: workerUrl } };
     const refId = await uploadGpd(asPlatform, admin, 'aws', await validGpd({ rows: validRows(20_000), withAssets: false }));
-    const enrich = await request(workerUrl).post('/api/costasset/v1/gpd/enrich').set('corelite-token', admin).send({ GPDUploadRefId: [refId], provider: ['aws'], retry: 'false' }).expect(200);
+    const enrich = await request(workerUrl)
+      .post('/api/costasset/v1/gpd/enrich')
+      .set('corelite-token', admin)
+      .send({ GPDUploadRefId: [refId], provider: ['aws'], retry: 'false' })
+      .expect(200);
     const jobId = enrich.body.jobs[0].jobId;
 
     // kill it while it writes: some batches are in, the job is running
-    await eventually(async () => {
-      const job = (await request(workerUrl).get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
-      expect(job.status).toBe('running');
-      expect(job.progress.done).toBeGreaterThan(0);
-    }, 30_000, 20);
+    await eventually(
+      async () => {
+        const job = (await request(workerUrl).get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
+        expect(job.status).toBe('running');
+        expect(job.progress.done).toBeGreaterThan(0);
+      },
+      30_000,
+      20,
+    );
     await worker.kill();
 
     worker = await startWorker(env, 'worker-2');
@@ -61,7 +69,11 @@ describe('costasset: a job survives a killed process', () => {
     const ids = new Set<string>();
     let cursor: string | null = null;
     do {
-      const page: request.Response = await request(workerUrl).get('/api/costasset/v1/costLineItems').query({ limit: 1000, ...(cursor ? { cursor } : {}) }).set('corelite-token', admin).expect(200);
+      const page: request.Response = await request(workerUrl)
+        .get('/api/costasset/v1/costLineItems')
+        .query({ limit: 1000, ...(cursor ? { cursor } : {}) })
+        .set('corelite-token', admin)
+        .expect(200);
       for (const item of page.body.items) ids.add(`${item.resourceId}|${item.billingAccountId}`);
       count += page.body.items.length;
       cursor = page.body.nextCursor;
@@ -70,7 +82,9 @@ describe('costasset: a job survives a killed process', () => {
     expect(ids.size).toBe(20_000);
 
     // the logs tell which instance ran which attempt
-    const jobLines = logs().filter((line) => line.jobId === jobId).map(({ msg, attempt, instance, type, tenantId }) => ({ msg, attempt, instance, type, tenantId }));
+    const jobLines = logs()
+      .filter((line) => line.jobId === jobId)
+      .map(({ msg, attempt, instance, type, tenantId }) => ({ msg, attempt, instance, type, tenantId }));
     const base = { type: 'gpd.enrich', tenantId: 'default' };
     expect(jobLines[0]).toEqual({ ...base, msg: 'job started', attempt: 1, instance: 'worker-1' });
     expect(jobLines).toContainEqual({ ...base, msg: 'job started', attempt: job.attempts, instance: 'worker-2' });

@@ -62,7 +62,10 @@ describe('costasset jobs', () => {
     return res.body.find((u: { GPDUploadRefId: string }) => u.GPDUploadRefId === refId);
   };
   const repository = () => platform.costasset.app.get(CostLineItemRepository);
-  /** Stops the service without waiting for its running job (as a crash would) and starts a fresh one on the same database and NATS namespace. */
+  /**
+   * Stops the service without waiting for its running job (as a crash would) and starts a fresh one on the same database and NATS
+   * namespace.
+   */
   const restart = async () => {
     const { MONGODB_URI, NATS_NAMESPACE } = platform.env;
     await platform.close({ keepDatabase: true });

@@ -37,12 +37,14 @@ function stagesOf(plan: unknown, into: Record<string, unknown>[] = []): Record<s
 /** Amounts summed in another order may differ in the last binary digits; keys and counts must be equal. */
 function expectSameTotals(fromRollups: unknown, fromLineItems: unknown, path = '$'): void {
   if (typeof fromRollups === 'number' && typeof fromLineItems === 'number') {
-    if (Math.abs(fromRollups - fromLineItems) > 1e-9 * Math.max(1, Math.abs(fromLineItems))) throw new Error(`${path}: ${fromRollups} != ${fromLineItems}`);
+    if (Math.abs(fromRollups - fromLineItems) > 1e-9 * Math.max(1, Math.abs(fromLineItems)))
+      throw new Error(`${path}: ${fromRollups} != ${fromLineItems}`);
     return;
   }
   if (fromRollups && fromLineItems && typeof fromRollups === 'object' && typeof fromLineItems === 'object') {
     expect(Object.keys(fromRollups).sort()).toEqual(Object.keys(fromLineItems).sort());
-    for (const key of Object.keys(fromRollups)) expectSameTotals((fromRollups as never)[key], (fromLineItems as never)[key], `${path}.${key}`);
+    for (const key of Object.keys(fromRollups))
+      expectSameTotals((fromRollups as never)[key], (fromLineItems as never)[key], `${path}.${key}`);
     return;
   }
   expect(fromRollups).toEqual(fromLineItems);
@@ -58,11 +60,13 @@ function items(): SeedItem[] {
     const item: Record<string, unknown> = {
       providerName: PROVIDERS[index % 3],
       billingAccountId: `acct-${index % 4}`,
-      category: CATEGORIES[index % 5 % 3],
+      category: CATEGORIES[(index % 5) % 3],
       region: index % 7 === 0 ? 'eu-west-1' : 'us-east-1',
       period: PERIODS[index % 3],
       billingPeriod: PERIODS[(index + 1) % 3],
-      chargePeriodStart: new Date(`${PERIODS[index % 3].slice(0, 4)}-${PERIODS[index % 3].slice(4)}-${String((index % 27) + 1).padStart(2, '0')}T05:00:00Z`),
+      chargePeriodStart: new Date(
+        `${PERIODS[index % 3].slice(0, 4)}-${PERIODS[index % 3].slice(4)}-${String((index % 27) + 1).padStart(2, '0')}T05:00:00Z`,
+      ),
       cost: Math.round((index * 37.13 - 250) * 100) / 100 + 0.01,
       effectiveCost: index % 2 ? (index * 3) / 10 : undefined,
       listCost: index * 0.7,
@@ -86,13 +90,29 @@ describe('costasset line-item totals: answered from rollups when they can, serve
     platform = await startPlatform();
     admin = await platform.token({ sub: 'admin' });
     const all = items();
-    await seedLineItems(platform, 'default', all.filter((item) => item.uploadRefId === 'upload-a'));
-    await seedLineItems(platform, 'default', all.filter((item) => item.uploadRefId === 'upload-b'));
-    // an empty collection would let any plan win its trial: the planner must choose among rows
-    await platform.costasset.app.get(AssetRepository).insertBulk(
+    await seedLineItems(
+      platform,
       'default',
-      all.map((item, index) => ({ ...item, assetAccountId: `sub-${index % 5}`, resourceId: `r-${index}`, assetType: `type-${index % 6}`, tags: [] })) as never,
+      all.filter((item) => item.uploadRefId === 'upload-a'),
     );
+    await seedLineItems(
+      platform,
+      'default',
+      all.filter((item) => item.uploadRefId === 'upload-b'),
+    );
+    // an empty collection would let any plan win its trial: the planner must choose among rows
+    await platform.costasset.app
+      .get(AssetRepository)
+      .insertBulk(
+        'default',
+        all.map((item, index) => ({
+          ...item,
+          assetAccountId: `sub-${index % 5}`,
+          resourceId: `r-${index}`,
+          assetType: `type-${index % 6}`,
+          tags: [],
+        })) as never,
+      );
     // the first query marks the tenant backfilled (every upload was rolled up as it was seeded)
     for (let attempt = 0; (await totals({})).source !== 'rollup'; attempt += 1) {
       if (attempt > 50) throw new Error('rollups never became ready');
@@ -118,7 +138,12 @@ describe('costasset line-item totals: answered from rollups when they can, serve
   });
 
   it('answers from the line items when a grouping or a filter is not rolled up', async () => {
-    for (const query of <Record<string, string>[]>[{ groupBy: 'invoiceId' }, { groupBy: 'uploadRefId' }, { resourceId: 'r-3' }, { groupBy: 'providerName', assetType: 'x' }]) {
+    for (const query of <Record<string, string>[]>[
+      { groupBy: 'invoiceId' },
+      { groupBy: 'uploadRefId' },
+      { resourceId: 'r-3' },
+      { groupBy: 'providerName', assetType: 'x' },
+    ]) {
       expect({ query, source: (await totals(query)).source }).toEqual({ query, source: 'line-items' });
     }
     const byInvoice = await totals({ groupBy: 'invoiceId' });
@@ -130,22 +155,33 @@ describe('costasset line-item totals: answered from rollups when they can, serve
   it.each([
     ['cost line items', ListCostLineItemsQuery, COST_LINE_ITEM],
     ['assets', ListAssetsQuery, ASSET],
-  ])('serves every filter of the %s list from an index, the selective ones from their own, led by the tenant', async (_name, dto, modelName) => {
-    const model = platform.costasset.app.get<Model<unknown>>(getModelToken(modelName as string));
-    // the indexes the start-up sync (mongoose autoIndex) builds, whatever the collection holds
-    await model.init();
-    const filters = filtersOf(dto as new () => object);
-    expect(filters).toContain('resourceId');
-    for (const field of filters) {
-      const value = field.endsWith('eriod') ? '202410' : 'a-value';
-      // the list's page (TenantRepository.page) and the totals' `$match`
-      const page = await model.find({ [field]: value, tenantId: 'default' }).sort({ _id: 1 }).limit(PAGE_SIZE).explain('queryPlanner');
-      const stages = stagesOf((page as unknown as { queryPlanner: { winningPlan: unknown } }).queryPlanner.winningPlan);
-      const scans = stages.filter((stage) => stage.stage === 'IXSCAN').map((stage) => Object.keys(stage.keyPattern as object));
-      expect({ field, collscan: stages.some((stage) => stage.stage === 'COLLSCAN') }).toEqual({ field, collscan: false });
-      // a selective filter: the tenant, then the field, so the scan reads the matching rows only
-      if (modelName === ASSET || (LINE_ITEM_FILTER_INDEXED_FIELDS as readonly string[]).includes(field) || ['providerName', 'billingAccountId', 'uploadRefId', 'period'].includes(field))
-        expect({ field, scans: scans.map((keys) => keys.slice(0, 2)) }).toEqual({ field, scans: [['tenantId', field]] });
-    }
-  });
+  ])(
+    'serves every filter of the %s list from an index, the selective ones from their own, led by the tenant',
+    async (_name, dto, modelName) => {
+      const model = platform.costasset.app.get<Model<unknown>>(getModelToken(modelName as string));
+      // the indexes the start-up sync (mongoose autoIndex) builds, whatever the collection holds
+      await model.init();
+      const filters = filtersOf(dto as new () => object);
+      expect(filters).toContain('resourceId');
+      for (const field of filters) {
+        const value = field.endsWith('eriod') ? '202410' : 'a-value';
+        // the list's page (TenantRepository.page) and the totals' `$match`
+        const page = await model
+          .find({ [field]: value, tenantId: 'default' })
+          .sort({ _id: 1 })
+          .limit(PAGE_SIZE)
+          .explain('queryPlanner');
+        const stages = stagesOf((page as unknown as { queryPlanner: { winningPlan: unknown } }).queryPlanner.winningPlan);
+        const scans = stages.filter((stage) => stage.stage === 'IXSCAN').map((stage) => Object.keys(stage.keyPattern as object));
+        expect({ field, collscan: stages.some((stage) => stage.stage === 'COLLSCAN') }).toEqual({ field, collscan: false });
+        // a selective filter: the tenant, then the field, so the scan reads the matching rows only
+        if (
+          modelName === ASSET ||
+          (LINE_ITEM_FILTER_INDEXED_FIELDS as readonly string[]).includes(field) ||
+          ['providerName', 'billingAccountId', 'uploadRefId', 'period'].includes(field)
+        )
+          expect({ field, scans: scans.map((keys) => keys.slice(0, 2)) }).toEqual({ field, scans: [['tenantId', field]] });
+      }
+    },
+  );
 });

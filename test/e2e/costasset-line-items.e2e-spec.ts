@@ -13,7 +13,8 @@ describe('costasset line items: filters and visibility', () => {
   let alice: string;
   let bob: string;
 
-  const read = (token: string, query: Record<string, string> = {}) => request(platform.costasset.url).get(ITEMS).query(query).set('corelite-token', token);
+  const read = (token: string, query: Record<string, string> = {}) =>
+    request(platform.costasset.url).get(ITEMS).query(query).set('corelite-token', token);
   const providers = (res: request.Response) => res.body.items.map((item: { providerName: string }) => item.providerName).sort();
 
   beforeAll(async () => {
@@ -22,7 +23,12 @@ describe('costasset line items: filters and visibility', () => {
     alice = await platform.token({ sub: 'alice' });
     // bob is in a team that no visibility group names
     ({ bob } = await teamMembers(platform, { code: 'READERS' }, ['bob']));
-    const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body).expect((res) => expect(res.status).toBeLessThan(300));
+    const authz = (path: string, body: object) =>
+      request(platform.authz.url)
+        .post(path)
+        .set('corelite-token', admin)
+        .send(body)
+        .expect((res) => expect(res.status).toBeLessThan(300));
     await authz('/authorization/v2/teams', { team_code: 'AWS-TEAM', org_code: 'org', roles: [] });
     await authz('/authorization/v2/users', { user_id: 'alice' });
     await authz('/authorization/v2/userteam', { user_id: 'alice', team_code: 'AWS-TEAM' });
@@ -36,14 +42,19 @@ describe('costasset line items: filters and visibility', () => {
       { providerName: 'aws', billingAccountId: 'dev', category: 'Storage', region: 'us', period: '202410', cost: 2 },
       { providerName: 'azure', billingAccountId: 'prod', category: 'Compute', region: 'eu', period: '202410', cost: 3 },
     ]);
-    await seedLineItems(platform, 'other', [{ providerName: 'aws', billingAccountId: 'prod', category: 'Compute', region: 'eu', period: '202410', cost: 9 }]);
+    await seedLineItems(platform, 'other', [
+      { providerName: 'aws', billingAccountId: 'prod', category: 'Compute', region: 'eu', period: '202410', cost: 9 },
+    ]);
   });
   afterAll(() => platform.close());
 
   it('shows a System Admin everything of its tenant, with field filters and expr', async () => {
     expect(providers(await read(admin).expect(200))).toEqual(['aws', 'aws', 'azure']);
     expect(providers(await read(admin, { providerName: 'azure' }).expect(200))).toEqual(['azure']);
-    expect(providers(await read(admin, { expr: 'category == "Compute" && billingAccountId != "dev"' }).expect(200))).toEqual(['aws', 'azure']);
+    expect(providers(await read(admin, { expr: 'category == "Compute" && billingAccountId != "dev"' }).expect(200))).toEqual([
+      'aws',
+      'azure',
+    ]);
     const bad = await read(admin, { expr: 'category == ' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'INVALID_EXPRESSION', position: expect.any(Number) });

@@ -61,7 +61,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** B.5 account migration from a legacy service. */
+/** Account migration from a legacy service. */
 describe('costasset account migration', () => {
   let platform: Platform;
   let legacy: Legacy;

@@ -5,8 +5,7 @@ import { expectProblem } from '../support/problems';
 
 const PROVIDERS = '/api/costasset/v1/providers/object-storage';
 
-
-describe('costasset object-storage providers (B.9)', () => {
+describe('costasset object-storage providers', () => {
   let platform: Platform;
   let admin: string;
   /** A reader: a member of a team holding no role. */

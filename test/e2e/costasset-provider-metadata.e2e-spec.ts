@@ -10,10 +10,9 @@ import { expectProblem } from '../support/problems';
 const CATEGORIES = '/api/costasset/v1/providermetadata/service_categories';
 const LOCATIONS = '/api/costasset/v1/providermetadata/locations';
 
-
 const category = (providerName: string, assetType: string, serviceCategory: string) => ({ providerName, assetType, serviceCategory });
 
-describe('costasset provider metadata (B.4)', () => {
+describe('costasset provider metadata', () => {
   let platform: Platform;
   let admin: string;
   /** A reader: a member of a team holding no role. */
@@ -540,7 +539,7 @@ describe('costasset provider metadata (B.4)', () => {
     });
   });
 
-  it('documents the 401 "record not found" of the spec in a valid OpenAPI document', async () => {
+  it('documents the 401 "record not found" of the interface in a valid OpenAPI document', async () => {
     const res = await api().get('/docs/costasset/openapi.json').expect(200);
     await SwaggerParser.validate(structuredClone(res.body));
     const categories = res.body.paths[CATEGORIES];

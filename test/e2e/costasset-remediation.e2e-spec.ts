@@ -19,7 +19,7 @@ type Row = {
   currency: string;
 };
 
-/** B.10 remediation: stored line items take the current category, location and exchange-rate mappings. */
+/** Remediation: stored line items take the current category, location and exchange-rate mappings. */
 describe('costasset remediation', () => {
   let platform: Platform;
   let probe: { bus: MessageBus; close(): Promise<void> };

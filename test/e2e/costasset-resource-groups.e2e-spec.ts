@@ -4,7 +4,7 @@ import { eventually, Platform, startPlatform } from '../support/platform';
 
 const PATH = '/api/costasset/v1/dynamicResourceGroups';
 
-/** B.6 dynamic resource groups: operations, statuses, versioning and visibility by team. */
+/** Dynamic resource groups: operations, statuses, versioning and visibility by team. */
 describe('costasset dynamic resource groups', () => {
   let platform: Platform;
   let admin: string;
@@ -16,7 +16,10 @@ describe('costasset dynamic resource groups', () => {
     create: (body: object) => request(platform.costasset.url).post(PATH).set('corelite-token', token).send(body),
     put: (body: object) => request(platform.costasset.url).put(PATH).set('corelite-token', token).send(body),
     patch: (body: object) => request(platform.costasset.url).patch(PATH).set('corelite-token', token).send(body),
-    remove: (id: string) => request(platform.costasset.url).delete(`${PATH}/${encodeURIComponent(id)}`).set('corelite-token', token),
+    remove: (id: string) =>
+      request(platform.costasset.url)
+        .delete(`${PATH}/${encodeURIComponent(id)}`)
+        .set('corelite-token', token),
   });
 
   beforeAll(async () => {
@@ -25,7 +28,8 @@ describe('costasset dynamic resource groups', () => {
     alice = await platform.token({ sub: 'alice' });
     bob = await platform.token({ sub: 'bob' });
     const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body);
-    for (const team of ['TEAM-A', 'TEAM-B']) await authz('/authorization/v2/teams', { team_code: team, org_code: 'org-1', roles: [] }).expect(201);
+    for (const team of ['TEAM-A', 'TEAM-B'])
+      await authz('/authorization/v2/teams', { team_code: team, org_code: 'org-1', roles: [] }).expect(201);
     await authz('/authorization/v2/users', { user_id: 'alice' });
     await authz('/authorization/v2/users', { user_id: 'bob' });
     await authz('/authorization/v2/userteam', { user_id: 'alice', team_code: 'TEAM-A' }).expect(200);
@@ -39,20 +43,38 @@ describe('costasset dynamic resource groups', () => {
   });
 
   it('creates, reads, replaces, patches and deletes a group with versions', async () => {
-    const created = await api(admin).create({ _id: 'aws-prod', type: 'visibility', version: '1', expr: 'providerName == "aws" && billingAccountName == "prod"', context: { teams: ['TEAM-A'] } }).expect(200);
-    expect(created.body).toEqual({ _id: 'aws-prod', type: 'visibility', version: 1, expr: 'providerName == "aws" && billingAccountName == "prod"', context: { teams: ['TEAM-A'] } });
+    const created = await api(admin)
+      .create({
+        _id: 'aws-prod',
+        type: 'visibility',
+        version: '1',
+        expr: 'providerName == "aws" && billingAccountName == "prod"',
+        context: { teams: ['TEAM-A'] },
+      })
+      .expect(200);
+    expect(created.body).toEqual({
+      _id: 'aws-prod',
+      type: 'visibility',
+      version: 1,
+      expr: 'providerName == "aws" && billingAccountName == "prod"',
+      context: { teams: ['TEAM-A'] },
+    });
 
     const generated = await api(admin).create({ type: 'budgetary', expr: "category == 'Compute'" }).expect(200);
     expect(generated.body._id).toMatch(/^[0-9a-f]{24}$/);
 
-    const replaced = await api(admin).put({ _id: 'aws-prod', version: 1, type: 'visibility', expr: 'providerName == "aws"', context: { teams: ['TEAM-A'] } }).expect(200);
+    const replaced = await api(admin)
+      .put({ _id: 'aws-prod', version: 1, type: 'visibility', expr: 'providerName == "aws"', context: { teams: ['TEAM-A'] } })
+      .expect(200);
     expect(replaced.body).toMatchObject({ version: 2, expr: 'providerName == "aws"' });
 
     const stale = await api(admin).patch({ _id: 'aws-prod', version: 1, expr: 'providerName == "gcp"' });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('VERSION_CONFLICT');
 
-    const patched = await api(admin).patch({ _id: 'aws-prod', version: 2, context: { teams: ['TEAM-A'], owners: ['alice'] } }).expect(200);
+    const patched = await api(admin)
+      .patch({ _id: 'aws-prod', version: 2, context: { teams: ['TEAM-A'], owners: ['alice'] } })
+      .expect(200);
     expect(patched.body).toMatchObject({ version: 3, expr: 'providerName == "aws"', context: { teams: ['TEAM-A'], owners: ['alice'] } });
 
     const list = await api(admin).list().expect(200);
@@ -71,14 +93,18 @@ describe('costasset dynamic resource groups', () => {
     expect((await api(admin).create({ type: 'visibility', expr: 'providerName == "x" || yes' })).body.code).toBe('INVALID_EXPRESSION');
     expect((await api(admin).create({ type: 'visibility', expr: 'providerName == ${p}' })).body.code).toBe('INVALID_EXPRESSION');
     expect((await api(admin).create({ type: 'other', expr: 'region == "x"' })).body.code).toBe('VALIDATION_FAILED');
-    expect((await api(admin).create({ type: 'visibility', expr: 'region == "x"', context: { teams: 'TEAM-A' } })).body.code).toBe('VALIDATION_FAILED');
+    expect((await api(admin).create({ type: 'visibility', expr: 'region == "x"', context: { teams: 'TEAM-A' } })).body.code).toBe(
+      'VALIDATION_FAILED',
+    );
     expect((await api(admin).create({ type: 'visibility', expr: 'region == "x"', owner: 'me' })).body.code).toBe('VALIDATION_FAILED');
     expect((await api(admin).create({ _id: 'aws-prod', type: 'visibility', expr: 'region == "x"' })).status).toBe(409);
     expect((await api(admin).put({ _id: 'aws-prod', expr: 'region == "x"' })).status).toBe(400);
   });
 
   it('shows a member only the groups of its teams, and writes only to System Admins', async () => {
-    await api(admin).create({ _id: 'team-b-only', type: 'visibility', expr: 'providerName == "azure"', context: { teams: ['TEAM-B'] } }).expect(200);
+    await api(admin)
+      .create({ _id: 'team-b-only', type: 'visibility', expr: 'providerName == "azure"', context: { teams: ['TEAM-B'] } })
+      .expect(200);
     await eventually(async () => {
       const aliceGroups = await api(alice).list().expect(200);
       expect(aliceGroups.body.map((g: { _id: string }) => g._id)).toEqual(['aws-prod']);
@@ -89,7 +115,16 @@ describe('costasset dynamic resource groups', () => {
     expect((await api(alice).remove('aws-prod')).status).toBe(403);
 
     const visibility = platform.costasset.app.get(VisibilityService);
-    const principal = { userId: 'alice', tenantId: 'default', idpId: 'i', groups: [], authType: 'internal' as const, roles: [], isSystemAdmin: false, teams: [{ teamCode: 'TEAM-A', orgCode: 'o', roles: [], via: 'internal' as const }] };
+    const principal = {
+      userId: 'alice',
+      tenantId: 'default',
+      idpId: 'i',
+      groups: [],
+      authType: 'internal' as const,
+      roles: [],
+      isSystemAdmin: false,
+      teams: [{ teamCode: 'TEAM-A', orgCode: 'o', roles: [], via: 'internal' as const }],
+    };
     expect(await visibility.filterFor(principal)).toEqual({ providerName: { $eq: 'aws' } });
     expect(await visibility.filterFor({ ...principal, teams: [] })).toEqual({ _id: { $in: [] } });
     expect(await visibility.filterFor({ ...principal, isSystemAdmin: true })).toBeNull();

@@ -21,24 +21,26 @@ const TYPES = ['AmazonEC2', 'AmazonS3', 'AWSLambda'];
 const SERVICES = ['Amazon Elastic Compute Cloud', 'Amazon Simple Storage Service', 'AWS Lambda'];
 const ALWAYS_TRUE_ON_TAGS = `(tag('z', 'z' == 'z') || tag('z', 'z' != 'z'))`;
 
-const row: fc.Arbitrary<CostRowSpec & { period: string }> = fc.record({
-  period: fc.constantFrom(...PERIODS),
-  day: fc.integer({ min: 1, max: 28 }),
-  account: fc.constantFrom(...ACCOUNTS),
-  resourceType: fc.constantFrom(...TYPES),
-  region: fc.constantFrom(...REGIONS),
-  service: fc.constantFrom(...SERVICES),
-  // up to six decimals, credits included, as billing exports write them
-  micros: fc.integer({ min: -2_000_000, max: 50_000_000 }),
-  owner: fc.constantFrom('alpha', 'beta'),
-}).map(({ period, day, micros, owner, ...rest }) => ({
-  ...rest,
-  period,
-  start: `${period.slice(0, 4)}-${period.slice(4)}-${String(day).padStart(2, '0')}T${String(day % 23).padStart(2, '0')}:00:00Z`,
-  end: `${period.slice(0, 4)}-${period.slice(4)}-${String(day).padStart(2, '0')}T23:00:00Z`,
-  billedCost: (micros / 1e6).toFixed(6),
-  tags: `{"team:owner":"${owner}"}`,
-}));
+const row: fc.Arbitrary<CostRowSpec & { period: string }> = fc
+  .record({
+    period: fc.constantFrom(...PERIODS),
+    day: fc.integer({ min: 1, max: 28 }),
+    account: fc.constantFrom(...ACCOUNTS),
+    resourceType: fc.constantFrom(...TYPES),
+    region: fc.constantFrom(...REGIONS),
+    service: fc.constantFrom(...SERVICES),
+    // up to six decimals, credits included, as billing exports write them
+    micros: fc.integer({ min: -2_000_000, max: 50_000_000 }),
+    owner: fc.constantFrom('alpha', 'beta'),
+  })
+  .map(({ period, day, micros, owner, ...rest }) => ({
+    ...rest,
+    period,
+    start: `${period.slice(0, 4)}-${period.slice(4)}-${String(day).padStart(2, '0')}T${String(day % 23).padStart(2, '0')}:00:00Z`,
+    end: `${period.slice(0, 4)}-${period.slice(4)}-${String(day).padStart(2, '0')}T23:00:00Z`,
+    billedCost: (micros / 1e6).toFixed(6),
+    tags: `{"team:owner":"${owner}"}`,
+  }));
 
 type Operation =
   | { kind: 'enrich'; rows: (CostRowSpec & { period: string })[] }
@@ -53,7 +55,11 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .record({ account: fc.option(fc.constantFrom(...ACCOUNTS), { nil: undefined }), from: fc.constantFrom(...PERIODS), span: fc.nat({ max: 2 }) })
+      .record({
+        account: fc.option(fc.constantFrom(...ACCOUNTS), { nil: undefined }),
+        from: fc.constantFrom(...PERIODS),
+        span: fc.nat({ max: 2 }),
+      })
       .map(({ account, from, span }) => ({
         kind: 'delete' as const,
         ...(account ? { account } : {}),
@@ -73,14 +79,16 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
 );
 
 /** Random expressions over the rolled-up fields the language knows. */
-const comparison = fc.oneof(
-  fc.tuple(fc.constant('billingAccountId'), fc.constantFrom(...ACCOUNTS)),
-  fc.tuple(fc.constant('region'), fc.constantFrom(...REGIONS)),
-  fc.tuple(fc.constant('period'), fc.constantFrom(...PERIODS)),
-  fc.tuple(fc.constant('serviceName'), fc.constantFrom(...SERVICES)),
-  fc.tuple(fc.constant('category'), fc.constantFrom('Compute', 'Storage', 'Uncategorized', 'Serverless')),
-  fc.tuple(fc.constant('providerName'), fc.constantFrom('aws', 'azure')),
-).chain(([field, value]) => fc.constantFrom(`${field} == "${value}"`, `${field} != "${value}"`));
+const comparison = fc
+  .oneof(
+    fc.tuple(fc.constant('billingAccountId'), fc.constantFrom(...ACCOUNTS)),
+    fc.tuple(fc.constant('region'), fc.constantFrom(...REGIONS)),
+    fc.tuple(fc.constant('period'), fc.constantFrom(...PERIODS)),
+    fc.tuple(fc.constant('serviceName'), fc.constantFrom(...SERVICES)),
+    fc.tuple(fc.constant('category'), fc.constantFrom('Compute', 'Storage', 'Uncategorized', 'Serverless')),
+    fc.tuple(fc.constant('providerName'), fc.constantFrom('aws', 'azure')),
+  )
+  .chain(([field, value]) => fc.constantFrom(`${field} == "${value}"`, `${field} != "${value}"`));
 const expression: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -91,7 +99,17 @@ const expression: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
   ),
 })).node;
 
-const DIMENSIONS = ['providerName', 'billingAccountId', 'billingAccountName', 'assetAccountId', 'category', 'serviceName', 'region', 'chargeCategory', 'billingCurrency'];
+const DIMENSIONS = [
+  'providerName',
+  'billingAccountId',
+  'billingAccountName',
+  'assetAccountId',
+  'category',
+  'serviceName',
+  'region',
+  'chargeCategory',
+  'billingCurrency',
+];
 const costsQuery = fc.record({
   groupBy: fc.subarray(DIMENSIONS, { maxLength: 3 }),
   filter: fc.option(expression, { nil: undefined }),
@@ -101,14 +119,18 @@ const costsQuery = fc.record({
   top: fc.integer({ min: 1, max: 6 }),
 });
 const reportQuery = fc.record({ templateId: fc.constantFrom(...REPORT_TEMPLATE_IDS), expr: expression });
-const queries = fc.record({ costs: fc.array(costsQuery, { minLength: 3, maxLength: 3 }), reports: fc.array(reportQuery, { minLength: 2, maxLength: 2 }) });
+const queries = fc.record({
+  costs: fc.array(costsQuery, { minLength: 3, maxLength: 3 }),
+  reports: fc.array(reportQuery, { minLength: 2, maxLength: 2 }),
+});
 
 /** Amounts summed in another order may differ in the last binary digits; everything else must be equal. */
 function expectSameAnswer(fromRollups: unknown, fromLineItems: unknown, cents: boolean, path = '$'): void {
   if (typeof fromRollups === 'number' && typeof fromLineItems === 'number') {
     // report rows are rounded to cents after summing: a sum on a half cent may round either way
     const tolerance = cents ? 0.01 + 1e-9 : 1e-9 * Math.max(1, Math.abs(fromLineItems));
-    if (Math.abs(fromRollups - fromLineItems) > tolerance) throw new Error(`${path}: ${fromRollups} (rollup) != ${fromLineItems} (line items)`);
+    if (Math.abs(fromRollups - fromLineItems) > tolerance)
+      throw new Error(`${path}: ${fromRollups} (rollup) != ${fromLineItems} (line items)`);
     return;
   }
   if (Array.isArray(fromRollups) && Array.isArray(fromLineItems)) {
@@ -118,7 +140,8 @@ function expectSameAnswer(fromRollups: unknown, fromLineItems: unknown, cents: b
   }
   if (fromRollups && fromLineItems && typeof fromRollups === 'object' && typeof fromLineItems === 'object') {
     expect(Object.keys(fromRollups).sort()).toEqual(Object.keys(fromLineItems).sort());
-    for (const key of Object.keys(fromRollups)) expectSameAnswer((fromRollups as never)[key], (fromLineItems as never)[key], cents, `${path}.${key}`);
+    for (const key of Object.keys(fromRollups))
+      expectSameAnswer((fromRollups as never)[key], (fromLineItems as never)[key], cents, `${path}.${key}`);
     return;
   }
   expect(fromRollups).toEqual(fromLineItems);
@@ -170,7 +193,12 @@ describe('costasset rollups (property: rollup answers equal the line items after
       if (live.length === 0) return;
       const refId = live[op.pick % live.length];
       if (op.kind === 'cleanup') {
-        await api().post('/api/costasset/v1/gpd/cleanup').query({ providername: 'aws' }).set('corelite-token', admin).send({ GPDUploadRefId: refId }).expect(200);
+        await api()
+          .post('/api/costasset/v1/gpd/cleanup')
+          .query({ providername: 'aws' })
+          .set('corelite-token', admin)
+          .send({ GPDUploadRefId: refId })
+          .expect(200);
         uploads.splice(uploads.indexOf(refId), 1);
         return;
       }
@@ -191,7 +219,13 @@ describe('costasset rollups (property: rollup answers equal the line items after
   }
 
   async function costs(query: Record<string, unknown>, filter: string | undefined) {
-    const { groupBy, range, granularity, metric, top } = query as { groupBy: string[]; range: string[]; granularity: string; metric: string; top: number };
+    const { groupBy, range, granularity, metric, top } = query as {
+      groupBy: string[];
+      range: string[];
+      granularity: string;
+      metric: string;
+      top: number;
+    };
     const params: Record<string, string> = { from: range[0], to: range[1], granularity, metric, top: String(top) };
     if (groupBy.length) params.groupBy = groupBy.join(',');
     if (filter) params.filter = filter;
@@ -200,11 +234,24 @@ describe('costasset rollups (property: rollup answers equal the line items after
 
   async function report(templateId: string, expr: string) {
     const id = `property-${(models += 1)}`;
-    await api().post(`/api/costasset/v1/reportModels/${id}?templateId=${templateId}`).set('corelite-token', admin).send({ append: false, type: 'v1', vtags: [], expr }).expect(200);
-    return (await api().get(`/api/costasset/v1/reportModels/${id}/execution`).query({ templateParams: '{}' }).set('corelite-token', admin).expect(200)).body;
+    await api()
+      .post(`/api/costasset/v1/reportModels/${id}?templateId=${templateId}`)
+      .set('corelite-token', admin)
+      .send({ append: false, type: 'v1', vtags: [], expr })
+      .expect(200);
+    return (
+      await api()
+        .get(`/api/costasset/v1/reportModels/${id}/execution`)
+        .query({ templateParams: '{}' })
+        .set('corelite-token', admin)
+        .expect(200)
+    ).body;
   }
 
-  async function checkEveryAnswer(sample: { costs: Record<string, unknown>[]; reports: { templateId: string; expr: string }[] }): Promise<void> {
+  async function checkEveryAnswer(sample: {
+    costs: Record<string, unknown>[];
+    reports: { templateId: string; expr: string }[];
+  }): Promise<void> {
     for (const query of sample.costs) {
       const filter = query.filter as string | undefined;
       const fromRollups = await costs(query, filter);

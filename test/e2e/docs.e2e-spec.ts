@@ -123,7 +123,9 @@ describe('docs: the commands and examples of docs/ work as written', () => {
   it.each(['authz', 'costasset'] as const)(
     'shows the API reference of %s in Chromium under its own Content-Security-Policy: no page error, every operation',
     async (service) => {
-      const document = (await request(platform.gateway.url).get(`/docs/${service}/openapi.json`).expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+      const document = (await request(platform.gateway.url).get(`/docs/${service}/openapi.json`).expect(200)).body as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       const operations = Object.values(document.paths).flatMap((item) => Object.keys(item).filter((key) => HTTP_METHODS.has(key))).length;
       const browser = await launchBrowser();
       try {

@@ -10,12 +10,14 @@ import { expectProblem } from '../support/problems';
 const root = join(__dirname, '..', '..');
 
 function tokenCommand(args: string[], env: NodeJS.ProcessEnv): string {
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'tools', 'token.ts'), ...args], { env, encoding: 'utf8' });
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'tools', 'token.ts'), ...args], {
+    env,
+    encoding: 'utf8',
+  });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return result.stdout;
 }
-
 
 describe('foundation: tokens, principal, errors, docs', () => {
   let platform: Platform;
@@ -29,7 +31,13 @@ describe('foundation: tokens, principal, errors, docs', () => {
     const output = tokenCommand(['--sub', 'admin', '--tenant', 'default', '--idp', 'idp-default', '--groups', 'g1,g2'], platform.env);
     expect(output).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
     const token = output.trim();
-    expect(decodeJwt(token)).toMatchObject({ sub: 'admin', tid: 'default', idp: 'idp-default', groups: ['g1', 'g2'], iss: 'corelite-authz' });
+    expect(decodeJwt(token)).toMatchObject({
+      sub: 'admin',
+      tid: 'default',
+      idp: 'idp-default',
+      groups: ['g1', 'g2'],
+      iss: 'corelite-authz',
+    });
 
     const me = await request(platform.authz.url).get('/core/authorization/v1/me').set('corelite-token', token).expect(200);
     expect(me.body).toMatchObject({
@@ -49,7 +57,9 @@ describe('foundation: tokens, principal, errors, docs', () => {
     await request(platform.costasset.url).get('/api/costasset/extensions/test').set('Authorization', `Bearer ${token}`).expect(200);
 
     const jwks = await request(platform.authz.url).get('/core/authorization/v1/.well-known/jwks.json').expect(200);
-    expect(jwks.body.keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) })]);
+    expect(jwks.body.keys).toEqual([
+      expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.any(String) }),
+    ]);
     expect(jwks.body.keys[0]).not.toHaveProperty('d');
   });
 
@@ -62,7 +72,13 @@ describe('foundation: tokens, principal, errors, docs', () => {
   it('answers 401 problem+json for a missing, expired, foreign-signed or alg:none token, in both apps', async () => {
     for (const url of [`${platform.authz.url}/core/authorization/v1/me`, `${platform.costasset.url}/api/costasset/extensions/test`]) {
       expectProblem(await request(url).get(''), 401, 'TOKEN_MISSING');
-      expectProblem(await request(url).get('').set('corelite-token', await platform.token({ sub: 'a' }, -60)), 401, 'TOKEN_EXPIRED');
+      expectProblem(
+        await request(url)
+          .get('')
+          .set('corelite-token', await platform.token({ sub: 'a' }, -60)),
+        401,
+        'TOKEN_EXPIRED',
+      );
 
       const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const now = Math.floor(Date.now() / 1000);
@@ -76,7 +92,8 @@ describe('foundation: tokens, principal, errors, docs', () => {
       expectProblem(await request(url).get('').set('corelite-token', foreign), 401, 'TOKEN_SIGNATURE_INVALID');
 
       const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-      const unsigned = `${b64({ alg: 'none' })}.${b64({ sub: 'admin', tid: 'default', idp: 'i', iss: 'corelite-authz', iat: now, exp: now + 60 })}.`;
+      const unsigned =
+        `${b64({ alg: 'none' })}.` + `${b64({ sub: 'admin', tid: 'default', idp: 'i', iss: 'corelite-authz', iat: now, exp: now + 60 })}.`;
       const res = await request(url).get('').set('corelite-token', unsigned);
       expect(res.status).toBe(401);
       expect(res.headers['content-type']).toMatch(/problem\+json/);
@@ -88,18 +105,38 @@ describe('foundation: tokens, principal, errors, docs', () => {
 
   it('refreshes a token, carrying the auth type of the IdP as it is now', async () => {
     const refreshToken = await platform.refreshToken({ sub: 'admin', groups: ['g1'] });
-    const res = await request(platform.authz.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: refreshToken }).expect(200);
-    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.any(String), refresh_token: expect.any(String) });
-    expect(decodeJwt(res.body.access_token)).toMatchObject({ sub: 'admin', tid: 'default', groups: ['g1'], authType: 'internal', typ: 'access' });
+    const res = await request(platform.authz.url)
+      .post('/core/authorization/v1/token/refresh')
+      .send({ refresh_token: refreshToken })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
+    expect(decodeJwt(res.body.access_token)).toMatchObject({
+      sub: 'admin',
+      tid: 'default',
+      groups: ['g1'],
+      authType: 'internal',
+      typ: 'access',
+    });
     await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', res.body.access_token).expect(200);
 
     const access = await platform.token({ sub: 'admin' });
-    expectProblem(await request(platform.authz.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: access }), 401, 'TOKEN_TYPE_INVALID');
+    expectProblem(
+      await request(platform.authz.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: access }),
+      401,
+      'TOKEN_TYPE_INVALID',
+    );
   });
 
   it('refuses unknown fields, wrong types and malformed JSON with 400 problem+json listing the fields', async () => {
     const refreshToken = await platform.refreshToken({ sub: 'admin' });
-    const unknown = await request(platform.authz.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: refreshToken, role: 'root' });
+    const unknown = await request(platform.authz.url)
+      .post('/core/authorization/v1/token/refresh')
+      .send({ refresh_token: refreshToken, role: 'root' });
     expectProblem(unknown, 400, 'VALIDATION_FAILED');
     expect(unknown.body.errors).toEqual([expect.objectContaining({ field: 'role' })]);
 
@@ -107,15 +144,23 @@ describe('foundation: tokens, principal, errors, docs', () => {
     expectProblem(wrongType, 400, 'VALIDATION_FAILED');
     expect(wrongType.body.errors).toEqual([expect.objectContaining({ field: 'refresh_token' })]);
 
-    const malformed = await request(platform.authz.url).post('/core/authorization/v1/token/refresh').set('content-type', 'application/json').send('{"refresh_token":');
+    const malformed = await request(platform.authz.url)
+      .post('/core/authorization/v1/token/refresh')
+      .set('content-type', 'application/json')
+      .send('{"refresh_token":');
     expectProblem(malformed, 400, 'MALFORMED_BODY');
 
-    const huge = await request(platform.authz.url).post('/core/authorization/v1/token/refresh').send({ refresh_token: 'x'.repeat(2 * 1024 * 1024) });
+    const huge = await request(platform.authz.url)
+      .post('/core/authorization/v1/token/refresh')
+      .send({ refresh_token: 'x'.repeat(2 * 1024 * 1024) });
     expectProblem(huge, 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('answers 404 problem+json for an unknown route and echoes a request id', async () => {
-    const res = await request(platform.costasset.url).get('/api/costasset/nothing-here').set('x-request-id', 'req-123').set('corelite-token', await platform.token({ sub: 'admin' }));
+    const res = await request(platform.costasset.url)
+      .get('/api/costasset/nothing-here')
+      .set('x-request-id', 'req-123')
+      .set('corelite-token', await platform.token({ sub: 'admin' }));
     expectProblem(res, 404, 'NOT_FOUND');
     expect(res.headers['x-request-id']).toBe('req-123');
     const generated = await request(platform.authz.directUrl).get('/health/live').expect(200);

@@ -63,57 +63,65 @@ describe('gateway: admission of heavy routes', () => {
   afterEach(() => release());
   afterAll(() => platform.close());
 
-  it('refuses heavy requests beyond the bound at the gateway, which the service never sees; /me, cheap routes and health stay served', async () => {
-    expect(admission.options.maxHeavyInFlight).toBe(BOUND);
-    await holdEveryHeavySlot();
-    // the service's own refusal, for comparison (on its own address)
-    const byService = await request(platform.costasset.directUrl).get('/api/costasset/v1/costs').set('corelite-token', admin);
-    expectProblem(byService, 503, 'SERVER_BUSY');
-    expect(byService.headers['corelite-refused-by']).toBeUndefined();
+  it(
+    'refuses heavy requests beyond the bound at the gateway, which ' + 'the service never sees; /me, cheap routes and health stay served',
+    async () => {
+      expect(admission.options.maxHeavyInFlight).toBe(BOUND);
+      await holdEveryHeavySlot();
+      // the service's own refusal, for comparison (on its own address)
+      const byService = await request(platform.costasset.directUrl).get('/api/costasset/v1/costs').set('corelite-token', admin);
+      expectProblem(byService, 503, 'SERVER_BUSY');
+      expect(byService.headers['corelite-refused-by']).toBeUndefined();
 
-    const before = await scrape(platform.costasset.directUrl);
-    const heavy = [
-      '/api/costasset/v1/costLineItems?limit=100',
-      '/api/costasset/v1/costLineItems/totals',
-      '/api/costasset/v1/assets',
-      '/api/costasset/v1/costs',
-      '/api/costasset/v1/reportModels/any/execution',
-      '/api/costasset/v1/dataManagement/accounts',
-    ];
-    const answers = await Promise.all(
-      [...heavy, ...heavy].map((path) => request(platform.gateway.url).get(path).set('corelite-token', admin)),
-    );
-    for (const answer of answers) {
-      expectProblem(answer, 503, 'SERVER_BUSY');
-      expect({ retryAfter: answer.headers['retry-after'], refusedBy: answer.headers['corelite-refused-by'] }).toEqual({
-        retryAfter: '1',
-        refusedBy: 'gateway',
-      });
-      // the service's refusal as the gateway writes it: the same problem, without the `instance` nginx cannot escape,
-      // and with the request id of the one that refused (the gateway's own, as in its access log)
-      const { instance: _instance, detail: _detail, requestId: serviceRequestId, ...fromService } = byService.body as Record<string, unknown>;
-      const { detail: _gatewayDetail, requestId: gatewayRequestId, ...fromGateway } = answer.body as Record<string, unknown>;
-      expect(fromGateway).toEqual(fromService);
-      expect([typeof serviceRequestId, gatewayRequestId]).toEqual(['string', expect.stringMatching(/^[0-9a-f]{32}$/)]);
-      expect(byService.headers['retry-after']).toBe(answer.headers['retry-after']);
-    }
-    await request(platform.gateway.url).get('/core/authorization/v1/me').set('corelite-token', admin).expect(200);
-    await request(platform.gateway.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin).expect(200);
-    await request(platform.gateway.url).get('/health/costasset/live').expect(200);
-    const after = await scrape(platform.costasset.directUrl);
-    // not one of them reached the service: no refusal of its own, no request on a heavy route
-    const refusals = (families: typeof after) => total(families, 'corelite_http_admission_refusals_total');
-    expect(refusals(after) - refusals(before)).toBe(0);
-    const heavyServed = (families: typeof after) =>
-      ['/api/costasset/v1/costs', '/api/costasset/v1/assets', '/api/costasset/v1/costLineItems/totals'].reduce(
-        (sum, route) => sum + total(families, 'corelite_http_request_duration_seconds', { route }),
-        0,
+      const before = await scrape(platform.costasset.directUrl);
+      const heavy = [
+        '/api/costasset/v1/costLineItems?limit=100',
+        '/api/costasset/v1/costLineItems/totals',
+        '/api/costasset/v1/assets',
+        '/api/costasset/v1/costs',
+        '/api/costasset/v1/reportModels/any/execution',
+        '/api/costasset/v1/dataManagement/accounts',
+      ];
+      const answers = await Promise.all(
+        [...heavy, ...heavy].map((path) => request(platform.gateway.url).get(path).set('corelite-token', admin)),
       );
-    expect(heavyServed(after) - heavyServed(before)).toBe(0);
+      for (const answer of answers) {
+        expectProblem(answer, 503, 'SERVER_BUSY');
+        expect({ retryAfter: answer.headers['retry-after'], refusedBy: answer.headers['corelite-refused-by'] }).toEqual({
+          retryAfter: '1',
+          refusedBy: 'gateway',
+        });
+        // the service's refusal as the gateway writes it: the same problem, without the `instance` nginx cannot escape,
+        // and with the request id of the one that refused (the gateway's own, as in its access log)
+        const {
+          instance: _instance,
+          detail: _detail,
+          requestId: serviceRequestId,
+          ...fromService
+        } = byService.body as Record<string, unknown>;
+        const { detail: _gatewayDetail, requestId: gatewayRequestId, ...fromGateway } = answer.body as Record<string, unknown>;
+        expect(fromGateway).toEqual(fromService);
+        expect([typeof serviceRequestId, gatewayRequestId]).toEqual(['string', expect.stringMatching(/^[0-9a-f]{32}$/)]);
+        expect(byService.headers['retry-after']).toBe(answer.headers['retry-after']);
+      }
+      await request(platform.gateway.url).get('/core/authorization/v1/me').set('corelite-token', admin).expect(200);
+      await request(platform.gateway.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin).expect(200);
+      await request(platform.gateway.url).get('/health/costasset/live').expect(200);
+      const after = await scrape(platform.costasset.directUrl);
+      // not one of them reached the service: no refusal of its own, no request on a heavy route
+      const refusals = (families: typeof after) => total(families, 'corelite_http_admission_refusals_total');
+      expect(refusals(after) - refusals(before)).toBe(0);
+      const heavyServed = (families: typeof after) =>
+        ['/api/costasset/v1/costs', '/api/costasset/v1/assets', '/api/costasset/v1/costLineItems/totals'].reduce(
+          (sum, route) => sum + total(families, 'corelite_http_request_duration_seconds', { route }),
+          0,
+        );
+      expect(heavyServed(after) - heavyServed(before)).toBe(0);
 
-    await release();
-    await request(platform.gateway.url).get('/api/costasset/v1/costs').set('corelite-token', admin).expect(200);
-  });
+      await release();
+      await request(platform.gateway.url).get('/api/costasset/v1/costs').set('corelite-token', admin).expect(200);
+    },
+  );
 
   it("routes to the heavy location exactly costasset's @HeavyRoute() routes (GET and HEAD, any letter case after the prefix)", async () => {
     const reflector = platform.costasset.app.get(Reflector);

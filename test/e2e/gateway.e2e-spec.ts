@@ -173,72 +173,83 @@ describe('gateway: upstreams, errors and configuration', () => {
     }
   });
 
-  it('passes each costasset instance at most its bound of heavy requests and refuses the next one itself; other routes stay served', async () => {
-    const [a, b, authz] = await Promise.all([holdingUpstream('costasset-a'), holdingUpstream('costasset-b'), fakeUpstream('authz')]);
-    try {
-      // a third instance is down: heavy requests move on from it, and beside busy ones it does not hide their refusal
-      const gateway = await startGateway({
-        port: 0,
-        upstreams: { authz: [authz.hostPort], costasset: [a.hostPort, `127.0.0.1:${await deadPort()}`, b.hostPort] },
-        admission: { maxInFlight: 3, maxHeavyInFlight: 1 },
-        runDir: runDir('heavy-bound'),
-      });
-      started.push(gateway);
-      const admitted = [1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/costLineItems?limit=100&hold`));
-      await eventually(async () => expect([a.held(), b.held()]).toEqual([1, 1]), 5_000, 10);
-      for (const path of ['/api/costasset/v1/costLineItems?hold', '/api/costasset/v1/reportModels/m/execution', '/api/costasset/V1/COSTS/'])
-        await expectRefusedByGateway(gateway.url, path);
-      // cheap routes, other methods on a heavy path and the other service are served meanwhile
-      await request(gateway.url).get('/api/costasset/v1/jobs').expect(200);
-      await request(gateway.url).post('/api/costasset/v1/dataManagement/accounts').expect(200);
-      await request(gateway.url).get('/core/authorization/v1/me').expect(200);
-      expect([a.held(), b.held()]).toEqual([1, 1]);
-      a.release();
-      b.release();
-      const names = await Promise.all(admitted.map(async (answer) => ((await (await answer).json()) as { name: string }).name));
-      expect(names.sort()).toEqual(['costasset-a', 'costasset-b']);
-      await request(gateway.url).get('/api/costasset/v1/costs').expect(200);
-      // thousands of refusals a second under load: none of them is written to the error log
-      expect(readFileSync(gateway.errorLog, 'utf8')).not.toContain('no live upstreams');
-    } finally {
-      [a, b, authz].forEach((server) => server.close());
-    }
-  });
+  it(
+    'passes each costasset instance at most its bound of heavy requests ' + 'and refuses the next one itself; other routes stay served',
+    async () => {
+      const [a, b, authz] = await Promise.all([holdingUpstream('costasset-a'), holdingUpstream('costasset-b'), fakeUpstream('authz')]);
+      try {
+        // a third instance is down: heavy requests move on from it, and beside busy ones it does not hide their refusal
+        const gateway = await startGateway({
+          port: 0,
+          upstreams: { authz: [authz.hostPort], costasset: [a.hostPort, `127.0.0.1:${await deadPort()}`, b.hostPort] },
+          admission: { maxInFlight: 3, maxHeavyInFlight: 1 },
+          runDir: runDir('heavy-bound'),
+        });
+        started.push(gateway);
+        const admitted = [1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/costLineItems?limit=100&hold`));
+        await eventually(async () => expect([a.held(), b.held()]).toEqual([1, 1]), 5_000, 10);
+        for (const path of [
+          '/api/costasset/v1/costLineItems?hold',
+          '/api/costasset/v1/reportModels/m/execution',
+          '/api/costasset/V1/COSTS/',
+        ])
+          await expectRefusedByGateway(gateway.url, path);
+        // cheap routes, other methods on a heavy path and the other service are served meanwhile
+        await request(gateway.url).get('/api/costasset/v1/jobs').expect(200);
+        await request(gateway.url).post('/api/costasset/v1/dataManagement/accounts').expect(200);
+        await request(gateway.url).get('/core/authorization/v1/me').expect(200);
+        expect([a.held(), b.held()]).toEqual([1, 1]);
+        a.release();
+        b.release();
+        const names = await Promise.all(admitted.map(async (answer) => ((await (await answer).json()) as { name: string }).name));
+        expect(names.sort()).toEqual(['costasset-a', 'costasset-b']);
+        await request(gateway.url).get('/api/costasset/v1/costs').expect(200);
+        // thousands of refusals a second under load: none of them is written to the error log
+        expect(readFileSync(gateway.errorLog, 'utf8')).not.toContain('no live upstreams');
+      } finally {
+        [a, b, authz].forEach((server) => server.close());
+      }
+    },
+  );
 
-  it('passes each instance at most its bound of other requests and refuses the next one itself; health, the key set and token refresh stay served', async () => {
-    const [authz, costasset] = await Promise.all([holdingUpstream('authz'), holdingUpstream('costasset')]);
-    try {
-      const gateway = await startGateway({
-        port: 0,
-        upstreams: { authz: [authz.hostPort], costasset: [costasset.hostPort] },
-        admission: { maxInFlight: 3, maxHeavyInFlight: 1 },
-        runDir: runDir('bound'),
-      });
-      started.push(gateway);
-      // authz admits 3 requests, costasset 2 besides its heavy one
-      const admitted = [
-        ...[1, 2, 3].map(() => fetch(`${gateway.url}/core/authorization/v1/me?hold`)),
-        ...[1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/jobs?hold`)),
-      ];
-      await eventually(async () => expect([authz.held(), costasset.held()]).toEqual([3, 2]), 5_000, 10);
-      for (const path of ['/core/authorization/v1/me', '/authorization/v2/teams', '/api/costasset/v1/jobs', '/insights/v2/x'])
-        await expectRefusedByGateway(gateway.url, path);
-      // what the services never refuse, the gateway does not refuse either; a heavy route has its own bound
-      await request(gateway.url).get('/core/authorization/v1/.well-known/jwks.json').expect(200);
-      await request(gateway.url).post('/core/authorization/v1/token/refresh').expect(200);
-      await request(gateway.url).get('/health/authz/ready').expect(200);
-      await request(gateway.url).get('/health/costasset/ready').expect(200);
-      await request(gateway.url).get('/api/costasset/v1/costs').expect(200);
-      authz.release();
-      costasset.release();
-      await Promise.all(admitted);
-      await request(gateway.url).get('/core/authorization/v1/me').expect(200);
-      await request(gateway.url).get('/api/costasset/v1/jobs').expect(200);
-      expect(readFileSync(gateway.errorLog, 'utf8')).not.toContain('no live upstreams');
-    } finally {
-      [authz, costasset].forEach((server) => server.close());
-    }
-  });
+  it(
+    'passes each instance at most its bound of other requests and refuses ' +
+      'the next one itself; health, the key set and token refresh stay served',
+    async () => {
+      const [authz, costasset] = await Promise.all([holdingUpstream('authz'), holdingUpstream('costasset')]);
+      try {
+        const gateway = await startGateway({
+          port: 0,
+          upstreams: { authz: [authz.hostPort], costasset: [costasset.hostPort] },
+          admission: { maxInFlight: 3, maxHeavyInFlight: 1 },
+          runDir: runDir('bound'),
+        });
+        started.push(gateway);
+        // authz admits 3 requests, costasset 2 besides its heavy one
+        const admitted = [
+          ...[1, 2, 3].map(() => fetch(`${gateway.url}/core/authorization/v1/me?hold`)),
+          ...[1, 2].map(() => fetch(`${gateway.url}/api/costasset/v1/jobs?hold`)),
+        ];
+        await eventually(async () => expect([authz.held(), costasset.held()]).toEqual([3, 2]), 5_000, 10);
+        for (const path of ['/core/authorization/v1/me', '/authorization/v2/teams', '/api/costasset/v1/jobs', '/insights/v2/x'])
+          await expectRefusedByGateway(gateway.url, path);
+        // what the services never refuse, the gateway does not refuse either; a heavy route has its own bound
+        await request(gateway.url).get('/core/authorization/v1/.well-known/jwks.json').expect(200);
+        await request(gateway.url).post('/core/authorization/v1/token/refresh').expect(200);
+        await request(gateway.url).get('/health/authz/ready').expect(200);
+        await request(gateway.url).get('/health/costasset/ready').expect(200);
+        await request(gateway.url).get('/api/costasset/v1/costs').expect(200);
+        authz.release();
+        costasset.release();
+        await Promise.all(admitted);
+        await request(gateway.url).get('/core/authorization/v1/me').expect(200);
+        await request(gateway.url).get('/api/costasset/v1/jobs').expect(200);
+        expect(readFileSync(gateway.errorLog, 'utf8')).not.toContain('no live upstreams');
+      } finally {
+        [authz, costasset].forEach((server) => server.close());
+      }
+    },
+  );
 
   it("keeps a client's connection beyond a thousand requests (nginx closes it after 1,000 by default)", async () => {
     const upstream = await fakeUpstream('authz');

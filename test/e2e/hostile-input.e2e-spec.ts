@@ -270,7 +270,8 @@ describe('hostile input against every operation', () => {
       }
     });
     process.stdout.write(
-      `hostile input: ${all.length} operations, ${requests.length} requests, ${failures.length} failures, ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+      `hostile input: ${all.length} operations, ${requests.length} requests, ` +
+        `${failures.length} failures, ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
     );
     expect(failures.slice(0, 50)).toEqual([]);
 

@@ -120,36 +120,42 @@ describe('under load: time limits, admission control, readiness', () => {
     expect(finds(after) - finds(before)).toBe(served.length);
   });
 
-  it('reports itself not ready while saturated, ready again once the work in flight ends; cheap routes, health and metrics stay served', async () => {
-    // two clients keep the instance at its bound of 2 heavy requests (one slow page after the other), however fast the machine
-    let busy = true;
-    const keepBusy = async () => {
-      while (busy) await slowPage();
-    };
-    const work = [keepBusy(), keepBusy()];
-    let saturated: { status: number; body: { checks: Record<string, string> } } | undefined;
-    await eventually(
-      async () => {
-        const answer = await ready();
-        expect(answer.body.checks.admission).toBe('down');
-        saturated = answer;
-      },
-      10_000,
-      5,
-    );
-    expect(saturated).toMatchObject({ status: 503, body: { code: 'NOT_READY', checks: { admission: 'down', mongodb: 'up', nats: 'up' } } });
-    expect((await fetch(`${costasset}/health/live`)).status).toBe(200);
-    expect((await fetch(`${costasset}/metrics`)).status).toBe(200);
-    await eventually(async () => expect((await slowPage()).status).toBe(503), 10_000, 5);
-    // a cheap route takes the third slot of every request's bound while heavy ones are refused
-    const cheap = await request(platform.costasset.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin);
-    expect(cheap.status).toBe(200);
-    busy = false;
-    await Promise.all(work);
-    const started = Date.now();
-    await eventually(async () => expect((await ready()).status).toBe(200), 5_000, 20);
-    expect(Date.now() - started).toBeLessThan(5_000);
-  });
+  it(
+    'reports itself not ready while saturated, ready again once the ' + 'work in flight ends; cheap routes, health and metrics stay served',
+    async () => {
+      // two clients keep the instance at its bound of 2 heavy requests (one slow page after the other), however fast the machine
+      let busy = true;
+      const keepBusy = async () => {
+        while (busy) await slowPage();
+      };
+      const work = [keepBusy(), keepBusy()];
+      let saturated: { status: number; body: { checks: Record<string, string> } } | undefined;
+      await eventually(
+        async () => {
+          const answer = await ready();
+          expect(answer.body.checks.admission).toBe('down');
+          saturated = answer;
+        },
+        10_000,
+        5,
+      );
+      expect(saturated).toMatchObject({
+        status: 503,
+        body: { code: 'NOT_READY', checks: { admission: 'down', mongodb: 'up', nats: 'up' } },
+      });
+      expect((await fetch(`${costasset}/health/live`)).status).toBe(200);
+      expect((await fetch(`${costasset}/metrics`)).status).toBe(200);
+      await eventually(async () => expect((await slowPage()).status).toBe(503), 10_000, 5);
+      // a cheap route takes the third slot of every request's bound while heavy ones are refused
+      const cheap = await request(platform.costasset.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin);
+      expect(cheap.status).toBe(200);
+      busy = false;
+      await Promise.all(work);
+      const started = Date.now();
+      await eventually(async () => expect((await ready()).status).toBe(200), 5_000, 20);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    },
+  );
 
   it('stops the database work of a request whose client went away', async () => {
     const db = client.db();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeadLetter, MessageBus, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { Metrics } from '@lib/metrics';
 import { IsInt } from 'class-validator';
 import { eventually } from '../support/platform';
@@ -30,12 +30,19 @@ describe('messaging over real NATS', () => {
   afterAll(() => nats.onApplicationShutdown());
 
   it('answers requests and carries problems back as problems', async () => {
-    await bus.serve('core.config.get', async (req) => {
-      if (req.key === 'missing') throw new ProblemException(404, 'CONFIG_NOT_FOUND', 'no such key');
-      return { key: req.key, value: `${req.tenantId}:${req.key}` };
-    }, 'test');
+    await bus.serve(
+      'core.config.get',
+      async (req) => {
+        if (req.key === 'missing') throw new ProblemException(404, 'CONFIG_NOT_FOUND', 'no such key');
+        return { key: req.key, value: `${req.tenantId}:${req.key}` };
+      },
+      'test',
+    );
     await expect(bus.request('core.config.get', { tenantId: 't1', key: 'A' })).resolves.toEqual({ key: 'A', value: 't1:A' });
-    await expect(bus.request('core.config.get', { tenantId: 't1', key: 'missing' })).rejects.toMatchObject({ code: 'CONFIG_NOT_FOUND', status: 404 });
+    await expect(bus.request('core.config.get', { tenantId: 't1', key: 'missing' })).rejects.toMatchObject({
+      code: 'CONFIG_NOT_FOUND',
+      status: 404,
+    });
   });
 
   it('turns "nobody answers" into 503', async () => {
@@ -52,7 +59,15 @@ describe('messaging over real NATS', () => {
   });
 
   it('runs work once, de-duplicates by work id, retries failures and dead-letters after the last attempt', async () => {
-    const queue = new WorkQueue<Work>(nats, { payload: Work, stream: 'TESTJOBS', subject: 'jobs.test', durable: 'test-workers', maxDeliver: 3, ackWaitMs: 5000, retryDelayMs: 50 });
+    const queue = new WorkQueue<Work>(nats, {
+      payload: Work,
+      stream: 'TESTJOBS',
+      subject: 'jobs.test',
+      durable: 'test-workers',
+      maxDeliver: 3,
+      ackWaitMs: 5000,
+      retryDelayMs: 50,
+    });
     await queue.ensure();
     const attempts = new Map<number, number>();
     const done: number[] = [];
@@ -80,24 +95,40 @@ describe('messaging over real NATS', () => {
     await queue.stop();
   });
 
-  it('validates every received payload against its subject\'s class', async () => {
+  it("validates every received payload against its subject's class", async () => {
     const nc = await nats.get();
     const raw = async (subject: string, payload: string) =>
-      JSON.parse(new TextDecoder().decode((await nc.request(nats.subject(subject), new TextEncoder().encode(payload), { timeout: 1000 })).data));
+      JSON.parse(
+        new TextDecoder().decode((await nc.request(nats.subject(subject), new TextEncoder().encode(payload), { timeout: 1000 })).data),
+      );
     let served = 0;
-    await bus.serve('authz.principal.resolve', async () => {
-      served += 1;
-      return { authType: 'internal', teams: [], roles: [], isSystemAdmin: false };
-    }, 'test');
-    for (const payload of ['{"tenantId":"t1","userId":"u","idpId":"i"}', '{"tenantId":"t1","userId":"u","idpId":"i","groups":"admins"}', 'not json', '[]']) {
+    await bus.serve(
+      'authz.principal.resolve',
+      async () => {
+        served += 1;
+        return { authType: 'internal', teams: [], roles: [], isSystemAdmin: false };
+      },
+      'test',
+    );
+    for (const payload of [
+      '{"tenantId":"t1","userId":"u","idpId":"i"}',
+      '{"tenantId":"t1","userId":"u","idpId":"i","groups":"admins"}',
+      'not json',
+      '[]',
+    ]) {
       expect(await raw('authz.principal.resolve', payload)).toMatchObject({ ok: false, error: { status: 400, code: 'INVALID_MESSAGE' } });
     }
     expect(served).toBe(0);
-    await expect(bus.request('authz.principal.resolve', { tenantId: 't1', userId: 'u', idpId: 'i', groups: [] })).resolves.toMatchObject({ isSystemAdmin: false });
+    await expect(bus.request('authz.principal.resolve', { tenantId: 't1', userId: 'u', idpId: 'i', groups: [] })).resolves.toMatchObject({
+      isSystemAdmin: false,
+    });
 
     // a reply that breaks the contract is a 502, never passed on as data
     await bus.serve('core.flags.list', async () => ({ flags: 'none' }) as never, 'test');
-    await expect(bus.request('core.flags.list', { tenantId: 't1' })).rejects.toMatchObject({ code: 'DEPENDENCY_REPLY_INVALID', status: 502 });
+    await expect(bus.request('core.flags.list', { tenantId: 't1' })).rejects.toMatchObject({
+      code: 'DEPENDENCY_REPLY_INVALID',
+      status: 502,
+    });
 
     // an event without its fields is dropped; a valid one is delivered
     const seen: unknown[] = [];
@@ -109,11 +140,22 @@ describe('messaging over real NATS', () => {
   });
 
   it('takes a work message that breaks the contract off the queue at once, without running or retrying it', async () => {
-    const queue = new WorkQueue<Work>(nats, { payload: Work, stream: 'BADJOBS', subject: 'jobs.bad', durable: 'bad-workers', maxDeliver: 3, ackWaitMs: 5000, retryDelayMs: 50 });
+    const queue = new WorkQueue<Work>(nats, {
+      payload: Work,
+      stream: 'BADJOBS',
+      subject: 'jobs.bad',
+      durable: 'bad-workers',
+      maxDeliver: 3,
+      ackWaitMs: 5000,
+      retryDelayMs: 50,
+    });
     await queue.ensure();
     const ran: number[] = [];
     const dead: unknown[] = [];
-    queue.start(async ({ n }) => void ran.push(n), async (letter) => void dead.push(letter));
+    queue.start(
+      async ({ n }) => void ran.push(n),
+      async (letter) => void dead.push(letter),
+    );
     const js = (await nats.get()).jetstream();
     await js.publish(nats.subject('jobs.bad'), new TextEncoder().encode('{"n":"one"}'));
     await queue.enqueue({ n: 7 }, 'good-7');

@@ -32,7 +32,13 @@ describe('metrics of both services', () => {
       'corelite_process_cpu_seconds_total',
       'corelite_nodejs_eventloop_lag_p99_seconds',
     ];
-    const jobs = ['corelite_jobs_started_total', 'corelite_jobs_finished_total', 'corelite_job_duration_seconds', 'corelite_job_redeliveries_total', 'corelite_job_queue_depth'];
+    const jobs = [
+      'corelite_jobs_started_total',
+      'corelite_jobs_finished_total',
+      'corelite_job_duration_seconds',
+      'corelite_job_redeliveries_total',
+      'corelite_job_queue_depth',
+    ];
     for (const [service, url, expected] of [
       ['authz', platform.authz.directUrl, common],
       ['costasset', platform.costasset.directUrl, [...common, ...jobs, 'corelite_ingestion_rows_total']],
@@ -59,12 +65,17 @@ describe('metrics of both services', () => {
       await request(platform.costasset.url).get('/api/costasset/v1/costLineItems').set('corelite-token', member).expect(200);
     }
     await request(platform.costasset.url).get('/api/costasset/v1/jobs/no-such-job').set('corelite-token', member).expect(404);
-    for (let i = 0; i < 2; i++) await request(platform.authz.url).get('/core/authorization/v1/me').set('corelite-token', member).expect(200);
+    for (let i = 0; i < 2; i++)
+      await request(platform.authz.url).get('/core/authorization/v1/me').set('corelite-token', member).expect(200);
     const after = { costasset: await scrape(platform.costasset.directUrl), authz: await scrape(platform.authz.directUrl) };
 
     const http = 'corelite_http_request_duration_seconds';
-    expect(delta(before.costasset, after.costasset, http, { method: 'GET', route: '/api/costasset/v1/costLineItems', status: '200' })).toBe(3);
-    expect(delta(before.costasset, after.costasset, http, { method: 'GET', route: '/api/costasset/v1/jobs/:jobId', status: '404' })).toBe(1);
+    expect(delta(before.costasset, after.costasset, http, { method: 'GET', route: '/api/costasset/v1/costLineItems', status: '200' })).toBe(
+      3,
+    );
+    expect(delta(before.costasset, after.costasset, http, { method: 'GET', route: '/api/costasset/v1/jobs/:jobId', status: '404' })).toBe(
+      1,
+    );
     expect(delta(before.authz, after.authz, http, { method: 'GET', route: '/core/authorization/v1/me', status: '200' })).toBe(2);
     // the scrape before counted itself in; nothing else ran in between on the in-flight gauge
     expect(total(after.costasset, 'corelite_http_requests_in_flight')).toBe(0);

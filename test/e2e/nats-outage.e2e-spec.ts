@@ -45,7 +45,11 @@ describe('a NATS outage', () => {
     // answered again: authz resolved the principal over NATS (a user in no team, refused by the route's rule)
     const stranger = await platform.token({ sub: 'someone-new' });
     await eventually(async () => {
-      expectProblem(await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', stranger), 403, 'TEAM_REQUIRED');
+      expectProblem(
+        await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', stranger),
+        403,
+        'TEAM_REQUIRED',
+      );
     });
   });
 });

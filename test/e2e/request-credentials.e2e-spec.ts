@@ -19,12 +19,18 @@ describe('request credentials: no ambient credentials, safe identity claims', ()
 
   const api = () => request(platform.authz.url);
   const teamsOf = async (userId: string) =>
-    (await api().get(`${V2}/userteam/${userId}`).set('corelite-token', admin).expect(200)).body.teams.map((team: { team_code: string }) => team.team_code);
+    (await api().get(`${V2}/userteam/${userId}`).set('corelite-token', admin).expect(200)).body.teams.map(
+      (team: { team_code: string }) => team.team_code,
+    );
 
   beforeAll(async () => {
     platform = await startPlatform();
     admin = await platform.token({ sub: 'admin' });
-    await api().post(`${V2}/teams`).set('corelite-token', admin).send({ team_code: 'CSRF-ADMINS', org_code: 'org-csrf', roles: ['System Admin'] }).expect(201);
+    await api()
+      .post(`${V2}/teams`)
+      .set('corelite-token', admin)
+      .send({ team_code: 'CSRF-ADMINS', org_code: 'org-csrf', roles: ['System Admin'] })
+      .expect(201);
     await api().post(`${V2}/users`).set('corelite-token', admin).send({ user_id: 'mallory' }).expect(201);
   });
   afterAll(() => platform?.close());
@@ -43,7 +49,10 @@ describe('request credentials: no ambient credentials, safe identity claims', ()
   });
 
   it('a cookie authenticates nothing, also with a JSON body and no Origin', async () => {
-    const res = await api().post(`${V2}/userteam`).set('Cookie', `corelite-token=${admin}`).send({ user_id: 'mallory', team_code: 'CSRF-ADMINS' });
+    const res = await api()
+      .post(`${V2}/userteam`)
+      .set('Cookie', `corelite-token=${admin}`)
+      .send({ user_id: 'mallory', team_code: 'CSRF-ADMINS' });
     expectProblem(res, 401, 'TOKEN_MISSING');
     expectProblem(await api().get('/core/authorization/v1/me').set('Cookie', `corelite-token=${admin}`), 401, 'TOKEN_MISSING');
     const costasset = await request(platform.costasset.url).get('/api/costasset/extensions/test').set('Cookie', `corelite-token=${admin}`);
@@ -72,7 +81,11 @@ describe('request credentials: no ambient credentials, safe identity claims', ()
   });
 
   it('refuses a token whose tid holds "/" (it would fall under another tenant\'s object-store prefix), in both services', async () => {
-    const key = await loadSigningKey({ devKeysDir: platform.env.DEV_KEYS_DIR ?? '.dev-keys', allowDevKey: true, privateKeyPem: platform.env.JWT_PRIVATE_KEY });
+    const key = await loadSigningKey({
+      devKeysDir: platform.env.DEV_KEYS_DIR ?? '.dev-keys',
+      allowDevKey: true,
+      privateKeyPem: platform.env.JWT_PRIVATE_KEY,
+    });
     const now = Math.floor(Date.now() / 1000);
     const signed = (claims: Record<string, unknown>) =>
       new SignJWT({ groups: [], authType: 'internal', typ: 'access', ...claims })
@@ -87,15 +100,26 @@ describe('request credentials: no ambient credentials, safe identity claims', ()
     const unsafeSub = await signed({ tid: 'default', idp: 'idp-default', sub: 'admin\n' });
     for (const token of [slashed, unsafeIdp, unsafeSub]) {
       expectProblem(await api().get('/core/authorization/v1/me').set('corelite-token', token), 401, 'TOKEN_CLAIMS_INVALID');
-      expectProblem(await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', token), 401, 'TOKEN_CLAIMS_INVALID');
+      expectProblem(
+        await request(platform.costasset.url).get('/api/costasset/extensions/test').set('corelite-token', token),
+        401,
+        'TOKEN_CLAIMS_INVALID',
+      );
     }
     // the same key and claims with a safe tenant id are accepted: only the claim's characters are refused
-    await api().get('/core/authorization/v1/me').set('corelite-token', await signed({ tid: 'default', idp: 'idp-default' })).expect(200);
+    await api()
+      .get('/core/authorization/v1/me')
+      .set('corelite-token', await signed({ tid: 'default', idp: 'idp-default' }))
+      .expect(200);
   });
 
   it('the token command refuses to mint such claims', () => {
     const root = join(__dirname, '..', '..');
-    const mint = (...args: string[]) => spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'tools', 'token.ts'), ...args], { env: platform.env, encoding: 'utf8' });
+    const mint = (...args: string[]) =>
+      spawnSync(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'tools', 'token.ts'), ...args], {
+        env: platform.env,
+        encoding: 'utf8',
+      });
     for (const [args, claim] of [
       [['--sub', 'admin', '--tenant', 'default/../other', '--idp', 'idp-default'], 'tid'],
       [['--sub', 'admin', '--tenant', 'default', '--idp', 'idp/other'], 'idp'],

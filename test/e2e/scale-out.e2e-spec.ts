@@ -28,7 +28,8 @@ describe('scale-out: two instances of each service behind the gateway', () => {
   const api = () => request(gateway.url);
   /** The gateway as the test helpers' platform (uploads, jobs). */
   const viaGateway = () => ({ ...platform, costasset: { ...platform.costasset, url: gateway.url } });
-  const linesOf = (jobId: string, msg: string) => costasset.flatMap((instance) => instance.logs.filter((line) => line.jobId === jobId && line.msg === msg));
+  const linesOf = (jobId: string, msg: string) =>
+    costasset.flatMap((instance) => instance.logs.filter((line) => line.jobId === jobId && line.msg === msg));
 
   beforeAll(async () => {
     // the platform gives the database (its indexes built), the NATS namespace and the signing
@@ -43,11 +44,16 @@ describe('scale-out: two instances of each service behind the gateway', () => {
     authz.push(...(await Promise.all(authzPorts.map((port, index) => startServiceProcess('authz', env, `authz-${index + 1}`, port)))));
     const costassetEnv = { ...env, AUTHZ_JWKS_URL: `${authz[0].url}/core/authorization/v1/.well-known/jwks.json` };
     costasset.push(
-      ...(await Promise.all(costassetPorts.map((port, index) => startServiceProcess('costasset', costassetEnv, `costasset-${index + 1}`, port)))),
+      ...(await Promise.all(
+        costassetPorts.map((port, index) => startServiceProcess('costasset', costassetEnv, `costasset-${index + 1}`, port)),
+      )),
     );
     gateway = await startGateway({
       port: 0,
-      upstreams: { authz: authz.map((instance) => new URL(instance.url).host), costasset: costasset.map((instance) => new URL(instance.url).host) },
+      upstreams: {
+        authz: authz.map((instance) => new URL(instance.url).host),
+        costasset: costasset.map((instance) => new URL(instance.url).host),
+      },
       admission: admissionBoundsOf(env),
       runDir,
     });
@@ -64,7 +70,11 @@ describe('scale-out: two instances of each service behind the gateway', () => {
   it('shares requests between the instances round robin', async () => {
     const route = { authz: '/core/authorization/v1/me', costasset: '/api/costasset/v1/currency/defaultCurrency' };
     const served = async (instances: ServiceProcess[], path: string) =>
-      Promise.all(instances.map(async (instance) => total(await scrape(instance.url), 'corelite_http_request_duration_seconds', { route: path, status: '200' })));
+      Promise.all(
+        instances.map(async (instance) =>
+          total(await scrape(instance.url), 'corelite_http_request_duration_seconds', { route: path, status: '200' }),
+        ),
+      );
     const before = { authz: await served(authz, route.authz), costasset: await served(costasset, route.costasset) };
     for (let i = 0; i < 8; i++) {
       await api().get(route.authz).set('corelite-token', admin).expect(200);
@@ -80,27 +90,49 @@ describe('scale-out: two instances of each service behind the gateway', () => {
   it('drops the caches of both instances when one of them makes a change', async () => {
     // costasset: the corporate currency, cached per tenant by each instance
     for (const instance of costasset) {
-      expect((await request(instance.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin).expect(200)).body).toEqual({ defaultCurrency: 'USD' });
+      expect(
+        (await request(instance.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin).expect(200)).body,
+      ).toEqual({ defaultCurrency: 'USD' });
     }
-    await api().put('/core/configuration/v1/configvalues').set('corelite-token', admin).send({ configurationkey: 'DEFAULT_CURRENCY', configurationvalue: 'EUR' }).expect(200);
+    await api()
+      .put('/core/configuration/v1/configvalues')
+      .set('corelite-token', admin)
+      .send({ configurationkey: 'DEFAULT_CURRENCY', configurationvalue: 'EUR' })
+      .expect(200);
     const seenByBoth = (currency: string) =>
       eventually(async () => {
         for (const instance of costasset) {
-          expect((await request(instance.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin).expect(200)).body).toEqual({ defaultCurrency: currency });
+          expect(
+            (await request(instance.url).get('/api/costasset/v1/currency/defaultCurrency').set('corelite-token', admin).expect(200)).body,
+          ).toEqual({ defaultCurrency: currency });
         }
       }, 30_000);
     await seenByBoth('EUR');
     // and back (the jobs below convert into USD, the rates of the fixtures)
-    await api().put('/core/configuration/v1/configvalues').set('corelite-token', admin).send({ configurationkey: 'DEFAULT_CURRENCY', configurationvalue: 'USD' }).expect(200);
+    await api()
+      .put('/core/configuration/v1/configvalues')
+      .set('corelite-token', admin)
+      .send({ configurationkey: 'DEFAULT_CURRENCY', configurationvalue: 'USD' })
+      .expect(200);
     await seenByBoth('USD');
 
     // authz: a caller's teams, cached per caller by each instance
     const member = await platform.token({ sub: 'scale-member' });
     const teamsOn = async (instance: ServiceProcess) =>
-      (await request(instance.url).get('/core/authorization/v1/me').set('corelite-token', member).expect(200)).body.teams.map((team: { team_code: string }) => team.team_code);
+      (await request(instance.url).get('/core/authorization/v1/me').set('corelite-token', member).expect(200)).body.teams.map(
+        (team: { team_code: string }) => team.team_code,
+      );
     for (const instance of authz) expect(await teamsOn(instance)).toEqual([]);
-    await api().post('/authorization/v2/teams').set('corelite-token', admin).send({ team_code: 'SCALE-TEAM', org_code: 'scale-org', roles: [] }).expect(201);
-    await api().post('/authorization/v2/userteam').set('corelite-token', admin).send({ user_id: 'scale-member', team_code: 'SCALE-TEAM' }).expect(200);
+    await api()
+      .post('/authorization/v2/teams')
+      .set('corelite-token', admin)
+      .send({ team_code: 'SCALE-TEAM', org_code: 'scale-org', roles: [] })
+      .expect(201);
+    await api()
+      .post('/authorization/v2/userteam')
+      .set('corelite-token', admin)
+      .send({ user_id: 'scale-member', team_code: 'SCALE-TEAM' })
+      .expect(200);
     await eventually(async () => {
       for (const instance of authz) expect(await teamsOn(instance)).toEqual(['SCALE-TEAM']);
     }, 30_000);
@@ -110,8 +142,17 @@ describe('scale-out: two instances of each service behind the gateway', () => {
     const rows = 1_000;
     const jobIds: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const refId = await uploadGpd(viaGateway(), admin, 'aws', await validGpd({ account: `acct-${i}`, rows: validRows(rows), withAssets: false }));
-      const enrich = await api().post('/api/costasset/v1/gpd/enrich').set('corelite-token', admin).send({ GPDUploadRefId: [refId], provider: ['aws'], retry: 'false' }).expect(200);
+      const refId = await uploadGpd(
+        viaGateway(),
+        admin,
+        'aws',
+        await validGpd({ account: `acct-${i}`, rows: validRows(rows), withAssets: false }),
+      );
+      const enrich = await api()
+        .post('/api/costasset/v1/gpd/enrich')
+        .set('corelite-token', admin)
+        .send({ GPDUploadRefId: [refId], provider: ['aws'], retry: 'false' })
+        .expect(200);
       jobIds.push(enrich.body.jobs[0].jobId);
     }
     for (const jobId of jobIds) expect(await waitForJob(viaGateway(), admin, jobId, 120_000)).toMatchObject({ jobId, status: 'succeeded' });
@@ -119,20 +160,37 @@ describe('scale-out: two instances of each service behind the gateway', () => {
     const ranOn = new Set(jobIds.flatMap((jobId) => linesOf(jobId, 'job started').map((line) => line.instance)));
     expect([...ranOn].sort()).toEqual(['costasset-1', 'costasset-2']);
     expect(await client.db().collection('cost_line_items').countDocuments({ tenantId: 'default' })).toBe(6 * rows);
-    const written = await Promise.all(costasset.map(async (instance) => total(await scrape(instance.url), 'corelite_ingestion_rows_total', { source: 'gpd', outcome: 'written' })));
+    const written = await Promise.all(
+      costasset.map(async (instance) =>
+        total(await scrape(instance.url), 'corelite_ingestion_rows_total', { source: 'gpd', outcome: 'written' }),
+      ),
+    );
     expect(written[0] + written[1]).toBe(6 * rows);
   }, 180_000);
 
   it('finishes on the survivor a job whose instance was killed in the middle, every row exactly once', async () => {
     const rows = 20_000;
-    const refId = await uploadGpd(viaGateway(), admin, 'gcp', await validGpd({ provider: 'gcp', account: 'kill-acct', rows: validRows(rows), withAssets: false }));
-    const enrich = await api().post('/api/costasset/v1/gpd/enrich').set('corelite-token', admin).send({ GPDUploadRefId: [refId], provider: ['gcp'], retry: 'false' }).expect(200);
+    const refId = await uploadGpd(
+      viaGateway(),
+      admin,
+      'gcp',
+      await validGpd({ provider: 'gcp', account: 'kill-acct', rows: validRows(rows), withAssets: false }),
+    );
+    const enrich = await api()
+      .post('/api/costasset/v1/gpd/enrich')
+      .set('corelite-token', admin)
+      .send({ GPDUploadRefId: [refId], provider: ['gcp'], retry: 'false' })
+      .expect(200);
     const jobId: string = enrich.body.jobs[0].jobId;
-    await eventually(async () => {
-      const job = (await api().get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
-      expect(job.status).toBe('running');
-      expect(job.progress.done).toBeGreaterThan(0);
-    }, 60_000, 20);
+    await eventually(
+      async () => {
+        const job = (await api().get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
+        expect(job.status).toBe('running');
+        expect(job.progress.done).toBeGreaterThan(0);
+      },
+      60_000,
+      20,
+    );
     const [started] = linesOf(jobId, 'job started');
     const victim = costasset.find((instance) => instance.instance === started.instance) as ServiceProcess;
     const survivor = costasset.find((instance) => instance !== victim) as ServiceProcess;

@@ -82,15 +82,23 @@ describe('the embedded store killed under running services', () => {
     expect(down.status).toBeGreaterThanOrEqual(500);
 
     store = await startStore(port, dataDir);
-    await eventually(async () => {
-      const provider = await costasset().get(`${PROVIDERS}/minio`).set('corelite-token', admin);
-      expect(provider.status).toBe(200);
-      expect(provider.body).toMatchObject({ providerCode: 'minio' });
-    }, 30_000, 250);
-    await eventually(async () => {
-      const team = await authz().get(`${TEAMS}/BEFORE-KILL`).set('corelite-token', admin);
-      expect(team.status).toBe(200);
-    }, 30_000, 250);
+    await eventually(
+      async () => {
+        const provider = await costasset().get(`${PROVIDERS}/minio`).set('corelite-token', admin);
+        expect(provider.status).toBe(200);
+        expect(provider.body).toMatchObject({ providerCode: 'minio' });
+      },
+      30_000,
+      250,
+    );
+    await eventually(
+      async () => {
+        const team = await authz().get(`${TEAMS}/BEFORE-KILL`).set('corelite-token', admin);
+        expect(team.status).toBe(200);
+      },
+      30_000,
+      250,
+    );
     // Unique indexes were rebuilt: a second provider with the same code is still refused.
     const duplicate = await costasset().post(PROVIDERS).set('corelite-token', admin).send({ providerName: 'Again', providerCode: 'minio' });
     expect(duplicate.status).toBe(409);

@@ -47,7 +47,10 @@ describe('TenantRepository', () => {
     expect(await items.findOne('A', { name: 'x' })).toMatchObject({ tenantId: 'A', n: 5 });
     const totals = await items.aggregate<{ total: number }>('A', [{ $group: { _id: null, total: { $sum: '$n' } } }]);
     expect(totals).toEqual([{ _id: null, total: 5 }]);
-    const widened = await items.aggregate<{ total: number }>('A', [{ $match: { tenantId: 'B' } }, { $group: { _id: '$tenantId', total: { $sum: '$n' } } }]);
+    const widened = await items.aggregate<{ total: number }>('A', [
+      { $match: { tenantId: 'B' } },
+      { $group: { _id: '$tenantId', total: { $sum: '$n' } } },
+    ]);
     expect(widened).toEqual([{ _id: 'A', total: 5 }]);
     expect(await items.deleteMany('B', { name: 'x' })).toBe(1);
     expect(await items.count('A')).toBe(1);
@@ -56,7 +59,10 @@ describe('TenantRepository', () => {
   it('bulk-loads on the driver with the tenant stamped, and pages by cursor', async () => {
     const docs = Array.from({ length: 25 }, (_, i) => ({ name: `bulk-${i}`, n: i }));
     expect(await items.insertBulk('C', docs)).toBe(25);
-    await items.bulkWrite('C', [{ updateMany: { filter: { n: { $lt: 5 } }, update: { $set: { n: -1 } } } }, { deleteOne: { filter: { name: 'bulk-24' } } }]);
+    await items.bulkWrite('C', [
+      { updateMany: { filter: { n: { $lt: 5 } }, update: { $set: { n: -1 } } } },
+      { deleteOne: { filter: { name: 'bulk-24' } } },
+    ]);
     expect(await items.count('C', { n: -1 })).toBe(5);
     expect(await items.count('A', { n: -1 })).toBe(0);
     const seen: string[] = [];

@@ -5,7 +5,16 @@ import { waitForJob } from '../support/ingest';
 import { Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
 
-const HEADER = ['BilledCost', 'BillingAccountId', 'BillingCurrency', 'ChargePeriodStart', 'ChargePeriodEnd', 'ProviderName', 'ServiceName', 'Id'];
+const HEADER = [
+  'BilledCost',
+  'BillingAccountId',
+  'BillingCurrency',
+  'ChargePeriodStart',
+  'ChargePeriodEnd',
+  'ProviderName',
+  'ServiceName',
+  'Id',
+];
 const ACCOUNT_A = 'acct-a';
 const ACCOUNT_B = 'acct-b';
 
@@ -14,7 +23,9 @@ const focusCsv = (name: string, rows: [string, string][]) => ({
   name,
   body: Buffer.from(
     csvLine(HEADER) +
-      rows.map(([account, cost], index) => csvLine([cost, account, 'USD', '2024-10-01', '2024-10-02', 'AWS', 'EC2', `${name}-${index}`])).join(''),
+      rows
+        .map(([account, cost], index) => csvLine([cost, account, 'USD', '2024-10-01', '2024-10-02', 'AWS', 'EC2', `${name}-${index}`]))
+        .join(''),
   ),
 });
 
@@ -29,7 +40,10 @@ describe('roles inside a tenant', () => {
   const authz = () => request(platform.authz.url);
   const totalsByAccount = async () =>
     Object.fromEntries(
-      (await costTotals(platform, tokens.admin, { groupBy: 'billingAccountId' })).map((group) => [group.key.billingAccountId, group.billedCost]),
+      (await costTotals(platform, tokens.admin, { groupBy: 'billingAccountId' })).map((group) => [
+        group.key.billingAccountId,
+        group.billedCost,
+      ]),
     );
   let adminUpload: string;
 
@@ -37,7 +51,11 @@ describe('roles inside a tenant', () => {
     platform = await startPlatform({ JOBS_RETRY_DELAY_MS: '100' });
     tokens.admin = await platform.token({ sub: 'admin' });
     const team = (team_code: string, roles: string[]) =>
-      authz().post('/authorization/v2/teams').set('corelite-token', tokens.admin).send({ team_code, org_code: 'finops', roles }).expect(201);
+      authz()
+        .post('/authorization/v2/teams')
+        .set('corelite-token', tokens.admin)
+        .send({ team_code, org_code: 'finops', roles })
+        .expect(201);
     const join = async (user_id: string, team_code: string) => {
       await authz().post('/authorization/v2/users').set('corelite-token', tokens.admin).send({ user_id }).expect(201);
       await authz().post('/authorization/v2/userteam').set('corelite-token', tokens.admin).send({ user_id, team_code }).expect(200);
@@ -50,7 +68,12 @@ describe('roles inside a tenant', () => {
     await api()
       .post('/api/costasset/v1/dynamicResourceGroups')
       .set('corelite-token', tokens.admin)
-      .send({ _id: 'account-a', type: 'visibility', expr: `billingAccountId == "${ACCOUNT_A}"`, context: { teams: ['READERS', 'LOADERS'] } })
+      .send({
+        _id: 'account-a',
+        type: 'visibility',
+        expr: `billingAccountId == "${ACCOUNT_A}"`,
+        context: { teams: ['READERS', 'LOADERS'] },
+      })
       .expect(200);
     tokens.reader = await platform.token({ sub: 'reader' });
     tokens.manager = await platform.token({ sub: 'manager' });
@@ -71,23 +94,33 @@ describe('roles inside a tenant', () => {
     expect(before).toEqual({ [ACCOUNT_A]: 10, [ACCOUNT_B]: 100 });
     // a reader changes no cost data at all
     expectProblem(
-      await api().post('/api/costasset/v1/focus/uploads').set('corelite-token', tokens.reader).send({ files: [{ name: 'forged.csv' }] }),
+      await api()
+        .post('/api/costasset/v1/focus/uploads')
+        .set('corelite-token', tokens.reader)
+        .send({ files: [{ name: 'forged.csv' }] }),
       403,
       'COST_DATA_MANAGER_REQUIRED',
     );
     // a Cost Data Manager's import naming an account outside its visibility, alone or beside its own
-    for (const rows of [[[ACCOUNT_B, '0.01']], [[ACCOUNT_A, '10'], [ACCOUNT_B, '0.01']]] as [string, string][][]) {
+    for (const rows of [
+      [[ACCOUNT_B, '0.01']],
+      [
+        [ACCOUNT_A, '10'],
+        [ACCOUNT_B, '0.01'],
+      ],
+    ] as [string, string][][]) {
       const { uploadId, job } = await importFocus(platform, tokens.manager, [focusCsv('forged.csv', rows)]);
       expect(job.status).toBe('failed');
       expect(job.error).toContain('IMPORT_OUTSIDE_VISIBILITY');
-      const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', tokens.manager).expect(200)).body;
+      const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', tokens.manager).expect(200))
+        .body;
       expect(record.status).toBe('failed');
       expect(record.errors).toEqual([expect.objectContaining({ reason: expect.stringContaining(`AWS/${ACCOUNT_B}`) })]);
       expect(await totalsByAccount()).toEqual(before);
     }
   });
 
-  it("lets a Cost Data Manager restate its own accounts, replacing only rows it can see", async () => {
+  it('lets a Cost Data Manager restate its own accounts, replacing only rows it can see', async () => {
     const { job } = await importFocus(platform, tokens.manager, [focusCsv('restated.csv', [[ACCOUNT_A, '12']])]);
     expect(job.status).toBe('succeeded');
     expect(await totalsByAccount()).toEqual({ [ACCOUNT_A]: 12, [ACCOUNT_B]: 100 });
@@ -102,22 +135,36 @@ describe('roles inside a tenant', () => {
       'COST_DATA_MANAGER_REQUIRED',
     );
     // the upload holds rows of account B, which the manager does not see: for it the upload does not exist
-    expectProblem(await api().delete(`/api/costasset/v1/focus/uploads/${adminUpload}`).set('corelite-token', tokens.manager), 404, 'FOCUS_UPLOAD_NOT_FOUND');
-    const files = (await api().get('/api/costasset/extensions/data/list').set('corelite-token', tokens.admin).expect(200)).body as { key: string }[];
+    expectProblem(
+      await api().delete(`/api/costasset/v1/focus/uploads/${adminUpload}`).set('corelite-token', tokens.manager),
+      404,
+      'FOCUS_UPLOAD_NOT_FOUND',
+    );
+    const files = (await api().get('/api/costasset/extensions/data/list').set('corelite-token', tokens.admin).expect(200)).body as {
+      key: string;
+    }[];
     const adminFile = files.find((file) => file.key.startsWith(`gpd/${adminUpload}/`));
     expect(adminFile).toBeDefined();
     for (const token of [tokens.reader, tokens.manager]) {
-      const listed = (await api().get('/api/costasset/extensions/data/list').set('corelite-token', token).expect(200)).body as { key: string }[];
+      const listed = (await api().get('/api/costasset/extensions/data/list').set('corelite-token', token).expect(200)).body as {
+        key: string;
+      }[];
       expect(listed.map((file) => file.key)).not.toContain(adminFile?.key);
       expectProblem(
         await api().get('/api/costasset/extensions/data/download').query({ key: adminFile?.key }).set('corelite-token', token),
         404,
         'OBJECT_NOT_FOUND',
       );
-      const uploads = (await api().get('/api/costasset/v1/focus/uploads').set('corelite-token', token).expect(200)).body.items as { uploadId: string }[];
+      const uploads = (await api().get('/api/costasset/v1/focus/uploads').set('corelite-token', token).expect(200)).body.items as {
+        uploadId: string;
+      }[];
       expect(uploads.map((upload) => upload.uploadId)).not.toContain(adminUpload);
     }
-    await api().get('/api/costasset/extensions/data/download').query({ key: adminFile?.key }).set('corelite-token', tokens.admin).expect(200);
+    await api()
+      .get('/api/costasset/extensions/data/download')
+      .query({ key: adminFile?.key })
+      .set('corelite-token', tokens.admin)
+      .expect(200);
   });
 
   it('shows a restricted member no saved report output computed beyond its visibility', async () => {
@@ -128,7 +175,11 @@ describe('roles inside a tenant', () => {
       .send({ append: true, type: 'v1', scope: 'public', vtags: [], expr: 'true' })
       .expect(200);
     const run = (token: string) =>
-      api().get('/api/costasset/v1/reportModels/by-account/execution').query({ templateParams: '{}' }).set('corelite-token', token).expect(200);
+      api()
+        .get('/api/costasset/v1/reportModels/by-account/execution')
+        .query({ templateParams: '{}' })
+        .set('corelite-token', token)
+        .expect(200);
     const outputs = async (token: string) =>
       (await api().get('/api/costasset/v1/reportModels/by-account/outputs').set('corelite-token', token).expect(200)).body.items as {
         total: number;
@@ -142,7 +193,7 @@ describe('roles inside a tenant', () => {
     expect((await outputs(tokens.admin)).map((output) => output.total).sort()).toEqual([112, 12]);
   });
 
-  it("lets nobody but its submitter and admins read or terminate a job", async () => {
+  it('lets nobody but its submitter and admins read or terminate a job', async () => {
     const created = await api()
       .post('/api/costasset/v1/focus/uploads')
       .set('corelite-token', tokens.manager)
@@ -156,7 +207,9 @@ describe('roles inside a tenant', () => {
       const listed = (await api().get('/api/costasset/v1/jobs').set('corelite-token', token).expect(200)).body.items as { jobId: string }[];
       expect(listed.map((job) => job.jobId)).not.toContain(jobId);
     }
-    const own = (await api().get('/api/costasset/v1/jobs').set('corelite-token', tokens.manager).expect(200)).body.items as { jobId: string }[];
+    const own = (await api().get('/api/costasset/v1/jobs').set('corelite-token', tokens.manager).expect(200)).body.items as {
+      jobId: string;
+    }[];
     expect(own.map((job) => job.jobId)).toContain(jobId);
     expect((await waitForJob(platform, tokens.manager, jobId, 60_000)).status).toBe('succeeded');
   });
@@ -167,7 +220,8 @@ describe('roles inside a tenant', () => {
     expectProblem(await deletion(tokens.reader, { billingAccountIds: [ACCOUNT_A] }), 403, 'COST_DATA_MANAGER_REQUIRED');
     expectProblem(await deletion(tokens.manager, { providerName: 'AWS' }), 400, 'DELETION_ACCOUNTS_REQUIRED');
     expectProblem(await deletion(tokens.manager, { billingAccountIds: [ACCOUNT_A, ACCOUNT_B] }), 403, 'DELETION_OUTSIDE_VISIBILITY');
-    const accounts = (await api().get('/api/costasset/v1/dataManagement/accounts').set('corelite-token', tokens.manager).expect(200)).body as {
+    const accounts = (await api().get('/api/costasset/v1/dataManagement/accounts').set('corelite-token', tokens.manager).expect(200))
+      .body as {
       billingAccountId: string;
     }[];
     expect(accounts.map((account) => account.billingAccountId)).toEqual([ACCOUNT_A]);
@@ -183,6 +237,9 @@ describe('roles inside a tenant', () => {
     expectProblem(await api().get('/api/costasset/v1/costLineItems').set('corelite-token', loner), 403, 'TEAM_REQUIRED');
     expectProblem(await api().get('/api/costasset/v1/focus/uploads').set('corelite-token', loner), 403, 'TEAM_REQUIRED');
     expectProblem(await authz().get('/core/configuration/v1/configvalues').set('corelite-token', loner), 403, 'TEAM_REQUIRED');
-    expect((await authz().get('/core/authorization/v1/me').set('corelite-token', loner).expect(200)).body).toMatchObject({ user_id: 'loner', teams: [] });
+    expect((await authz().get('/core/authorization/v1/me').set('corelite-token', loner).expect(200)).body).toMatchObject({
+      user_id: 'loner',
+      teams: [],
+    });
   });
 });

@@ -123,42 +123,45 @@ describe('token lifecycle: rotation, reuse, revocation, disabled users', () => {
     expectProblem(await refresh(winner.body.refresh_token), 401, 'TOKEN_REVOKED');
   });
 
-  it('revokes a session (RFC 7009): its refresh token and its access tokens are refused at once; other tokens of the user are not', async () => {
-    await addMember('tl-revoke');
-    const session = await signIn('tl-revoke');
-    const other = await signIn('tl-revoke');
-    const devToken = await platform.token({ sub: 'tl-revoke' });
-    for (const instance of instances) await call(instance, session.access).expect(200);
+  it(
+    'revokes a session (RFC 7009): its refresh token and its access ' + 'tokens are refused at once; other tokens of the user are not',
+    async () => {
+      await addMember('tl-revoke');
+      const session = await signIn('tl-revoke');
+      const other = await signIn('tl-revoke');
+      const devToken = await platform.token({ sub: 'tl-revoke' });
+      for (const instance of instances) await call(instance, session.access).expect(200);
 
-    const revoked = await revoke({ token: session.refresh }).expect(200);
-    expect(revoked.text).toBe('');
-    expectProblem(await refresh(session.refresh), 401, 'TOKEN_REVOKED');
-    await eventually(
-      async () => {
-        for (const instance of instances) expectProblem(await call(instance, session.access), 401, 'TOKEN_REVOKED');
-      },
-      1_000,
-      50,
-    );
-    for (const instance of instances) {
-      await call(instance, other.access).expect(200);
-      await call(instance, devToken).expect(200);
-    }
-    await refresh(other.refresh).expect(200);
+      const revoked = await revoke({ token: session.refresh }).expect(200);
+      expect(revoked.text).toBe('');
+      expectProblem(await refresh(session.refresh), 401, 'TOKEN_REVOKED');
+      await eventually(
+        async () => {
+          for (const instance of instances) expectProblem(await call(instance, session.access), 401, 'TOKEN_REVOKED');
+        },
+        1_000,
+        50,
+      );
+      for (const instance of instances) {
+        await call(instance, other.access).expect(200);
+        await call(instance, devToken).expect(200);
+      }
+      await refresh(other.refresh).expect(200);
 
-    // a sign-in token revoked before its first use can never be used
-    const unused = await platform.refreshToken({ sub: 'tl-revoke' });
-    await revoke({ token: unused }).expect(200);
-    expectProblem(await refresh(unused), 401, 'TOKEN_REVOKED');
+      // a sign-in token revoked before its first use can never be used
+      const unused = await platform.refreshToken({ sub: 'tl-revoke' });
+      await revoke({ token: unused }).expect(200);
+      expectProblem(await refresh(unused), 401, 'TOKEN_REVOKED');
 
-    // nothing to revoke is no error; the body is still checked
-    for (const token of [session.refresh, 'not-a-token', devToken, await platform.refreshToken({ sub: 'tl-revoke', tid: 'elsewhere' })]) {
-      await revoke({ token }).expect(200);
-    }
-    await revoke({ token: other.refresh, token_type_hint: 'refresh_token' }).expect(200);
-    expectProblem(await revoke({ token: 'x', extra: 1 }), 400, 'VALIDATION_FAILED', ['extra']);
-    expectProblem(await revoke({}), 400, 'VALIDATION_FAILED', ['token']);
-  });
+      // nothing to revoke is no error; the body is still checked
+      for (const token of [session.refresh, 'not-a-token', devToken, await platform.refreshToken({ sub: 'tl-revoke', tid: 'elsewhere' })]) {
+        await revoke({ token }).expect(200);
+      }
+      await revoke({ token: other.refresh, token_type_hint: 'refresh_token' }).expect(200);
+      expectProblem(await revoke({ token: 'x', extra: 1 }), 400, 'VALIDATION_FAILED', ['extra']);
+      expectProblem(await revoke({}), 400, 'VALIDATION_FAILED', ['token']);
+    },
+  );
 
   it("refuses a disabled user's tokens within a second on every instance of both services, and enabling gives access back", async () => {
     await addMember('tl-disabled');

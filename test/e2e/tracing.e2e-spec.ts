@@ -53,7 +53,12 @@ describe('tracing: one trace from the gateway through NATS and a redelivered job
     const [authzPort, port] = await freePorts(2);
     costassetPort = port;
     processes.push(await startServiceProcess('authz', { ...platform.env, ...settings, ...tracing }, 'authz-1', authzPort));
-    env = { ...platform.env, ...settings, ...tracing, AUTHZ_JWKS_URL: `http://127.0.0.1:${authzPort}/core/authorization/v1/.well-known/jwks.json` };
+    env = {
+      ...platform.env,
+      ...settings,
+      ...tracing,
+      AUTHZ_JWKS_URL: `http://127.0.0.1:${authzPort}/core/authorization/v1/.well-known/jwks.json`,
+    };
     processes.push(await startServiceProcess('costasset', env, 'worker-1', costassetPort));
     gateway = await startGateway({
       port: 0,
@@ -76,18 +81,26 @@ describe('tracing: one trace from the gateway through NATS and a redelivered job
   it('yields one trace: gateway, request, principal over NATS, and the job on both workers', async () => {
     const admin = await platform.token({ sub: 'admin' });
     const api = () => request(gateway.url);
-    const created = await api().post('/api/costasset/v1/focus/uploads').set('corelite-token', admin).send({ files: [{ name: file.name }] }).expect(201);
+    const created = await api()
+      .post('/api/costasset/v1/focus/uploads')
+      .set('corelite-token', admin)
+      .send({ files: [{ name: file.name }] })
+      .expect(201);
     expect((await fetch(created.body.files[0].uploadUrl, { method: 'PUT', body: file.body })).status).toBe(200);
     const started = await api().post(created.body.importPath).set('corelite-token', admin).send({}).expect(202);
     const requestId = started.headers['x-request-id'];
     const jobId: string = started.body.jobId;
 
     // the worker is killed while it writes; the job is redelivered to the next process
-    await eventually(async () => {
-      const job = (await api().get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
-      expect(job.status).toBe('running');
-      expect(job.progress.done).toBeGreaterThan(0);
-    }, 30_000, 20);
+    await eventually(
+      async () => {
+        const job = (await api().get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', admin).expect(200)).body;
+        expect(job.status).toBe('running');
+        expect(job.progress.done).toBeGreaterThan(0);
+      },
+      30_000,
+      20,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500)); // its finished batch spans are exported (every 100 ms)
     await processes[1].kill();
     processes.push(await startServiceProcess('costasset', env, 'worker-2', costassetPort));
@@ -111,23 +124,36 @@ describe('tracing: one trace from the gateway through NATS and a redelivered job
     }, 10_000);
     const describe = (span: ReceivedSpan) => `${span.service}/${span.instance} ${span.name}`;
 
-    const serverSpan = trace.find((span) => span.service === 'costasset' && span.kind === SERVER && span.attributes['http.request.method'] === 'POST');
+    const serverSpan = trace.find(
+      (span) => span.service === 'costasset' && span.kind === SERVER && span.attributes['http.request.method'] === 'POST',
+    );
     expect(serverSpan).toBeDefined();
-    expect(serverSpan!.attributes).toMatchObject({ 'http.route': '/api/costasset/v1/focus/uploads/:uploadId/import', 'corelite.tenant.id': 'default' });
+    expect(serverSpan!.attributes).toMatchObject({
+      'http.route': '/api/costasset/v1/focus/uploads/:uploadId/import',
+      'corelite.tenant.id': 'default',
+    });
     // the gateway is the parent: the span id it put in the traceparent it started
     expect(serverSpan!.parentSpanId).toBe(traceId.slice(0, 16));
 
     const principalRequest = trace.find((span) => span.name === 'send authz.principal.resolve' && span.kind === CLIENT);
     expect(principalRequest).toMatchObject({ service: 'costasset', parentSpanId: serverSpan!.spanId });
     const principalHandler = trace.find((span) => span.name === 'process authz.principal.resolve' && span.kind === SERVER);
-    expect(principalHandler).toMatchObject({ service: 'authz', parentSpanId: principalRequest!.spanId, attributes: { 'corelite.tenant.id': 'default' } });
+    expect(principalHandler).toMatchObject({
+      service: 'authz',
+      parentSpanId: principalRequest!.spanId,
+      attributes: { 'corelite.tenant.id': 'default' },
+    });
 
     const attempts = trace.filter((span) => span.name === 'job attempt');
     expect(attempts.length).toBeGreaterThan(0);
     for (const attempt of attempts) {
       expect(attempt.parentSpanId).toBe(serverSpan!.spanId);
       expect(attempt.links).toEqual([{ traceId, spanId: serverSpan!.spanId }]);
-      expect(attempt.attributes).toMatchObject({ 'corelite.job.id': jobId, 'corelite.job.type': 'focus.import', 'corelite.upload.id': created.body.uploadId });
+      expect(attempt.attributes).toMatchObject({
+        'corelite.job.id': jobId,
+        'corelite.job.type': 'focus.import',
+        'corelite.upload.id': created.body.uploadId,
+      });
     }
     expect(attempts.find((span) => span.instance === 'worker-2')!.attributes['corelite.job.attempt']).toBeGreaterThanOrEqual(2);
     // both workers' batches are in the trace: the first attempt's before the kill, the redelivery's after
@@ -143,7 +169,9 @@ describe('tracing: one trace from the gateway through NATS and a redelivered job
     expect(costassetLines.length).toBeGreaterThan(2);
     expect(costassetLines.filter((line) => line.trace_id !== traceId)).toEqual([]);
     expect(costassetLines.every((line) => typeof line.span_id === 'string')).toBe(true);
-    const authzLines = logsOf('authz').filter((line) => line.trace_id === traceId || (line.req as { id?: string } | undefined)?.id === requestId);
+    const authzLines = logsOf('authz').filter(
+      (line) => line.trace_id === traceId || (line.req as { id?: string } | undefined)?.id === requestId,
+    );
     expect(authzLines.filter((line) => line.trace_id !== traceId)).toEqual([]);
   }, 240_000);
 

@@ -8,7 +8,16 @@ import { ensureInstalled, requireProgram } from '../../tools/stack/system-packag
  * temporary user-data-dir of its own). One browser per test file; each test opens a fresh context
  * (its own storage, so its own session).
  */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface TestBrowser {
   browser: Browser;
@@ -24,7 +33,9 @@ export async function launchBrowser(): Promise<TestBrowser> {
     browser,
     // bypassCSP: the gateway's Content-Security-Policy would refuse axe-core's injected script
     newPage: async (options = {}) =>
-      (await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, bypassCSP: !options.enforceCsp })).newPage(),
+      (
+        await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1, bypassCSP: !options.enforceCsp })
+      ).newPage(),
     close: () => browser.close(),
   };
 }
@@ -41,8 +52,16 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
   // runs in the page (a string: this file is compiled without the DOM's types)
-  const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(tags)} } }).then((result) => result.violations)`)) as AxeViolation[];
+  const violations = (await page.evaluate(
+    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(tags)} } }).then((result) => result.violations)`,
+  )) as AxeViolation[];
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join('; ')})`);
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 3)
+          .join('; ')})`,
+    );
 }

@@ -84,7 +84,9 @@ export function validGpd(
   };
   if (withAssets) {
     entries[`${period}/${account}/${account}-sub/A_${account}-sub.csv`] =
-      'ResourceId,ResourceName,ResourceType,RegionId,Tags\r\nres-0,resource 0,AmazonEC2,us-east-1,"{""owner"":""x""}"\r\nres-1,resource 1,AmazonS3,eu-west-1,\r\n';
+      'ResourceId,ResourceName,ResourceType,RegionId,Tags\r\n' +
+      'res-0,resource 0,AmazonEC2,us-east-1,"{""owner"":""x""}"\r\n' +
+      'res-1,resource 1,AmazonS3,eu-west-1,\r\n';
     entries[`${period}/${account}/${account}-sub/U_${account}-sub.csv`] =
       `ResourceId,Timestamp,Metric,Value,Unit\r\nres-0,${period.slice(0, 4)}-${period.slice(4)}-02T00:00:00Z,cpu,0.5,ratio\r\n`;
   }

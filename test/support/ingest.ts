@@ -35,7 +35,7 @@ export async function uploadGpd(platform: Platform, token: string, provider: str
   return submitted.body.GPDUploadRefId;
 }
 
-/** The user path of B.1: upload, enrich, wait for the job. */
+/** The user path of a GPD file: upload, enrich, wait for the job. */
 export async function ingestGpd(platform: Platform, token: string, provider: string, zip: Buffer): Promise<FinishedJob> {
   const refId = await uploadGpd(platform, token, provider, zip);
   const enrich = await request(platform.costasset.url)

@@ -15,7 +15,8 @@ export async function teamMembers(
   const admin = await platform.token({ sub: 'admin', tid });
   const authz = (path: string, body: object) => request(platform.authz.url).post(path).set('corelite-token', admin).send(body);
   const created = await authz('/authorization/v2/teams', { team_code: team.code, org_code: 'members', roles: team.roles ?? [] });
-  if (created.status !== 201 && created.body.code !== 'TEAM_CODE_TAKEN') throw new Error(`team ${team.code}: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201 && created.body.code !== 'TEAM_CODE_TAKEN')
+    throw new Error(`team ${team.code}: ${created.status} ${JSON.stringify(created.body)}`);
   const tokens: Record<string, string> = {};
   for (const user of users) {
     const made = await authz('/authorization/v2/users', { user_id: user });

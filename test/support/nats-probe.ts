@@ -12,9 +12,20 @@ export interface NatsProbe {
 
 export async function natsProbe(platform: Platform): Promise<NatsProbe> {
   const { NATS_URL, NATS_NAMESPACE, NATS_USER, NATS_PASSWORD } = platform.env;
-  const nats = new NatsConnectionProvider({ servers: NATS_URL ?? '', name: 'e2e-probe', requestTimeoutMs: 3000, namespace: NATS_NAMESPACE, user: NATS_USER, password: NATS_PASSWORD });
+  const nats = new NatsConnectionProvider({
+    servers: NATS_URL ?? '',
+    name: 'e2e-probe',
+    requestTimeoutMs: 3000,
+    namespace: NATS_NAMESPACE,
+    user: NATS_USER,
+    password: NATS_PASSWORD,
+  });
   const connection = await nats.get();
-  return { bus: new MessageBus(nats, new Metrics('e2e-probe')), flush: () => connection.flush(), close: () => nats.onApplicationShutdown() };
+  return {
+    bus: new MessageBus(nats, new Metrics('e2e-probe')),
+    flush: () => connection.flush(),
+    close: () => nats.onApplicationShutdown(),
+  };
 }
 
 export async function collectThresholdEvents(bus: MessageBus): Promise<BudgetThresholdCrossed[]> {

@@ -25,9 +25,13 @@ export async function freePort(): Promise<number> {
 /** `count` distinct free ports: each is held until all are chosen, so none is handed out twice. */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((server) => (server.address() as { port: number }).port);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
@@ -39,7 +43,12 @@ export async function freePorts(count: number): Promise<number[]> {
  * that kill it or run several instances; it logs at `info` (its lines are kept in `logs`); resolves
  * once `/health/ready` answers 200.
  */
-export async function startServiceProcess(service: 'authz' | 'costasset', env: NodeJS.ProcessEnv, instance: string, port?: number): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  service: 'authz' | 'costasset',
+  env: NodeJS.ProcessEnv,
+  instance: string,
+  port?: number,
+): Promise<ServiceProcess> {
   const listen = port ?? (await freePort());
   const portVariable = service === 'authz' ? 'AUTHZ_PORT' : 'COSTASSET_PORT';
   const child = spawn(process.execPath, ['-r', join(root, 'test/support/swc-register.js'), join(root, `apps/${service}/src/main.ts`)], {

@@ -17,7 +17,12 @@ require.extensions['.ts'] = function (module, filename) {
   const { code } = transformSync(source, {
     filename,
     sourceMaps: 'inline',
-    jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022', keepClassNames: true },
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
     module: { type: 'commonjs' },
   });
   module._compile(code, filename);

@@ -19,7 +19,11 @@ function step(what: string, command: string, args: string[]): void {
   }
 }
 
-step('generating the API types', process.execPath, ['-r', path.join(root, 'test/support/swc-register.js'), path.join(__dirname, 'openapi.ts')]);
+step('generating the API types', process.execPath, [
+  '-r',
+  path.join(root, 'test/support/swc-register.js'),
+  path.join(__dirname, 'openapi.ts'),
+]);
 step('type-checking the console', bin('tsc'), ['-p', 'apps/console/tsconfig.json']);
 step('bundling the console', bin('vite'), ['build', '--config', 'apps/console/vite.config.mts', '--logLevel', 'warn']);
 const size = measureBundle();

@@ -22,9 +22,17 @@ const gzipSize = (file: string) => gzipSync(fs.readFileSync(path.join(CONSOLE_DI
 /** Measures the built console in dist/console (gzip level 9, as the gateway or a CDN would serve it). */
 export function measureBundle(dist = CONSOLE_DIST): BundleSize {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const initialFiles = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g)].map((match) => match[1]);
-  const scripts = fs.readdirSync(path.join(dist, 'assets')).filter((file) => file.endsWith('.js')).map((file) => `assets/${file}`);
-  const styles = fs.readdirSync(path.join(dist, 'assets')).filter((file) => file.endsWith('.css')).map((file) => `assets/${file}`);
+  const initialFiles = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g)].map(
+    (match) => match[1],
+  );
+  const scripts = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => `assets/${file}`);
+  const styles = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .filter((file) => file.endsWith('.css'))
+    .map((file) => `assets/${file}`);
   const lazy = scripts.filter((file) => !initialFiles.includes(file)).map((file) => ({ file, gzip: gzipSize(file) }));
   return {
     initialJsGzip: initialFiles.reduce((sum, file) => sum + gzipSize(file), 0),
@@ -39,7 +47,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export function describeBundle(size: BundleSize): string {
   return (
-    `console bundle: initial JavaScript ${kb(size.initialJsGzip)} gzipped (limit ${kb(INITIAL_JS_LIMIT_BYTES)}; ${size.initialFiles.length} files), ` +
-    `all JavaScript ${kb(size.allJsGzip)}, largest on-demand chunk ${path.basename(size.largestLazy.file)} ${kb(size.largestLazy.gzip)}, CSS ${kb(size.cssGzip)}`
+    `console bundle: initial JavaScript ${kb(size.initialJsGzip)} gzipped (limit ${kb(INITIAL_JS_LIMIT_BYTES)}; ` +
+    `${size.initialFiles.length} files), all JavaScript ${kb(size.allJsGzip)}, largest on-demand chunk ` +
+    `${path.basename(size.largestLazy.file)} ${kb(size.largestLazy.gzip)}, CSS ${kb(size.cssGzip)}`
   );
 }

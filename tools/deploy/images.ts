@@ -15,17 +15,22 @@ export interface PinnedImage {
 export const PINNED_IMAGES: Record<string, PinnedImage> = {
   'mongo:7.0.40': {
     source:
-      'official-images library/mongo: "Tags: 7.0.40-jammy … SharedTags: 7.0.40, 7.0, 7"; docker-library/mongo 7.0/Dockerfile: FROM ubuntu:jammy, installs mongodb-org-server and mongodb-org-shell (mongosh)',
+      'official-images library/mongo: "Tags: 7.0.40-jammy … SharedTags: 7.0.40, 7.0, 7"; ' +
+      'docker-library/mongo 7.0/Dockerfile: FROM ubuntu:jammy, installs mongodb-org-server and mongodb-org-shell (mongosh)',
     ships: ['sh', 'bash', 'mongod', 'mongosh'],
   },
   'nats:2.14.5-alpine': {
     source:
-      'official-images library/nats: "Tags: 2.14.5-alpine3.22, …, 2.14.5-alpine"; nats-io/nats-docker 2.14.x/alpine3.22/Dockerfile: FROM alpine:3.22 (busybox: sh, wget) + /usr/local/bin/nats-server. The default tag (2.14.5) is `scratch`: nats-server alone, no wget',
+      'official-images library/nats: "Tags: 2.14.5-alpine3.22, …, 2.14.5-alpine"; ' +
+      'nats-io/nats-docker 2.14.x/alpine3.22/Dockerfile: FROM alpine:3.22 (busybox: sh, wget) ' +
+      '+ /usr/local/bin/nats-server. The default tag (2.14.5) is `scratch`: nats-server alone, no wget',
     ships: ['sh', 'wget', 'nats-server'],
   },
   'chrislusf/seaweedfs:4.43': {
     source:
-      'seaweedfs/seaweedfs git tag 4.43 (2026-08-21); .github/workflows/container_release_unified.yml pushes ghcr.io/chrislusf/seaweedfs:<tag> and chrislusf/seaweedfs:<tag> for every release tag; docker/Dockerfile.go_build: FROM alpine (busybox: sh, wget), apk add curl, /usr/bin/weed, /entrypoint.sh',
+      'seaweedfs/seaweedfs git tag 4.43 (2026-08-21); .github/workflows/container_release_unified.yml ' +
+      'pushes ghcr.io/chrislusf/seaweedfs:<tag> and chrislusf/seaweedfs:<tag> for every release tag; ' +
+      'docker/Dockerfile.go_build: FROM alpine (busybox: sh, wget), apk add curl, /usr/bin/weed, /entrypoint.sh',
     ships: ['sh', 'wget', 'curl', 'weed', '/entrypoint.sh'],
   },
   'prom/prometheus:v2.55.1': {
@@ -38,23 +43,29 @@ export const PINNED_IMAGES: Record<string, PinnedImage> = {
   },
   'nginx:1.30.4-alpine': {
     source:
-      'official-images library/nginx: "Tags: 1.30.4-alpine, stable-alpine, …"; nginx/docker-nginx stable/alpine-slim/Dockerfile: FROM alpine (busybox: sh, wget), nginx, envsubst and the entrypoint that renders /etc/nginx/templates',
+      'official-images library/nginx: "Tags: 1.30.4-alpine, stable-alpine, …"; ' +
+      'nginx/docker-nginx stable/alpine-slim/Dockerfile: FROM alpine (busybox: sh, ' +
+      'wget), nginx, envsubst and the entrypoint that renders /etc/nginx/templates',
     ships: ['sh', 'wget', 'nginx', 'envsubst'],
   },
   // Tracing. No healthcheck, entrypoint or command of ours runs a program in them (the collector
   // takes only its own flags), so nothing is listed as shipped.
   'otel/opentelemetry-collector:0.165.0': {
     source:
-      'open-telemetry/opentelemetry-collector-releases tag v0.165.0 (the collector modules v0.165.0 / v1.71.0); its release workflow pushes the core distribution as otel/opentelemetry-collector:<version>, FROM scratch with /otelcol alone',
+      'open-telemetry/opentelemetry-collector-releases tag v0.165.0 (the collector modules v0.165.0 / v1.71.0); its release ' +
+      'workflow pushes the core distribution as otel/opentelemetry-collector:<version>, FROM scratch with /otelcol alone',
     ships: [],
   },
   'jaegertracing/jaeger:2.21.0': {
-    source: 'jaegertracing/jaeger release v2.21.0 (September 2026), pushed as jaegertracing/jaeger:<version> by its release workflow (the v2 all-in-one image)',
+    source:
+      'jaegertracing/jaeger release v2.21.0 (September 2026), ' +
+      'pushed as jaegertracing/jaeger:<version> by its release workflow (the v2 all-in-one image)',
     ships: [],
   },
   'node:22.23.2-bookworm-slim': {
     source:
-      'official-images library/node: "Tags: 22-bookworm-slim, …, 22.23.2-bookworm-slim"; nodejs/docker-node 22/bookworm-slim: FROM debian:bookworm-slim (sh) + node, npm',
+      'official-images library/node: "Tags: 22-bookworm-slim, …, 22.23.2-bookworm-slim"; ' +
+      'nodejs/docker-node 22/bookworm-slim: FROM debian:bookworm-slim (sh) + node, npm',
     ships: ['sh', 'node', 'npm'],
   },
   'debian:bookworm-20260803-slim': {

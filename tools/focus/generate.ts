@@ -72,7 +72,10 @@ let zstd: Promise<(input: Uint8Array) => Uint8Array> | undefined;
 /** The ZSTD compressor, initialized once per process (initializing the WebAssembly module again corrupts later output). */
 export function zstdCompressor(): Promise<(input: Uint8Array) => Uint8Array> {
   zstd ??= (async () => {
-    const module = (await import('@bokuweb/zstd-wasm')) as { init(): Promise<void>; compress(input: Uint8Array, level?: number): Uint8Array };
+    const module = (await import('@bokuweb/zstd-wasm')) as {
+      init(): Promise<void>;
+      compress(input: Uint8Array, level?: number): Uint8Array;
+    };
     await module.init();
     // the result is a view of the WebAssembly memory, which the next call overwrites: copy it
     return (input: Uint8Array) => Uint8Array.from(module.compress(input, 3));

@@ -70,7 +70,10 @@ export async function generateGpd(options: GenerateOptions): Promise<void> {
   for (const period of options.periods) {
     for (let a = 1; a <= options.accounts; a++) {
       const number = String(a).padStart(6, '0');
-      const account = profile.providerCode === 'AZURE' ? `/providers/Microsoft.Billing/billingAccounts/${number}` : `${profile.providerCode.toLowerCase()}${number}`;
+      const account =
+        profile.providerCode === 'AZURE'
+          ? `/providers/Microsoft.Billing/billingAccounts/${number}`
+          : `${profile.providerCode.toLowerCase()}${number}`;
       const count = Math.floor(options.rows / slots) + (slot < options.rows % slots ? 1 : 0);
       slot++;
       const name = encodeGpdName(account);

@@ -1,4 +1,4 @@
-import type { RequiredProgram } from './system-packages';
+import type { RequiredProgram } from './types';
 
 /**
  * Debian's Chromium, for the web console's browser tests (driven by playwright-core; no browser is

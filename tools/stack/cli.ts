@@ -11,8 +11,7 @@ const USAGE = 'usage: npm run stack -- up|down|status [nats|ldap|s3|mongo ...] [
 const FLAGS = ['--purge', '--wipe'];
 
 function formatStatus(status: ComponentStatus): string {
-  const state =
-    status.state === 'running' && status.healthy === false ? 'running (not answering)' : status.state;
+  const state = status.state === 'running' && status.healthy === false ? 'running (not answering)' : status.state;
   const pid = status.pid !== undefined ? `  pid ${status.pid}` : '';
   const url = status.url.replace(/(\/\/[^:/@]+:)[^@/]*@/, '$1***@');
   return `${status.name.padEnd(6)} ${state.padEnd(8)} ${url}${pid}`;
@@ -30,7 +29,10 @@ async function main(argv: string[]): Promise<void> {
     case 'up': {
       const started = Date.now();
       const stackEnv = await stackUp({ components, log: out });
-      out(`stack: profile ${profile} up in ${((Date.now() - started) / 1000).toFixed(1)} s; ${stackEnvPath(resolveSettings(profile, process.env))}:`);
+      out(
+        `stack: profile ${profile} up in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+          `${stackEnvPath(resolveSettings(profile, process.env))}:`,
+      );
       for (const line of describeStackEnv(stackEnv)) out(`  ${line}`);
       return;
     }

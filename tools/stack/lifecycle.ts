@@ -24,7 +24,10 @@ export async function ensureRunning(component: LocalComponent, context: Componen
 
   for (const port of component.ports(settings)) {
     if (!(await portIsFree(port))) {
-      throw new StackError(`${name}: port ${port} is busy (another process listens on it; stop it, or pick another port with STACK_${name.toUpperCase()}_PORT and the like)`);
+      throw new StackError(
+        `${name}: port ${port} is busy (another process listens on it; stop it, ` +
+          `or pick another port with STACK_${name.toUpperCase()}_PORT and the like)`,
+      );
     }
   }
   await component.spawn(context);

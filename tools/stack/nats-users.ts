@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readOrCreateDevKey } from '../../libs/config/src';
-import { EVENT_PAYLOADS, REQUEST_PAYLOADS } from '../../libs/messaging/src';
+import { readOrCreateDevKey } from '@lib/config';
+import { EVENT_PAYLOADS, REQUEST_PAYLOADS } from '@lib/messaging';
 import { REPO_ROOT } from './settings';
 
 /**

@@ -92,10 +92,7 @@ export function localUrlsFor(ports: StackPorts): Record<ComponentName, string> {
  * stack itself writes to env.json: a process that loaded env.json into its environment (the
  * test runner, an e2e test) can still stop and restart the local component.
  */
-export function resolveExternal(
-  env: NodeJS.ProcessEnv,
-  localUrls: Record<ComponentName, string>,
-): Partial<Record<ComponentName, string>> {
+export function resolveExternal(env: NodeJS.ProcessEnv, localUrls: Record<ComponentName, string>): Partial<Record<ComponentName, string>> {
   const external: Partial<Record<ComponentName, string>> = {};
   for (const name of Object.keys(EXTERNAL_URL_ENV) as ComponentName[]) {
     const value = env[EXTERNAL_URL_ENV[name]];

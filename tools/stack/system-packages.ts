@@ -1,13 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommand } from './process-control';
-import { StackError } from './types';
-
-/** A program a component needs, and the Debian package that ships it. */
-export interface RequiredProgram {
-  program: string;
-  aptPackage: string;
-}
+import { RequiredProgram, StackError } from './types';
 
 /** sbin directories are searched too: a non-root PATH often lacks them, yet slapd lives there. */
 const EXTRA_DIRS = ['/usr/sbin', '/sbin', '/usr/local/sbin'];

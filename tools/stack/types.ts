@@ -1,5 +1,3 @@
-import type { RequiredProgram } from './system-packages';
-
 export const COMPONENT_NAMES = ['nats', 'ldap', 's3', 'mongo'] as const;
 
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
@@ -56,6 +54,12 @@ export interface ComponentStatus {
   pid?: number;
   /** False when the process is alive but does not answer its health check. */
   healthy?: boolean;
+}
+
+/** A program a component needs, and the Debian package that ships it. */
+export interface RequiredProgram {
+  program: string;
+  aptPackage: string;
 }
 
 export class StackError extends Error {

@@ -15,7 +15,8 @@ export function banner(plan: StartPlan, logFiles: string[], root: string, demo?:
     `  Console        ${base}/`,
     ...(signInLink
       ? [
-          `  Sign-in link   the bootstrap System Admin, signed in (keep it private; its session ends at Ctrl-C, or after ${SIGN_IN_HOURS} hours):`,
+          `  Sign-in link   the bootstrap System Admin, signed in (keep it private; ` +
+            `its session ends at Ctrl-C, or after ${SIGN_IN_HOURS} hours):`,
           `                   ${signInLink}`,
         ]
       : []),

@@ -1,4 +1,4 @@
-import { AdmissionBounds, admissionBoundsOf } from '../../libs/config/src';
+import { AdmissionBounds, admissionBoundsOf } from '@lib/config';
 import { reachableHost } from '../stack/gateway';
 import type { GatewayUpstreams } from '../stack/gateway';
 

@@ -53,7 +53,12 @@ export function formatForTerminal(service: string, line: string): string {
     .filter(([key, value]) => !ROUTINE_FIELDS.has(key) && value !== undefined)
     .map(
       ([key, value]) =>
-        `${key}=${typeof value === 'object' && value !== null && 'message' in value ? String((value as { message: unknown }).message) : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+        `${key}=` +
+        (typeof value === 'object' && value !== null && 'message' in value
+          ? String((value as { message: unknown }).message)
+          : typeof value === 'object'
+            ? JSON.stringify(value)
+            : String(value)),
     );
   return `${service.padEnd(9)} ${level} ${context}${parsed.msg ?? ''}${request}${fields.length ? ` (${fields.join(', ')})` : ''}`;
 }

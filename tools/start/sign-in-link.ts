@@ -1,4 +1,4 @@
-import { loadSigningKey, TokenIssuer } from '../../libs/auth/src';
+import { loadSigningKey, TokenIssuer } from '@lib/auth';
 import type { StartPlan } from './plan';
 
 export const BOOTSTRAP_ADMIN = { sub: 'admin', tid: 'default', idp: 'idp-default', groups: [] as string[] };

@@ -4,7 +4,12 @@ import { startOtlpReceiver } from './otlp-receiver';
 const EXPORT = {
   resourceSpans: [
     {
-      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'costasset' } }, { key: 'service.instance.id', value: { stringValue: 'w1' } }] },
+      resource: {
+        attributes: [
+          { key: 'service.name', value: { stringValue: 'costasset' } },
+          { key: 'service.instance.id', value: { stringValue: 'w1' } },
+        ],
+      },
       scopeSpans: [
         {
           spans: [
@@ -35,7 +40,9 @@ describe('the local OTLP/HTTP receiver', () => {
     try {
       const post = (body: Buffer, headers: Record<string, string>) => fetch(`${receiver.url}/v1/traces`, { method: 'POST', body, headers });
       expect((await post(Buffer.from(JSON.stringify(EXPORT)), { 'content-type': 'application/json' })).status).toBe(200);
-      expect((await post(gzipSync(JSON.stringify(EXPORT)), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).status).toBe(200);
+      expect(
+        (await post(gzipSync(JSON.stringify(EXPORT)), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).status,
+      ).toBe(200);
       expect((await post(Buffer.from([1, 2]), { 'content-type': 'application/x-protobuf' })).status).toBe(415);
       expect(receiver.spans).toHaveLength(2);
       expect(receiver.spans[0]).toMatchObject({

@@ -148,7 +148,8 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
   };
   const server = createServer((request, response) => {
     void (async () => {
-      if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/traces') return answer(response, 404, { message: 'only POST /v1/traces' });
+      if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/traces')
+        return answer(response, 404, { message: 'only POST /v1/traces' });
       if (!String(request.headers['content-type']).startsWith('application/json')) {
         receiver.refused++;
         return answer(response, 415, { message: 'only the JSON encoding of OTLP/HTTP' });

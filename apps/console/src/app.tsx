@@ -21,7 +21,11 @@ const NAVIGATION = [
   { href: '/', label: 'Overview', icon: 'M3 12l9-8 9 8M5 10v10h5v-6h4v6h5V10' },
   { href: '/explorer', label: 'Cost explorer', icon: 'M4 20V10m6 10V4m6 16v-8m4 8H2' },
   { href: '/budgets', label: 'Budgets', icon: 'M12 3a9 9 0 1 0 9 9h-9z M14 2.5A8 8 0 0 1 21.5 10H14z' },
-  { href: '/data', label: 'Data', icon: 'M4 6c0-1.7 3.6-3 8-3s8 1.3 8 3-3.6 3-8 3-8-1.3-8-3zm0 0v12c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3' },
+  {
+    href: '/data',
+    label: 'Data',
+    icon: 'M4 6c0-1.7 3.6-3 8-3s8 1.3 8 3-3.6 3-8 3-8-1.3-8-3zm0 0v12c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3',
+  },
   { href: '/resource-groups', label: 'Resource groups', icon: 'M4 4h7v7H4zm9 0h7v7h-7zM4 13h7v7H4zm9 0h7v7h-7z' },
   { href: '/report-models', label: 'Report models', icon: 'M6 2h9l5 5v15H6zM14 2v6h6M9 13h8M9 17h8' },
 ] as const;
@@ -29,7 +33,17 @@ const ADMIN_NAVIGATION = { href: '/admin', label: 'Administration', icon: 'M12 2
 
 function NavIcon({ path }: { path: string }) {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round" stroke-linecap="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="1.8"
+      stroke-linejoin="round"
+      stroke-linecap="round"
+    >
       <path d={path} />
     </svg>
   );
@@ -95,7 +109,14 @@ function Shell({ me }: { me: Me }) {
             </span>
             <span>
               <strong data-testid="user-id">{me.user_id}</strong>
-              <span class="muted small"> {me.is_system_admin ? 'System Admin' : me.teams.length ? `member of ${me.teams.map((team) => team.team_code).join(', ')}` : 'no team'}</span>
+              <span class="muted small">
+                {' '}
+                {me.is_system_admin
+                  ? 'System Admin'
+                  : me.teams.length
+                    ? `member of ${me.teams.map((team) => team.team_code).join(', ')}`
+                    : 'no team'}
+              </span>
             </span>
             <button type="button" class="button ghost" onClick={() => signOut()}>
               Sign out

@@ -30,7 +30,7 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
     return `http://${host}:${this.AUTHZ_PORT}/core/authorization/v1/.well-known/jwks.json`;
   }
 
-  /** Largest GPD zip accepted for enrichment (contract §5: 250 MB, configurable). */
+  /** Largest GPD zip accepted for enrichment (250 MB by default). */
   @IsInt()
   @Min(1)
   GPD_MAX_FILE_BYTES: number = 250 * 1024 * 1024;
@@ -133,12 +133,12 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Min(1024)
   MIGRATION_MAX_RESPONSE_BYTES: number = 10 * 1024 * 1024;
 
-  /** Most entries (files and folders) a raw-data zip may hold (contract §5: 10,000, configurable). */
+  /** Most entries (files and folders) a raw-data zip may hold (10,000 by default). */
   @IsInt()
   @Min(1)
   RAW_MAX_ENTRIES: number = 10_000;
 
-  /** Most bytes a raw-data zip may expand to, counted while streaming (contract §5: 1 GiB). */
+  /** Most bytes a raw-data zip may expand to, counted while streaming (1 GiB by default). */
   @IsInt()
   @Min(1)
   RAW_MAX_EXPANDED_BYTES: number = 1024 * 1024 * 1024;

@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ACCESS_RULE, Public } from '@lib/core';
 
 /**
  * Who may call a route (the whole matrix is in docs/decisions.md):
@@ -14,7 +15,8 @@ import { ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@ne
 export const ACCESS_RULES = ['public', 'signed-in', 'member', 'cost-data', 'system-admin'] as const;
 export type AccessRule = (typeof ACCESS_RULES)[number];
 
-export const ACCESS_RULE = 'auth:access';
+/** The metadata key and `Public()` are @lib/core's, for the routes of libraries below auth (health, metrics). */
+export { ACCESS_RULE, Public };
 
 const unauthorized = ApiUnauthorizedResponse({ description: 'No valid corelite-token (`TOKEN_*` codes)' });
 const forbidden = (description: string) => applyDecorators(unauthorized, ApiForbiddenResponse({ description }));
@@ -33,8 +35,6 @@ const docs: Record<AccessRule, MethodDecorator & ClassDecorator> = {
  */
 export const Access = (rule: AccessRule) => applyDecorators(SetMetadata(ACCESS_RULE, rule), ApiExtension('x-access', rule), docs[rule]);
 
-/** Anyone, without a token. */
-export const Public = () => Access('public');
 /** Any valid token of the tenant, a user in no team included. */
 export const SignedIn = () => Access('signed-in');
 /** A caller in at least one team; the service decides what it sees. */

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { setSpanAttributes } from '@lib/tracing';
 import { ACCESS_RULE, AccessRule } from './access';
 import { COST_DATA_MANAGER_ROLE, Principal } from './principal';
@@ -8,7 +8,10 @@ import { AuthenticatedRequest } from './principal.decorator';
 import { AccessTokenVerifier, PrincipalResolver } from './principal-resolver';
 import { extractToken } from './token-extractor';
 
-/** Global: applies each route's declared access rule (`@Public()`, `@SignedIn()`, `@AnyMember()`, `@CostDataManager()`, `@SystemAdminOnly()`). */
+/**
+ * Global: applies each route's declared access rule (`@Public()`, `@SignedIn()`, `@AnyMember()`, `@CostDataManager()`,
+ * `@SystemAdminOnly()`).
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
@@ -39,8 +42,13 @@ export class AuthGuard implements CanActivate {
 function refuseUnless(rule: Exclude<AccessRule, 'public'>, principal: Principal): void {
   if (principal.isSystemAdmin || rule === 'signed-in') return;
   if (rule === 'system-admin') throw new ProblemException(403, 'SYSTEM_ADMIN_REQUIRED', 'Only a System Admin may do this');
-  if (principal.teams.length === 0) throw new ProblemException(403, 'TEAM_REQUIRED', 'The caller is in no team, and a team is needed to read or change anything here');
+  if (principal.teams.length === 0)
+    throw new ProblemException(403, 'TEAM_REQUIRED', 'The caller is in no team, and a team is needed to read or change anything here');
   if (rule === 'cost-data' && !principal.roles.includes(COST_DATA_MANAGER_ROLE)) {
-    throw new ProblemException(403, 'COST_DATA_MANAGER_REQUIRED', `Only a ${COST_DATA_MANAGER_ROLE} or a System Admin may change cost data`);
+    throw new ProblemException(
+      403,
+      'COST_DATA_MANAGER_REQUIRED',
+      `Only a ${COST_DATA_MANAGER_ROLE} or a System Admin may change cost data`,
+    );
   }
 }

@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { loadSigningKey, SigningKey } from './signing-key';
 import { TokenIssuer } from './token-issuer';
 import { TokenVerifier } from './token-verifier';

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, JWK } from 'jose';
-import { readOrCreateDevKey } from '@lib/config/secrets/dev-key-file';
+import { readOrCreateDevKey } from '@lib/config';
 
 export type SigningAlgorithm = 'ES256' | 'RS256';
 
@@ -31,8 +31,10 @@ export async function loadSigningKey(source: SigningKeySource): Promise<SigningK
   let pem = source.privateKeyPem?.replace(/\\n/g, '\n');
   if (!pem) {
     if (!source.allowDevKey) throw new Error('JWT_PRIVATE_KEY is required in production');
-    pem = readOrCreateDevKey(source.devKeysDir, DEV_KEY_FILE, () =>
-      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    pem = readOrCreateDevKey(
+      source.devKeysDir,
+      DEV_KEY_FILE,
+      () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
     );
   }
   const privateKey = createPrivateKey(pem);

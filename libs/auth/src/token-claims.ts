@@ -1,7 +1,7 @@
 export const AUTH_TYPES = ['internal', 'hybrid'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
-/** What the corelite-token asserts about its bearer (contract §2). */
+/** What the corelite-token asserts about its bearer (docs/decisions.md#tokens). */
 export interface TokenClaims {
   sub: string;
   tid: string;

@@ -1,5 +1,5 @@
 import { errors as joseErrors } from 'jose';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { KeysUnavailableError, UnknownSigningKeyError } from './jwks-key-set';
 
 const unauthorized = (code: string, detail: string) => new ProblemException(401, code, detail);
@@ -16,7 +16,8 @@ export function tokenProblem(error: unknown): ProblemException {
   if (error instanceof UnknownSigningKeyError || error instanceof joseErrors.JWKSNoMatchingKey) {
     return unauthorized(
       'TOKEN_KEY_UNKNOWN',
-      'The token was signed by a key this platform does not publish: it was issued by another deployment, or by a signing key authz no longer uses',
+      'The token was signed by a key this platform does not publish: ' +
+        'it was issued by another deployment, or by a signing key authz no longer uses',
     );
   }
   if (error instanceof joseErrors.JWTExpired) return unauthorized('TOKEN_EXPIRED', 'The token has expired');

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, SignJWT } from 'jose';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { loadSigningKey, SigningKey } from './signing-key';
 import { TokenIssuer } from './token-issuer';
 import { TokenVerifier } from './token-verifier';
@@ -74,8 +74,13 @@ describe('TokenVerifier', () => {
   });
 
   it('accepts e-mail-like and base64url subjects and IdP ids', async () => {
-    for (const [sub, idp] of [['first.last+tag@example.com', 'login.example.com'], ['_Ab-9xYz', 'idp_default-2']]) {
-      await expect(verifier.verify(await signed({ ...claims, sub, idp, iss: ISSUER, iat: now(), exp: now() + 60 }))).resolves.toMatchObject({ sub, idp });
+    for (const [sub, idp] of [
+      ['first.last+tag@example.com', 'login.example.com'],
+      ['_Ab-9xYz', 'idp_default-2'],
+    ]) {
+      await expect(verifier.verify(await signed({ ...claims, sub, idp, iss: ISSUER, iat: now(), exp: now() + 60 }))).resolves.toMatchObject(
+        { sub, idp },
+      );
     }
   });
 
@@ -127,7 +132,9 @@ describe('TokenVerifier', () => {
 
   it('refuses a token naming a key it does not hold as TOKEN_KEY_UNKNOWN', async () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const problem = await rejection(verifier.verify(await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }, privateKey, 'another-key')));
+    const problem = await rejection(
+      verifier.verify(await signed({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }, privateKey, 'another-key')),
+    );
     expect({ status: problem.getStatus(), code: problem.code }).toEqual({ status: 401, code: 'TOKEN_KEY_UNKNOWN' });
   });
 
@@ -153,7 +160,9 @@ describe('TokenVerifier', () => {
 
   it('refuses an HMAC token made with the public key as secret', async () => {
     const secret = Buffer.from(key.publicKey.export({ type: 'spki', format: 'pem' }) as string);
-    const token = await new SignJWT({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    const token = await new SignJWT({ ...claims, iss: ISSUER, iat: now(), exp: now() + 60 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(secret);
     expect((await rejection(verifier.verify(token))).getStatus()).toBe(401);
   });
 

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, JWTPayload, jwtVerify, JWTVerifyGetKey, KeyLike } from 'jose';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { CLAIM_FORMATS, unsafeIdentityClaim } from './claim-format';
 import { AUTH_TYPES, AuthType, TokenClaims } from './token-claims';
 import { JwksKeySet } from './jwks-key-set';

@@ -188,7 +188,10 @@ export class CommonEnvironment {
   @Max(1_000_000)
   HTTP_JSON_MAX_ARRAY_LENGTH: number = 10_000;
 
-  /** Most characters of one string (key or value) in a JSON body (413 above); above every field's own limit, so that those answer first, naming the field. */
+  /**
+   * Most characters of one string (key or value) in a JSON body (413 above); above every field's own limit, so that those answer
+   * first, naming the field.
+   */
   @IsInt()
   @Min(64)
   @Max(64 * 1024 * 1024)

@@ -63,7 +63,9 @@ describe('loadEnvironment', () => {
     expect(() => loadEnvironment(CommonEnvironment, { NODE_ENV: 'production', NATS_USER: 'costasset', NATS_PASSWORD: 'short' })).toThrow(
       /^(?![\s\S]*short)[\s\S]*NATS_PASSWORD: /,
     );
-    expect(loadEnvironment(CommonEnvironment, { NODE_ENV: 'production', NATS_USER: 'costasset', NATS_PASSWORD: 'a-long-secret' })).toMatchObject({ NATS_USER: 'costasset' });
+    expect(
+      loadEnvironment(CommonEnvironment, { NODE_ENV: 'production', NATS_USER: 'costasset', NATS_PASSWORD: 'a-long-secret' }),
+    ).toMatchObject({ NATS_USER: 'costasset' });
   });
 
   it('connects without credentials in development and test unless one of the pair is given', () => {

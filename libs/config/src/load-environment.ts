@@ -10,9 +10,7 @@ export class EnvironmentError extends Error {
 }
 
 function describe(errors: ValidationError[]): string[] {
-  return errors.flatMap((error) =>
-    Object.values(error.constraints ?? {}).map((message) => `${error.property}: ${message}`),
-  );
+  return errors.flatMap((error) => Object.values(error.constraints ?? {}).map((message) => `${error.property}: ${message}`));
 }
 
 /**
@@ -20,10 +18,7 @@ function describe(errors: ValidationError[]): string[] {
  * a missing or malformed one fails start-up with one line per problem (values are never echoed,
  * since some of them are secrets).
  */
-export function loadEnvironment<T extends object>(
-  schema: ClassConstructor<T>,
-  source: NodeJS.ProcessEnv = process.env,
-): T {
+export function loadEnvironment<T extends object>(schema: ClassConstructor<T>, source: NodeJS.ProcessEnv = process.env): T {
   const candidate = plainToInstance(schema, { ...source }, { enableImplicitConversion: true });
   const errors = validateSync(candidate, { whitelist: false, forbidUnknownValues: false });
   if (errors.length > 0) throw new EnvironmentError(describe(errors));

@@ -37,6 +37,6 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, optio
   app.useGlobalFilters(new ProblemFilter());
   answerClientErrorsWithProblems(app.getHttpServer());
   app.enableShutdownHooks();
-  if (options.swagger) setupSwagger(app, options.swagger);
+  if (options.swagger) await setupSwagger(app, options.swagger);
   return app;
 }

@@ -20,9 +20,9 @@ class ProvidersController {
 @Module({ controllers: [ProvidersController] })
 class DocsModule {}
 
-async function appWith(setup: (app: INestApplication) => void): Promise<INestApplication> {
+async function appWith(setup: (app: INestApplication) => void | Promise<void>): Promise<INestApplication> {
   const app = await NestFactory.create(DocsModule, { logger: false });
-  setup(app);
+  await setup(app);
   await app.init();
   return app;
 }

@@ -9,17 +9,29 @@ export interface SwaggerOptions {
   path: string;
   /** The server the document declares: the gateway's public URL, or `/` (the origin the document came from). */
   serverUrl?: string;
+  /**
+   * The service's Swagger plugin metadata (the default export of its generated `src/metadata.ts`,
+   * `npm run openapi:metadata`): the DTOs' schemas as their types, class-validator decorators and doc comments declare them.
+   */
+  metadata?: () => Promise<Record<string, unknown>>;
 }
 
 export const TOKEN_SECURITY = ['corelite-token-header', 'bearer'] as const;
 
-/** The OpenAPI document of an app (also built offline, from an app created in preview mode: tools/console/openapi.ts). */
-export function buildOpenApiDocument(app: INestApplication, options: SwaggerOptions): OpenAPIObject {
+/**
+ * The OpenAPI document of an app (also built offline, from an app created in preview mode: tools/openapi/documents.ts).
+ * The plugin metadata is loaded first, the one way it reaches the DTOs however the service was compiled.
+ */
+export async function buildOpenApiDocument(app: INestApplication, options: SwaggerOptions): Promise<OpenAPIObject> {
+  if (options.metadata) await SwaggerModule.loadPluginMetadata(options.metadata);
   const config = new DocumentBuilder()
     .setTitle(options.title)
     .setDescription(options.description)
     .setVersion(options.version)
-    .addServer(options.serverUrl ?? '/', options.serverUrl ? 'the gateway' : 'the address this document was read from (the gateway, or the service itself)')
+    .addServer(
+      options.serverUrl ?? '/',
+      options.serverUrl ? 'the gateway' : 'the address this document was read from (the gateway, or the service itself)',
+    )
     .addApiKey({ type: 'apiKey', in: 'header', name: 'corelite-token', description: 'The corelite-token JWT' }, 'corelite-token-header')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
     .addSecurityRequirements('corelite-token-header')
@@ -34,7 +46,8 @@ export function buildOpenApiDocument(app: INestApplication, options: SwaggerOpti
  * document) to this origin only.
  */
 export const DOCS_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * Swagger UI's start script, reading the document from its URL. @nestjs/swagger's own script
@@ -61,7 +74,7 @@ export function swaggerUiInitScript(documentUrl: string): string {
  * answer under `/<path>` carries `DOCS_CONTENT_SECURITY_POLICY`. The start script is this module's
  * (`swaggerUiInitScript`), registered before @nestjs/swagger's so that it is the one that answers.
  */
-export function setupSwagger(app: INestApplication, options: SwaggerOptions): void {
+export async function setupSwagger(app: INestApplication, options: SwaggerOptions): Promise<void> {
   const base = `/${options.path}`;
   app.use(base, (_request: unknown, response: { setHeader(name: string, value: string): void }, next: () => void) => {
     response.setHeader('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
@@ -74,7 +87,7 @@ export function setupSwagger(app: INestApplication, options: SwaggerOptions): vo
       response.type('application/javascript').send(script);
     });
   }
-  SwaggerModule.setup(options.path, app, buildOpenApiDocument(app, options), {
+  SwaggerModule.setup(options.path, app, await buildOpenApiDocument(app, options), {
     jsonDocumentUrl: `${options.path}/openapi.json`,
     yamlDocumentUrl: `${options.path}/openapi.yaml`,
   });

@@ -21,8 +21,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import type { PrincipalTeam } from '@lib/auth/principal';
-import { AUTH_TYPES, type AuthType } from '@lib/auth/token-claims';
+import { AUTH_TYPES, type AuthType, type PrincipalTeam } from '@lib/auth';
 
 const MAX_ID = 512;
 const MAX_LIST = 10_000;

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JSONCodec, NatsError, Subscription } from 'nats';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { Metrics } from '@lib/metrics';
 import { inSpan, recordProblem, setSpanAttributes, tracingActive } from '@lib/tracing';
 import { EVENT_PAYLOADS, Events, EventSubject, ReplyEnvelope, ReplyOf, REQUEST_PAYLOADS, RequestOf, RequestSubject } from './contract';
@@ -96,8 +96,10 @@ export class MessageBus {
       callback: (err, msg) => {
         if (err) return this.logger.error({ err, subject }, 'subscription error');
         const answered = tracingActive()
-          ? inSpan(`process ${subject}`, { kind: 'server', parent: traceCarrierOf(msg.headers), attributes: messagingAttributes(subject, 'process', undefined) }, () =>
-              this.answer(subject, handler, msg.data),
+          ? inSpan(
+              `process ${subject}`,
+              { kind: 'server', parent: traceCarrierOf(msg.headers), attributes: messagingAttributes(subject, 'process', undefined) },
+              () => this.answer(subject, handler, msg.data),
             )
           : this.answer(subject, handler, msg.data);
         void answered.then((envelope) => msg.respond(codec.encode(envelope)));
@@ -136,7 +138,11 @@ export class MessageBus {
         }
         const handled = () => Promise.resolve().then(() => handler(event));
         const traced = tracingActive()
-          ? inSpan(`process ${subject}`, { kind: 'consumer', parent: traceCarrierOf(msg.headers), attributes: messagingAttributes(subject, 'process', event) }, handled)
+          ? inSpan(
+              `process ${subject}`,
+              { kind: 'consumer', parent: traceCarrierOf(msg.headers), attributes: messagingAttributes(subject, 'process', event) },
+              handled,
+            )
           : handled();
         traced.catch((error: unknown) => this.logger.error({ err: error, subject }, 'event handler failed'));
       },
@@ -162,7 +168,10 @@ export class MessageBus {
   private refusal(subject: string, error: unknown): Extract<ReplyEnvelope<never>, { ok: false }> {
     if (error instanceof InvalidPayloadError) {
       this.logger.warn({ subject, reason: error.message }, 'request refused: it breaks the messaging contract');
-      return { ok: false, error: { status: 400, code: 'INVALID_MESSAGE', detail: `The request breaks the contract of "${subject}": ${error.message}` } };
+      return {
+        ok: false,
+        error: { status: 400, code: 'INVALID_MESSAGE', detail: `The request breaks the contract of "${subject}": ${error.message}` },
+      };
     }
     if (error instanceof ProblemException) {
       return { ok: false, error: { status: error.getStatus(), code: error.code, detail: error.message } };

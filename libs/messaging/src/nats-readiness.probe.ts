@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ReadinessProbe } from '@lib/http/health/readiness-probe';
+import type { ReadinessProbe } from '@lib/core';
 import { NatsConnectionProvider } from './nats-connection';
 
 @Injectable()

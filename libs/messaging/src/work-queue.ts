@@ -178,7 +178,10 @@ export class WorkQueue<T extends object> {
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       if (attempt >= this.definition.maxDeliver) {
-        await this.deadLetter({ stream: this.stream, subject: msg.subject, payload, attempts: attempt, error: reason, at: new Date().toISOString() }, onDeadLetter);
+        await this.deadLetter(
+          { stream: this.stream, subject: msg.subject, payload, attempts: attempt, error: reason, at: new Date().toISOString() },
+          onDeadLetter,
+        );
         msg.term();
       } else {
         this.logger.warn({ attempt, err: error }, 'work failed; it will be retried');

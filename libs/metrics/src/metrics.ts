@@ -65,7 +65,9 @@ export class Metrics {
     });
     this.httpAdmissionRefusals = new Counter({
       name: 'corelite_http_admission_refusals_total',
-      help: 'Requests refused at once (503 SERVER_BUSY) because the work in flight was at its bound (all: HTTP_MAX_IN_FLIGHT, heavy: HTTP_MAX_HEAVY_IN_FLIGHT)',
+      help:
+        'Requests refused at once (503 SERVER_BUSY) because the work in flight was ' +
+        'at its bound (all: HTTP_MAX_IN_FLIGHT, heavy: HTTP_MAX_HEAVY_IN_FLIGHT)',
       labelNames: ['bound'],
       registers,
     });

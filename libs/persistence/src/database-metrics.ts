@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { CommandFailedEvent, CommandSucceededEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { RequestAbandoned } from '@lib/http/traffic/request-context';
+import { RequestAbandoned } from '@lib/core';
 import { Metrics } from '@lib/metrics';
 
 const MAX_TIME_MS_EXPIRED = 50;

@@ -2,6 +2,5 @@ export * from './tenant-scoped.schema';
 export * from './tenant-repository';
 export * from './mongo-readiness.probe';
 export * from './database.module';
-export * from './duplicate-key';
 export * from './unique-indexes';
 export * from './time-limits';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import type { ReadinessProbe } from '@lib/http/health/readiness-probe';
+import type { ReadinessProbe } from '@lib/core';
 
 @Injectable()
 export class MongoReadinessProbe implements ReadinessProbe {

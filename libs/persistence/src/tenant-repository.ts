@@ -1,11 +1,11 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { Types } from 'mongoose';
 import type { FilterQuery, InsertManyOptions, Model, PipelineStage, ProjectionType, QueryOptions, UpdateQuery } from 'mongoose';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import type { TenantOwned } from './tenant-scoped.schema';
 import { OperationKind, OperationOptions, operationOptions } from './time-limits';
 
-import type { Paged } from '@lib/http/validation/paging';
+import type { Paged } from '@lib/core';
 
 type Filter<T> = FilterQuery<T>;
 type Lean<T> = T & { _id: Types.ObjectId };
@@ -51,11 +51,17 @@ export abstract class TenantRepository<T extends TenantOwned> {
   }
 
   find(tenantId: string, filter: Filter<T> = {}, options: QueryOptions<T> = {}, projection?: ProjectionType<T>): Promise<Lean<T>[]> {
-    return this.model.find(scoped(tenantId, filter), projection, { ...options, ...this.limits('read') }).lean<Lean<T>[]>().exec();
+    return this.model
+      .find(scoped(tenantId, filter), projection, { ...options, ...this.limits('read') })
+      .lean<Lean<T>[]>()
+      .exec();
   }
 
   findOne(tenantId: string, filter: Filter<T>, options: QueryOptions<T> = {}): Promise<Lean<T> | null> {
-    return this.model.findOne(scoped(tenantId, filter), undefined, { ...options, ...this.limits('read') }).lean<Lean<T>>().exec();
+    return this.model
+      .findOne(scoped(tenantId, filter), undefined, { ...options, ...this.limits('read') })
+      .lean<Lean<T>>()
+      .exec();
   }
 
   /** An id that is not an ObjectId simply matches nothing (the caller answers 404). */
@@ -66,10 +72,7 @@ export abstract class TenantRepository<T extends TenantOwned> {
 
   /** The distinct values of `field` (served from an index led by `tenantId` and `field` when there is one). */
   distinct<V>(tenantId: string, field: string, filter: Filter<T> = {}): Promise<V[]> {
-    return this.model
-      .distinct(field, scoped(tenantId, filter))
-      .setOptions(this.limits('read'))
-      .exec() as Promise<V[]>;
+    return this.model.distinct(field, scoped(tenantId, filter)).setOptions(this.limits('read')).exec() as Promise<V[]>;
   }
 
   count(tenantId: string, filter: Filter<T> = {}): Promise<number> {
@@ -84,7 +87,9 @@ export abstract class TenantRepository<T extends TenantOwned> {
   }
 
   async updateOne(tenantId: string, filter: Filter<T>, update: UpdateQuery<T>, options: { upsert?: boolean } = {}): Promise<number> {
-    const result = await this.model.updateOne(scoped(tenantId, filter), withoutTenant(update), { ...options, ...this.limits('write') }).exec();
+    const result = await this.model
+      .updateOne(scoped(tenantId, filter), withoutTenant(update), { ...options, ...this.limits('write') })
+      .exec();
     return result.matchedCount + (result.upsertedCount ?? 0);
   }
 
@@ -100,7 +105,12 @@ export abstract class TenantRepository<T extends TenantOwned> {
     options: { upsert?: boolean; new?: boolean } = {},
   ): Promise<Lean<T> | null> {
     return this.model
-      .findOneAndUpdate(scoped(tenantId, filter), withoutTenant(update), { new: true, ...options, runValidators: true, ...this.limits('write') })
+      .findOneAndUpdate(scoped(tenantId, filter), withoutTenant(update), {
+        new: true,
+        ...options,
+        runValidators: true,
+        ...this.limits('write'),
+      })
       .lean<Lean<T>>()
       .exec();
   }
@@ -125,7 +135,9 @@ export abstract class TenantRepository<T extends TenantOwned> {
   aggregate<R>(tenantId: string, pipeline: PipelineStage[], kind: 'aggregate' | 'bulk' = 'aggregate'): Promise<R[]> {
     const [first, ...rest] = pipeline;
     const scopedPipeline =
-      first && '$match' in first ? [{ $match: scoped(tenantId, first.$match as Filter<T>) }, ...rest] : [{ $match: scoped(tenantId) }, ...pipeline];
+      first && '$match' in first
+        ? [{ $match: scoped(tenantId, first.$match as Filter<T>) }, ...rest]
+        : [{ $match: scoped(tenantId) }, ...pipeline];
     return this.model
       .aggregate<R>(scopedPipeline as PipelineStage[])
       .option(this.limits(kind))
@@ -158,7 +170,11 @@ export abstract class TenantRepository<T extends TenantOwned> {
       throw new ProblemException(400, 'INVALID_CURSOR', 'cursor must be a nextCursor value returned by this endpoint');
     }
     const after = cursor ? { _id: { [direction === 1 ? '$gt' : '$lt']: new Types.ObjectId(cursor) } } : {};
-    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, { ...options, sort: { _id: direction }, limit: limit + 1 });
+    const items = await this.find(tenantId, { ...filter, ...after } as Filter<T>, {
+      ...options,
+      sort: { _id: direction },
+      limit: limit + 1,
+    });
     const hasMore = items.length > limit;
     const pageItems = hasMore ? items.slice(0, limit) : items;
     return { items: pageItems, nextCursor: hasMore ? String(pageItems[pageItems.length - 1]._id) : null };
@@ -191,10 +207,14 @@ function scopeBulkOperation(tenantId: string, op: BulkOperation): BulkOperation 
   const filter = (f: unknown) => ({ ...(f as object), tenantId }) as never;
   const update = (u: unknown) => withoutTenant(u as UpdateQuery<unknown>) as never;
   if ('insertOne' in op) return { insertOne: { document: { ...op.insertOne.document, tenantId } } };
-  if ('updateOne' in op) return { updateOne: { ...op.updateOne, filter: filter(op.updateOne.filter), update: update(op.updateOne.update) } };
-  if ('updateMany' in op) return { updateMany: { ...op.updateMany, filter: filter(op.updateMany.filter), update: update(op.updateMany.update) } };
+  if ('updateOne' in op)
+    return { updateOne: { ...op.updateOne, filter: filter(op.updateOne.filter), update: update(op.updateOne.update) } };
+  if ('updateMany' in op)
+    return { updateMany: { ...op.updateMany, filter: filter(op.updateMany.filter), update: update(op.updateMany.update) } };
   if ('replaceOne' in op) {
-    return { replaceOne: { ...op.replaceOne, filter: filter(op.replaceOne.filter), replacement: { ...op.replaceOne.replacement, tenantId } } };
+    return {
+      replaceOne: { ...op.replaceOne, filter: filter(op.replaceOne.filter), replacement: { ...op.replaceOne.replacement, tenantId } },
+    };
   }
   if ('deleteOne' in op) return { deleteOne: { ...op.deleteOne, filter: filter(op.deleteOne.filter) } };
   if ('deleteMany' in op) return { deleteMany: { ...op.deleteMany, filter: filter(op.deleteMany.filter) } };

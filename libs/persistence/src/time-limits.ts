@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { currentRequestSignal } from '@lib/http/traffic/request-context';
+import { currentRequestSignal } from '@lib/core';
 
 /**
  * The kinds of database operation, each with its own time limit (`maxTimeMS`): reads (find,

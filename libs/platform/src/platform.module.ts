@@ -20,7 +20,12 @@ export class PlatformModule {
       imports: [
         LoggingModule.forRoot({ service, level: env.LOG_LEVEL, instance: env.INSTANCE_ID }),
         MetricsModule.forRoot(service),
-        TrafficModule.forRoot({ maxInFlight: env.HTTP_MAX_IN_FLIGHT, maxHeavyInFlight: env.HTTP_MAX_HEAVY_IN_FLIGHT, metricsPort: env.METRICS_PORT, metricsHost: env.METRICS_HOST }),
+        TrafficModule.forRoot({
+          maxInFlight: env.HTTP_MAX_IN_FLIGHT,
+          maxHeavyInFlight: env.HTTP_MAX_HEAVY_IN_FLIGHT,
+          metricsPort: env.METRICS_PORT,
+          metricsHost: env.METRICS_HOST,
+        }),
         DatabaseModule.forRoot(env.MONGODB_URI, service, {
           autoIndex: env.MONGODB_AUTO_INDEX,
           timeLimits: {

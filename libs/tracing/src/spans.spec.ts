@@ -44,7 +44,11 @@ describe('tracing: the environment', () => {
 
   it('refuses a malformed variable without echoing its value', () => {
     const load = () =>
-      loadEnvironment(TracingEnvironment, { OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url s3cr3t', OTEL_TRACES_SAMPLER_ARG: '2', OTEL_TRACES_SAMPLER: 'sometimes' });
+      loadEnvironment(TracingEnvironment, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url s3cr3t',
+        OTEL_TRACES_SAMPLER_ARG: '2',
+        OTEL_TRACES_SAMPLER: 'sometimes',
+      });
     expect(load).toThrow(EnvironmentError);
     try {
       load();
@@ -82,9 +86,13 @@ describe('tracing: on', () => {
   });
 
   it('continues a received context: same trace, the sender as parent, and links', async () => {
-    await inSpan('job attempt', { kind: 'consumer', parent: SUBMITTER, links: [SUBMITTER], attributes: { 'corelite.job.id': 'j1' } }, async () => {
-      setSpanAttributes({ 'corelite.job.type': 'focus.import' });
-    });
+    await inSpan(
+      'job attempt',
+      { kind: 'consumer', parent: SUBMITTER, links: [SUBMITTER], attributes: { 'corelite.job.id': 'j1' } },
+      async () => {
+        setSpanAttributes({ 'corelite.job.type': 'focus.import' });
+      },
+    );
     const [span] = exporter.getFinishedSpans();
     expect(span.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
     expect(span.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
@@ -122,7 +130,9 @@ describe('tracing: on', () => {
     expect(refused.status.code).toBe(api.SpanStatusCode.UNSET);
     expect(refused.attributes[PROBLEM_CODE_ATTRIBUTE]).toBe('TEAM_REQUIRED');
     expect(crashes.attributes['error.type']).toBe('TypeError');
-    expect(JSON.stringify(exporter.getFinishedSpans().map((span) => [span.attributes, span.status, span.events]))).not.toMatch(/message that may|secret/);
+    expect(JSON.stringify(exporter.getFinishedSpans().map((span) => [span.attributes, span.status, span.events]))).not.toMatch(
+      /message that may|secret/,
+    );
   });
 
   it('records a problem answered on the active span', async () => {

@@ -5,10 +5,12 @@ const root = join(__dirname, '..', '..', '..');
 
 /** What a fresh process has loaded after `startTracing` with `env`: OpenTelemetry modules and whether tracing is active. */
 function afterStart(env: NodeJS.ProcessEnv): { loaded: string[]; active: boolean } {
-  const script = `
+  const script =
+    `
     const tracing = require('./libs/tracing/src');
     tracing.startTracing('authz');
-    const loaded = Object.keys(require.cache).filter((path) => path.includes('@opentelemetry')).map((path) => path.split('node_modules/')[1].split('/').slice(0, 2).join('/'));
+    const loaded = Object.keys(require.cache).filter((path) => path.includes('@opentelemetry'))` +
+    `.map((path) => path.split('node_modules/')[1].split('/').slice(0, 2).join('/'));
     process.stdout.write(JSON.stringify({ loaded: [...new Set(loaded)], active: tracing.tracingActive() }));
     process.exit(0);
   `;

@@ -1,6 +1,5 @@
 import { UUID } from 'bson';
 import { formatDocument, type Document, type StringFold } from './bson-values';
-import type { ChangeLog } from './change-log';
 import { foldFor, type ResolvedCollation } from './collation';
 import { DuplicateKeyError } from './errors';
 import { IndexState, type IndexSpec } from './index-state';
@@ -12,6 +11,18 @@ const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
 function sameKeys(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((key, i) => key === b[i]);
+}
+
+/** Receives every change to the stored data, in order (the journal of a durable server). */
+export interface ChangeLog {
+  createCollection(collection: Collection): void;
+  dropCollection(db: string, name: string): void;
+  dropDatabase(db: string): void;
+  createIndex(collection: Collection, spec: IndexSpec): void;
+  dropIndex(collection: Collection, name: string): void;
+  /** An inserted or replaced document (the whole new version). */
+  put(collection: Collection, doc: Document, raw?: Uint8Array): void;
+  remove(collection: Collection, id: unknown): void;
 }
 
 /**

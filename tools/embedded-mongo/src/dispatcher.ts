@@ -11,7 +11,7 @@ import { writeCommands } from './commands/writes';
 import { commandError, notSupported, toCommandError } from './errors';
 import { parseMaxTimeMS, type Operation } from './operation';
 import { operationCommands } from './commands/operations';
-import { parameterCommands } from './parameters';
+import { parameterCommands } from './commands/parameters';
 import { validateDatabaseName } from './storage';
 
 const handlers: Record<string, CommandHandler> = {

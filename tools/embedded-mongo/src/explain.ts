@@ -4,7 +4,8 @@ import { isOperatorObject } from './collation';
 import { commandError } from './errors';
 import type { CountOutcome, QueryOutcome } from './matching';
 import type { ScanStats } from './query-execution';
-import type { AccessPlan, QueryRequest } from './query-planner';
+import type { AccessPlan } from './query-planner';
+import type { QueryRequest } from './query-request';
 import { SERVER_VERSION } from './commands/handshake';
 
 export type Verbosity = 'queryPlanner' | 'executionStats' | 'allPlansExecution';
@@ -69,9 +70,18 @@ export function accessStage(plan: AccessPlan, filter: Document, stats: ScanStats
   const withStats = (stage: Document, extra: Document, nReturned: number): Document =>
     stats ? { ...stage, ...stageStats(nReturned, stats.works, stats.isEOF), ...extra } : stage;
   if (plan.kind === 'eof') return withStats({ stage: 'EOF' }, {}, 0);
-  if (plan.kind === 'idhack') return withStats({ stage: 'IDHACK' }, stats ? { keysExamined: stats.keysExamined, docsExamined: stats.docsExamined } : {}, stats?.advanced ?? 0);
+  if (plan.kind === 'idhack')
+    return withStats(
+      { stage: 'IDHACK' },
+      stats ? { keysExamined: stats.keysExamined, docsExamined: stats.docsExamined } : {},
+      stats?.advanced ?? 0,
+    );
   if (plan.kind === 'collscan') {
-    const stage: Document = { stage: 'COLLSCAN', ...(hasFilter ? { filter: parsed } : {}), direction: plan.direction === 1 ? 'forward' : 'backward' };
+    const stage: Document = {
+      stage: 'COLLSCAN',
+      ...(hasFilter ? { filter: parsed } : {}),
+      direction: plan.direction === 1 ? 'forward' : 'backward',
+    };
     return withStats(stage, stats ? { docsExamined: stats.docsExamined } : {}, stats?.advanced ?? 0);
   }
   const scanReturned = stats ? stats.keysExamined - stats.dupsDropped : 0;
@@ -81,7 +91,10 @@ export function accessStage(plan: AccessPlan, filter: Document, stats: ScanStats
     scanReturned,
   );
   const fetch: Document = { stage: 'FETCH', ...(hasFilter && !plan.covered ? { filter: parsed } : {}) };
-  return { ...withStats(fetch, stats ? { docsExamined: stats.docsExamined, alreadyHasObj: 0 } : {}, stats?.advanced ?? 0), inputStage: ixscan };
+  return {
+    ...withStats(fetch, stats ? { docsExamined: stats.docsExamined, alreadyHasObj: 0 } : {}, stats?.advanced ?? 0),
+    inputStage: ixscan,
+  };
 }
 
 function wrap(stage: string, details: Document, input: Document, nReturned: number | null): Document {
@@ -117,7 +130,8 @@ function queryStages(outcome: QueryOutcome, withStats: boolean, projection?: Doc
 }
 
 function queryPlanner(request: QueryRequest, winningPlan: Document, rejectedPlans: Document[]): Document {
-  const shape = `${formatDocument(parsedQuery(request.filter))}|${formatDocument(request.sort ?? {})}|${formatDocument(request.projection ?? {})}`;
+  const shape =
+    `${formatDocument(parsedQuery(request.filter))}|${formatDocument(request.sort ?? {})}|` + `${formatDocument(request.projection ?? {})}`;
   return {
     namespace: request.ns,
     indexFilterSet: false,
@@ -187,11 +201,7 @@ export function querySections(
   return { queryPlanner: planner, executionStats: executionStats(nReturned, outcome.millis, outcome.execution.stats, stages, verbosity) };
 }
 
-export function explainQuery(
-  context: ExplainContext,
-  outcome: QueryOutcome,
-  options: Parameters<typeof querySections>[2] = {},
-): Document {
+export function explainQuery(context: ExplainContext, outcome: QueryOutcome, options: Parameters<typeof querySections>[2] = {}): Document {
   return envelope(context, querySections(outcome, context.verbosity, options));
 }
 
@@ -200,7 +210,16 @@ export function explainCount(context: ExplainContext, outcome: CountOutcome | nu
     const planner = queryPlanner(request, { stage: 'COUNT', inputStage: { stage: 'RECORD_STORE_FAST_COUNT' } }, []);
     if (context.verbosity === 'queryPlanner') return envelope(context, { queryPlanner: planner });
     const stages = { stage: 'RECORD_STORE_FAST_COUNT', ...stageStats(0, 1, true), nCounted: 0 };
-    const empty: ScanStats = { works: 1, advanced: 0, keysExamined: 0, seeks: 0, docsExamined: 0, dupsTested: 0, dupsDropped: 0, isEOF: true };
+    const empty: ScanStats = {
+      works: 1,
+      advanced: 0,
+      keysExamined: 0,
+      seeks: 0,
+      docsExamined: 0,
+      dupsTested: 0,
+      dupsDropped: 0,
+      isEOF: true,
+    };
     return envelope(context, { queryPlanner: planner, executionStats: executionStats(0, 0, empty, stages, context.verbosity) });
   }
   const { selection, stats, countScan, n } = outcome;
@@ -212,7 +231,9 @@ export function explainCount(context: ExplainContext, outcome: CountOutcome | nu
     return accessStage(plan, request.filter, withStats ? stats : null);
   };
   const count = (input: Document, withStats: boolean): Document =>
-    withStats ? { stage: 'COUNT', ...stageStats(0, stats.works + 1, true), nCounted: n, nSkipped: 0, inputStage: input } : { stage: 'COUNT', inputStage: input };
+    withStats
+      ? { stage: 'COUNT', ...stageStats(0, stats.works + 1, true), nCounted: n, nSkipped: 0, inputStage: input }
+      : { stage: 'COUNT', inputStage: input };
   const rejected = selection.rejected.map((plan) => count(access(plan, false), false));
   const planner = queryPlanner(request, count(access(selection.winner, false), false), rejected);
   if (context.verbosity === 'queryPlanner') return envelope(context, { queryPlanner: planner });
@@ -221,12 +242,28 @@ export function explainCount(context: ExplainContext, outcome: CountOutcome | nu
 }
 
 /** An aggregation whose leading stages ran as a query: `$cursor` first, then the other stages. */
-export function explainAggregate(context: ExplainContext, outcome: QueryOutcome | null, remaining: Document[], nReturned: number): Document {
+export function explainAggregate(
+  context: ExplainContext,
+  outcome: QueryOutcome | null,
+  remaining: Document[],
+  nReturned: number,
+): Document {
   if (!outcome) return envelope(context, { stages: remaining.map((stage) => ({ ...stage })) });
   if (remaining.length === 0) return explainQuery(context, outcome);
   const cursor = querySections(outcome, context.verbosity);
   const withCounts = context.verbosity !== 'queryPlanner';
-  const stages = remaining.map((stage, i) => ({ ...stage, ...(withCounts ? { nReturned: i === remaining.length - 1 ? nReturned : undefined, executionTimeMillisEstimate: 0 } : {}) }));
+  const stages = remaining.map((stage, i) => ({
+    ...stage,
+    ...(withCounts ? { nReturned: i === remaining.length - 1 ? nReturned : undefined, executionTimeMillisEstimate: 0 } : {}),
+  }));
   for (const stage of stages) if (stage.nReturned === undefined) delete stage.nReturned;
-  return envelope(context, { stages: [{ $cursor: cursor, ...(withCounts ? { nReturned: outcome.docs.length, executionTimeMillisEstimate: Math.round(outcome.millis) } : {}) }, ...stages] });
+  return envelope(context, {
+    stages: [
+      {
+        $cursor: cursor,
+        ...(withCounts ? { nReturned: outcome.docs.length, executionTimeMillisEstimate: Math.round(outcome.millis) } : {}),
+      },
+      ...stages,
+    ],
+  });
 }

@@ -89,7 +89,11 @@ interface GroupId {
 
 /** `_id`: an object of expressions is keyed field by field, built as an object only for new groups. */
 function compileGroupId(expression: unknown, compiler: ExpressionCompiler): GroupId {
-  if (isPlainObject(expression) && Object.keys(expression).length > 0 && Object.keys(expression).every((name) => !name.startsWith('$') && !name.includes('.'))) {
+  if (
+    isPlainObject(expression) &&
+    Object.keys(expression).length > 0 &&
+    Object.keys(expression).every((name) => !name.startsWith('$') && !name.includes('.'))
+  ) {
     const fields = Object.entries(expression).map(([name, inner]) => [name, `${name.length}:${name}`, compiler.compile(inner)] as const);
     const values: unknown[] = new Array(fields.length);
     return {
@@ -235,7 +239,11 @@ export function compileGroup(stage: Document, mingoOptions: Document): GroupStag
       for (const doc of input) {
         const key = groupId.key(doc);
         let group = groups.get(key);
-        if (!group) groups.set(key, (group = { id: groupId.value(doc), count: 0, states: accumulators.map((accumulator) => newState(accumulator.op)) }));
+        if (!group)
+          groups.set(
+            key,
+            (group = { id: groupId.value(doc), count: 0, states: accumulators.map((accumulator) => newState(accumulator.op)) }),
+          );
         group.count++;
         for (let i = 0; i < accumulators.length; i++) accumulate(accumulators[i], group.states[i], doc);
         if (op.tick()) await op.yieldTurn();
@@ -243,7 +251,8 @@ export function compileGroup(stage: Document, mingoOptions: Document): GroupStag
       const out: Document[] = [];
       for (const group of groups.values()) {
         const result: Document = { _id: group.id === undefined ? null : copyOut(group.id) };
-        for (let i = 0; i < accumulators.length; i++) result[accumulators[i].name] = resultOf(accumulators[i], group.states[i], group.count);
+        for (let i = 0; i < accumulators.length; i++)
+          result[accumulators[i].name] = resultOf(accumulators[i], group.states[i], group.count);
         out.push(result);
         if (op.tick()) await op.yieldTurn();
       }

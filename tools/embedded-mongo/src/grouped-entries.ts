@@ -20,7 +20,10 @@ export const NODE_SIZE = 64;
  * A group also holds each id's document (see Group), which walks hand over with the id.
  */
 export class GroupedEntries {
-  /** Every prefix's entries in prefix order (walks), and the groups of two ids or more by prefix (writes: a hash lookup instead of string comparisons). */
+  /**
+   * Every prefix's entries in prefix order (walks), and the groups of two ids or more by prefix (writes: a hash lookup instead of
+   * string comparisons).
+   */
   private groups = new BTree<string, Entries>(undefined, compareStrings, NODE_SIZE);
   private byPrefix = new Map<string, Group>();
   /** The group of the last `add` (cleared when groups are removed or replaced). */

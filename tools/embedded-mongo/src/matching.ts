@@ -5,7 +5,7 @@ import type { Operation } from './operation';
 import type { ServerParameters } from './parameters';
 import { compileFilter, sortDocuments, type Matcher, type QueryOptions } from './query-engine';
 import { countPlan, executePlan, selectPlan, type Execution, type PlanSelection, type ScanStats } from './query-execution';
-import type { QueryRequest } from './query-planner';
+import type { QueryRequest } from './query-request';
 
 /** The collation a command runs with: its own, else the collection's default. */
 export function effectiveCollation(raw: unknown, collection: Collection | undefined): ResolvedCollation | null {

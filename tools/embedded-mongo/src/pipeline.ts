@@ -8,7 +8,17 @@ import type { Operation } from './operation';
 const NON_MUTATING_STAGES = new Set(['$group', '$count', '$sortByCount', '$sort', '$limit', '$skip', '$project', '$match']);
 
 /** Stages computed document by document: they run on slices of their input, yielding in between. */
-const PER_DOCUMENT_STAGES = new Set(['$match', '$project', '$addFields', '$set', '$unset', '$replaceRoot', '$replaceWith', '$unwind', '$redact']);
+const PER_DOCUMENT_STAGES = new Set([
+  '$match',
+  '$project',
+  '$addFields',
+  '$set',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
+  '$unwind',
+  '$redact',
+]);
 
 const stageName = (stage: Document): string => Object.keys(stage)[0];
 
@@ -25,8 +35,15 @@ export interface PipelineOptions {
  * slices of their input, and the other stages (`$sort`, `$lookup`, `$bucket`, ...) through mingo
  * on their whole input at once (they usually see the few documents a `$group` left).
  */
-export async function runStages(op: Operation, stages: Document[], input: Document[], options: PipelineOptions, stored: boolean): Promise<Document[]> {
-  const firstIsGroup = stages.length > 0 && options.groupHere && stageName(stages[0]) === '$group' && compileGroup(stages[0], options.mingo) !== null;
+export async function runStages(
+  op: Operation,
+  stages: Document[],
+  input: Document[],
+  options: PipelineOptions,
+  stored: boolean,
+): Promise<Document[]> {
+  const firstIsGroup =
+    stages.length > 0 && options.groupHere && stageName(stages[0]) === '$group' && compileGroup(stages[0], options.mingo) !== null;
   let docs = input;
   // Stored documents are never handed to a stage that may modify them: they are copied first.
   if (stored && !firstIsGroup && !stages.every((stage) => NON_MUTATING_STAGES.has(stageName(stage)))) {
@@ -70,7 +87,11 @@ export async function runStages(op: Operation, stages: Document[], input: Docume
 
 function handledHere(stage: Document, options: PipelineOptions): boolean {
   const name = stageName(stage);
-  return PER_DOCUMENT_STAGES.has(name) || name === '$facet' || (name === '$group' && options.groupHere && compileGroup(stage, options.mingo) !== null);
+  return (
+    PER_DOCUMENT_STAGES.has(name) ||
+    name === '$facet' ||
+    (name === '$group' && options.groupHere && compileGroup(stage, options.mingo) !== null)
+  );
 }
 
 function runWhole(stages: Document[], input: Document[], mingo: Document): Document[] {

@@ -1,6 +1,6 @@
 import { formatDocument, isPlainObject, type Document } from './bson-values';
 import { encodeValue } from './key-encoding';
-import type { QueryRequest } from './query-planner';
+import type { QueryRequest } from './query-request';
 
 /**
  * mongod's plan cache, simplified: the index a trial chose for a query shape (the filter's fields
@@ -21,7 +21,14 @@ function shapeOf(value: unknown): unknown {
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
     if (keys.some((key) => key.startsWith('$'))) {
-      return Object.fromEntries(keys.map((key) => [key, key === '$and' || key === '$or' || key === '$nor' || key === '$elemMatch' || key === '$not' ? shapeOf(value[key]) : encodeValue(value[key])[0]]));
+      return Object.fromEntries(
+        keys.map((key) => [
+          key,
+          key === '$and' || key === '$or' || key === '$nor' || key === '$elemMatch' || key === '$not'
+            ? shapeOf(value[key])
+            : encodeValue(value[key])[0],
+        ]),
+      );
     }
     return Object.fromEntries(keys.map((key) => [key, shapeOf(value[key])]));
   }

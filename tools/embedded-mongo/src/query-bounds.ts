@@ -173,7 +173,13 @@ function intersect(a: Interval[], b: Interval[]): Interval[] {
 }
 
 export function isPoint(interval: Interval): boolean {
-  return interval.low.isValue && interval.high.isValue && interval.low.inclusive && interval.high.inclusive && interval.low.enc === interval.high.enc;
+  return (
+    interval.low.isValue &&
+    interval.high.isValue &&
+    interval.low.inclusive &&
+    interval.high.inclusive &&
+    interval.low.enc === interval.high.enc
+  );
 }
 
 function conditionValues(condition: Condition): unknown[] {
@@ -213,7 +219,8 @@ export function fieldBounds(
   if (usable.length === 0) return null;
   if (index.multikeyFields[fieldPosition]) {
     // Each condition may be met by a different array element: bound by one condition only.
-    const chosen = usable.find((condition) => condition.kind === 'points') ?? usable.find((condition) => condition.kind === 'range') ?? usable[0];
+    const chosen =
+      usable.find((condition) => condition.kind === 'points') ?? usable.find((condition) => condition.kind === 'range') ?? usable[0];
     return { intervals: conditionIntervals(chosen, index.fold), exact: false };
   }
   let intervals = conditionIntervals(usable[0], index.fold);

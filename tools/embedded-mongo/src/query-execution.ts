@@ -5,7 +5,8 @@ import type { IndexCursor } from './index-state';
 import type { Operation } from './operation';
 import type { Matcher } from './query-engine';
 import { planCacheKey } from './plan-cache';
-import { candidatePlans, type AccessPlan, type QueryRequest } from './query-planner';
+import { candidatePlans, type AccessPlan } from './query-planner';
+import type { QueryRequest } from './query-request';
 
 /** Counters of one plan's execution (what explain's executionStats reports). */
 export interface ScanStats {

@@ -1,25 +1,11 @@
 import { formatDocument, formatValue, isPlainObject, type Document } from './bson-values';
-import { containsString, isOperatorObject, type FoldLevel } from './collation';
+import { containsString, isOperatorObject } from './collation';
 import type { Collection } from './collection';
 import { CommandError, commandError } from './errors';
 import { holdsEveryDocument, type IndexState } from './index-state';
 import { encodeValue } from './key-encoding';
 import { fieldBounds, filterPredicates, indexBounds, type FieldBounds, type IndexBounds } from './query-bounds';
-
-/** What a command asks of the planner. */
-export interface QueryRequest {
-  ns: string;
-  /** The filter as the client sent it (before collation rewriting). */
-  filter: Document;
-  sort?: Record<string, 1 | -1>;
-  projection?: Document;
-  skip?: number;
-  limit?: number;
-  batchSize?: number;
-  hint?: unknown;
-  collationLevel: FoldLevel;
-  collationSpec?: Document;
-}
+import type { QueryRequest } from './query-request';
 
 export type AccessPlan =
   | { kind: 'eof' }
@@ -72,7 +58,9 @@ export function planningError(request: QueryRequest, code: 'NoQueryExecutionPlan
   if (request.batchSize !== undefined) text += ` batchSize=${request.batchSize}`;
   if (request.limit) text += ` limit=${request.limit}`;
   if (request.skip) text += ` skip=${request.skip}`;
-  text += `Tree: ${describeTree(request.filter)}Sort: ${formatDocument(request.sort ?? {})}\nProj: ${formatDocument(request.projection ?? {})}\n`;
+  text +=
+    `Tree: ${describeTree(request.filter)}Sort: ${formatDocument(request.sort ?? {})}\nProj: ` +
+    `${formatDocument(request.projection ?? {})}\n`;
   if (request.collationSpec) text += `Collation: ${formatDocument(request.collationSpec)}\n`;
   return commandError(code, `error processing query: ${text} planner returned error :: caused by :: ${reason}`);
 }

@@ -7,7 +7,15 @@ import { OperationRegistry } from './operation';
 import { ServerParameters, type ParameterName } from './parameters';
 import { DataDirectory, type DataDirectoryOptions } from './persistence/data-directory';
 import { Storage } from './storage';
-import { buildLegacyReply, buildMsgReply, EncodedReply, MessageReader, MSG_MORE_TO_COME, parseMessage, type IncomingMessage } from './wire-protocol';
+import {
+  buildLegacyReply,
+  buildMsgReply,
+  EncodedReply,
+  MessageReader,
+  MSG_MORE_TO_COME,
+  parseMessage,
+  type IncomingMessage,
+} from './wire-protocol';
 
 /** Commands mongod still accepts over legacy OP_QUERY (the connection handshake). */
 const OP_QUERY_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
@@ -16,7 +24,9 @@ function legacyOpQueryRefusal(name: string): Document {
   const code = ErrorCode.UnsupportedOpQueryCommand;
   return {
     ok: 0,
-    errmsg: `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade. For more details see https://dochub.mongodb.org/core/legacy-opcode-removal`,
+    errmsg:
+      `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade. ` +
+      `For more details see https://dochub.mongodb.org/core/legacy-opcode-removal`,
     code,
     codeName: codeNameFor(code),
   };
@@ -60,7 +70,10 @@ export class EmbeddedMongo {
   private nextRequestId = 1;
 
   constructor(options: EmbeddedMongoOptions = {}) {
-    this.parameters = new ServerParameters({ ...options.parameters, ...(options.notablescan !== undefined ? { notablescan: options.notablescan } : {}) });
+    this.parameters = new ServerParameters({
+      ...options.parameters,
+      ...(options.notablescan !== undefined ? { notablescan: options.notablescan } : {}),
+    });
     this.cursors = new CursorRegistry(() => this.parameters.cursorTimeoutMillis);
     this.dataDirectory = options.dataDir ? new DataDirectory(options.dataDir, this.storage, options) : null;
   }

@@ -1,7 +1,6 @@
 import type { Document } from './bson-values';
-import type { ChangeLog } from './change-log';
 import type { ResolvedCollation } from './collation';
-import { Collection } from './collection';
+import { Collection, type ChangeLog } from './collection';
 import { commandError } from './errors';
 
 const INVALID_DB_CHARS = /[/\\. "$\0]/;

@@ -62,7 +62,8 @@ export function parseUpdate(raw: unknown): ParsedUpdate {
     if (!isPlainObject(argument)) {
       throw commandError(
         'FailedToParse',
-        `Modifiers operate on fields but we found type ${typeName(argument)} instead. For example: {$mod: {<field>: ...}} not {${key}: ${formatValue(argument)}}`,
+        `Modifiers operate on fields but we found type ${typeName(argument)} instead. ` +
+          `For example: {$mod: {<field>: ...}} not {${key}: ${formatValue(argument)}}`,
       );
     }
   }
@@ -105,7 +106,8 @@ function prepareArithmetic(doc: Document, modifier: Document): void {
       if (current !== undefined && typeof current !== 'number') {
         throw commandError(
           'TypeMismatch',
-          `Cannot apply ${op} to a value of non-numeric type. {_id: ${formatValue(doc._id)}} has the field '${path}' of non-numeric type ${typeName(current)}`,
+          `Cannot apply ${op} to a value of non-numeric type. {_id: ` +
+            `${formatValue(doc._id)}} has the field '${path}' of non-numeric type ${typeName(current)}`,
         );
       }
     }

@@ -75,7 +75,11 @@ function readCString(buffer: Buffer, offset: number): { value: string; next: num
   return { value: buffer.toString('utf8', offset, end), next: end + 1 };
 }
 
-function readDocument(buffer: Buffer, offset: number, options: typeof DESERIALIZE_OPTIONS = DESERIALIZE_OPTIONS): { doc: Document; next: number } {
+function readDocument(
+  buffer: Buffer,
+  offset: number,
+  options: typeof DESERIALIZE_OPTIONS = DESERIALIZE_OPTIONS,
+): { doc: Document; next: number } {
   const size = buffer.readInt32LE(offset);
   if (size < 5 || offset + size > buffer.length) throw new ProtocolError('invalid BSON document size');
   const doc = deserialize(buffer.subarray(offset, offset + size), options) as Document;

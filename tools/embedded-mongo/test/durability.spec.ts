@@ -27,7 +27,11 @@ describeServer('embedded-mongo: a data directory keeps every acknowledged write'
     server = undefined;
   }
 
-  const segments = (): string[] => fs.readdirSync(dir).filter((name) => /^journal-\d+\.log$/.test(name)).sort();
+  const segments = (): string[] =>
+    fs
+      .readdirSync(dir)
+      .filter((name) => /^journal-\d+\.log$/.test(name))
+      .sort();
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mts-durability-'));
@@ -50,7 +54,15 @@ describeServer('embedded-mongo: a data directory keeps every acknowledged write'
     await people.createIndex({ gone: 1 });
     const id = new ObjectId();
     await people.insertMany([
-      { _id: id, email: 'ada@example.com', name: 'Ada', team: 'x', joined: new Date(1), money: Decimal128.fromString('1.10'), big: Long.fromString('9007199254740993') },
+      {
+        _id: id,
+        email: 'ada@example.com',
+        name: 'Ada',
+        team: 'x',
+        joined: new Date(1),
+        money: Decimal128.fromString('1.10'),
+        big: Long.fromString('9007199254740993'),
+      },
       { email: 'bob@example.com', name: 'Bob', team: 'x', joined: new Date(2) },
       { email: 'cy@example.com', name: 'Cy', team: 'y', joined: new Date(3) },
     ]);
@@ -76,10 +88,15 @@ describeServer('embedded-mongo: a data directory keeps every acknowledged write'
     expect(ada?.money).toEqual(Decimal128.fromString('1.10'));
     expect(ada?.big).toEqual(Long.fromString('9007199254740993'));
     expect((await db.listCollections({}, { nameOnly: false }).toArray()).map((c) => c.name).sort()).toEqual(['people', 'tags']);
-    expect(((await db.listCollections({ name: 'tags' }).toArray())[0] as { options?: unknown }).options).toMatchObject({ collation: { locale: 'en', strength: 2 } });
+    expect(((await db.listCollections({ name: 'tags' }).toArray())[0] as { options?: unknown }).options).toMatchObject({
+      collation: { locale: 'en', strength: 2 },
+    });
     // Unique indexes (including the case-insensitive one) hold after recovery.
     await expect(restored.insertOne({ email: 'ada@example.com' })).rejects.toMatchObject({ code: 11000 });
-    await expect(restored.insertOne({ email: 'new@example.com', name: 'ADA' })).rejects.toMatchObject({ code: 11000, keyPattern: { name: 1 } });
+    await expect(restored.insertOne({ email: 'new@example.com', name: 'ADA' })).rejects.toMatchObject({
+      code: 11000,
+      keyPattern: { name: 1 },
+    });
     // Non-unique indexes answer queries after recovery.
     const plan = await restored.find({ team: 'y' }).explain('executionStats');
     expect(plan.queryPlanner.winningPlan.inputStage).toMatchObject({ stage: 'IXSCAN', indexName: 'team_1_joined_-1' });
@@ -109,35 +126,45 @@ describeServer('embedded-mongo: a data directory keeps every acknowledged write'
     await expect(restored.insertOne({ n: 4500 })).rejects.toMatchObject({ code: 11000 });
   });
 
-  it('checkpoints only once the files hold as much garbage as data: inserts alone fill journal segments, replaced versions call for one', async () => {
-    const options = { checkpointMinBytes: 50_000, journalSegmentBytes: 20_000 };
-    const items = (await start(options)).db('app').collection('items');
-    await items.createIndex({ n: 1 });
-    for (let batch = 0; batch < 10; batch++) await items.insertMany(Array.from({ length: 100 }, (_, k) => ({ n: batch * 100 + k, pad: 'x'.repeat(100) })));
-    const ckpt = (): string[] => fs.readdirSync(dir).filter((name) => name.endsWith('.ckpt'));
-    expect(ckpt()).toHaveLength(0);
-    expect(segments().length).toBeGreaterThan(4);
-    await stop();
+  it(
+    'checkpoints only once the files hold as much garbage as data: ' +
+      'inserts alone fill journal segments, replaced versions call for one',
+    async () => {
+      const options = { checkpointMinBytes: 50_000, journalSegmentBytes: 20_000 };
+      const items = (await start(options)).db('app').collection('items');
+      await items.createIndex({ n: 1 });
+      for (let batch = 0; batch < 10; batch++)
+        await items.insertMany(Array.from({ length: 100 }, (_, k) => ({ n: batch * 100 + k, pad: 'x'.repeat(100) })));
+      const ckpt = (): string[] => fs.readdirSync(dir).filter((name) => name.endsWith('.ckpt'));
+      expect(ckpt()).toHaveLength(0);
+      expect(segments().length).toBeGreaterThan(4);
+      await stop();
 
-    let restored = (await start(options)).db('app').collection('items');
-    expect(await restored.countDocuments()).toBe(1000);
-    expect(logs.some((line) => /recovered 1,000 documents in 1 collections .*checkpoint none, \d+ journal segments/.test(line))).toBe(true);
-    for (let round = 0; round < 3; round++) await restored.updateMany({}, { $set: { pad: `${round}`.repeat(100) } });
-    const deadline = Date.now() + 10_000;
-    while (ckpt().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(ckpt()).toHaveLength(1);
-    await stop();
-    const onDisk = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
-    expect(onDisk).toBeLessThan(3 * 1000 * 200);
+      let restored = (await start(options)).db('app').collection('items');
+      expect(await restored.countDocuments()).toBe(1000);
+      expect(logs.some((line) => /recovered 1,000 documents in 1 collections .*checkpoint none, \d+ journal segments/.test(line))).toBe(
+        true,
+      );
+      for (let round = 0; round < 3; round++) await restored.updateMany({}, { $set: { pad: `${round}`.repeat(100) } });
+      const deadline = Date.now() + 10_000;
+      while (ckpt().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ckpt()).toHaveLength(1);
+      await stop();
+      const onDisk = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+      expect(onDisk).toBeLessThan(3 * 1000 * 200);
 
-    restored = (await start(options)).db('app').collection('items');
-    expect(await restored.countDocuments({ pad: '2'.repeat(100) })).toBe(1000);
-    expect((await restored.find({ n: 500 }).explain()).queryPlanner.winningPlan.inputStage).toMatchObject({ stage: 'IXSCAN' });
-  });
+      restored = (await start(options)).db('app').collection('items');
+      expect(await restored.countDocuments({ pad: '2'.repeat(100) })).toBe(1000);
+      expect((await restored.find({ n: 500 }).explain()).queryPlanner.winningPlan.inputStage).toMatchObject({ stage: 'IXSCAN' });
+    },
+  );
 
   it('journals inserted documents as received, with the _id the driver appended moved first', async () => {
     const items = (await start()).db('app').collection('items');
-    await items.insertMany([{ name: 'a', nested: { x: [1, { y: 'z' }] }, at: new Date(5), n: Long.fromNumber(7) }, { _id: 'given' as never, name: 'b' }]);
+    await items.insertMany([
+      { name: 'a', nested: { x: [1, { y: 'z' }] }, at: new Date(5), n: Long.fromNumber(7) },
+      { _id: 'given' as never, name: 'b' },
+    ]);
     await items.insertOne({ name: 'c', amount: Decimal128.fromString('1.50') });
     const before = await items.find({}).sort({ name: 1 }).toArray();
     expect(before.every((doc) => Object.keys(doc)[0] === '_id')).toBe(true);
@@ -158,7 +185,11 @@ describeServer('embedded-mongo: a data directory keeps every acknowledged write'
 
     const restored = (await start()).db('app').collection('items');
     expect(await restored.countDocuments()).toBe(99);
-    expect(logs.filter((line) => /journal journal-\d+\.log: the last record is cut short at byte \d+ of \d+; recovered up to the last whole record/.test(line))).toHaveLength(1);
+    expect(
+      logs.filter((line) =>
+        /journal journal-\d+\.log: the last record is cut short at byte \d+ of \d+; recovered up to the last whole record/.test(line),
+      ),
+    ).toHaveLength(1);
     await restored.insertOne({ n: 100 });
     await stop();
     logs.length = 0;

@@ -60,7 +60,11 @@ describeServer('embedded-mongo: kill -9 in the middle of a load', () => {
     const exited = new Promise((resolve) => first.child.once('exit', resolve));
     try {
       for (let start = 0; start < total; start += batch) {
-        const docs = Array.from({ length: batch }, (_, i) => ({ seq: start + i, tenant: `t${(start + i) % 7}`, period: `2024-${(start + i) % 12}` }));
+        const docs = Array.from({ length: batch }, (_, i) => ({
+          seq: start + i,
+          tenant: `t${(start + i) % 7}`,
+          period: `2024-${(start + i) % 12}`,
+        }));
         if (start === total / 2) {
           // Kill in the middle of the next batches, without waiting for them.
           setTimeout(() => {

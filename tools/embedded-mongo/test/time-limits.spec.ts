@@ -89,27 +89,38 @@ describe('embedded-mongo: time limits and abandoned operations', () => {
     });
   });
 
-  it('counts the time a command waited behind the earlier commands of its connection, and does not run it once past its limit', async () => {
-    expect(slowMs.value).toBeGreaterThan(8);
-    const limit = Math.max(2, Math.floor(slowMs.value / 4));
-    const connection = await rawConnection(server.port);
-    try {
-      // both written at once: the insert is received now and waits for the aggregation
-      connection.socket.write(Buffer.concat([opMsg(1, slowAggregate()), opMsg(2, { insert: 'late', documents: [{ waited: true }], maxTimeMS: limit, $db: dbName })]));
-      await connection.next(2);
-      expect(connection.replies.get(1)).toMatchObject({ ok: 1 });
-      expect(connection.replies.get(2)).toMatchObject({ ok: 0, code: 50, codeName: 'MaxTimeMSExpired' });
-      expect(await client.db(dbName).collection('late').countDocuments()).toBe(0);
-    } finally {
-      connection.socket.destroy();
-    }
-  });
+  it(
+    'counts the time a command waited behind the earlier commands ' + 'of its connection, and does not run it once past its limit',
+    async () => {
+      expect(slowMs.value).toBeGreaterThan(8);
+      const limit = Math.max(2, Math.floor(slowMs.value / 4));
+      const connection = await rawConnection(server.port);
+      try {
+        // both written at once: the insert is received now and waits for the aggregation
+        connection.socket.write(
+          Buffer.concat([
+            opMsg(1, slowAggregate()),
+            opMsg(2, { insert: 'late', documents: [{ waited: true }], maxTimeMS: limit, $db: dbName }),
+          ]),
+        );
+        await connection.next(2);
+        expect(connection.replies.get(1)).toMatchObject({ ok: 1 });
+        expect(connection.replies.get(2)).toMatchObject({ ok: 0, code: 50, codeName: 'MaxTimeMSExpired' });
+        expect(await client.db(dbName).collection('late').countDocuments()).toBe(0);
+      } finally {
+        connection.socket.destroy();
+      }
+    },
+  );
 
   it('runs a command that waited less than its limit', async () => {
     const connection = await rawConnection(server.port);
     try {
       connection.socket.write(
-        Buffer.concat([opMsg(1, slowAggregate()), opMsg(2, { insert: 'patient', documents: [{ waited: true }], maxTimeMS: 600_000, $db: dbName })]),
+        Buffer.concat([
+          opMsg(1, slowAggregate()),
+          opMsg(2, { insert: 'patient', documents: [{ waited: true }], maxTimeMS: 600_000, $db: dbName }),
+        ]),
       );
       await connection.next(2);
       expect(connection.replies.get(2)).toMatchObject({ ok: 1, n: 1 });
@@ -119,11 +130,14 @@ describe('embedded-mongo: time limits and abandoned operations', () => {
   });
 
   it('stops the operation of a client that went away, and never runs the commands it had queued', async () => {
-    const running = async () =>
-      ((await client.db('admin').command({ currentOp: 1, ns: `${dbName}.rows` })).inprog as unknown[]).length;
+    const running = async () => ((await client.db('admin').command({ currentOp: 1, ns: `${dbName}.rows` })).inprog as unknown[]).length;
     const connection = await rawConnection(server.port);
     connection.socket.write(
-      Buffer.concat([opMsg(1, slowAggregate()), opMsg(2, slowAggregate()), opMsg(3, { insert: 'orphan', documents: [{ queued: true }], $db: dbName })]),
+      Buffer.concat([
+        opMsg(1, slowAggregate()),
+        opMsg(2, slowAggregate()),
+        opMsg(3, { insert: 'orphan', documents: [{ queued: true }], $db: dbName }),
+      ]),
     );
     const seen = performance.now();
     while ((await running()) === 0) {

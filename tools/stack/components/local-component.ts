@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { StackSettings } from '../settings';
-import { RequiredProgram } from '../system-packages';
-import { ComponentName } from '../types';
+import { ComponentName, RequiredProgram } from '../types';
 
 export interface ComponentContext {
   settings: StackSettings;

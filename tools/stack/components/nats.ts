@@ -94,7 +94,8 @@ export const natsComponent: LocalComponent = {
       if (await waitForAuthorization(settings, 3000)) return;
     }
     throw new StackError(
-      `nats on port ${settings.ports.nats} runs without users; stop it ('STACK_PROFILE=${settings.profile} npm run stack -- down nats') and start it again`,
+      `nats on port ${settings.ports.nats} runs without users; ` +
+        `stop it ('STACK_PROFILE=${settings.profile} npm run stack -- down nats') and start it again`,
     );
   },
 };

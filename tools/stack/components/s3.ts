@@ -24,7 +24,19 @@ export const s3Component: LocalComponent = {
     const storeDir = path.join(settings.dataDir, 's3');
     fs.mkdirSync(storeDir, { recursive: true });
     const cors = path.join(__dirname, '..', 's3-cors.xml');
-    const args = [nodeBin(settings, 's3rver'), '-d', storeDir, '-a', '127.0.0.1', '-p', String(settings.ports.s3), '--silent', '--configure-bucket', settings.s3.bucket, cors];
+    const args = [
+      nodeBin(settings, 's3rver'),
+      '-d',
+      storeDir,
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(settings.ports.s3),
+      '--silent',
+      '--configure-bucket',
+      settings.s3.bucket,
+      cors,
+    ];
     const pid = spawnDetached(process.execPath, args, logFile(settings, 's3'), settings.dataDir);
     writePid(pidFile(settings, 's3'), pid);
   },

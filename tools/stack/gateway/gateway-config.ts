@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { AdmissionBounds } from '../../../libs/config/src';
+import type { AdmissionBounds } from '@lib/config';
 
 /** The routing table shared with docker-compose's gateway, relative to the repository root. */
 export const ROUTES_FILE = path.join('deploy', 'gateway', 'routes.conf');

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { isProcessAlive, livePid, readPid, removeFile, runCommand, stopProcess } from '../process-control';
 import { httpStatus, portIsFree, waitUntil } from '../readiness';
 import { REPO_ROOT } from '../settings';
-import { ensureInstalled, RequiredProgram, requireProgram } from '../system-packages';
-import { StackError } from '../types';
-import type { AdmissionBounds } from '../../../libs/config/src';
+import { ensureInstalled, requireProgram } from '../system-packages';
+import { RequiredProgram, StackError } from '../types';
+import type { AdmissionBounds } from '@lib/config';
 import { GatewayUpstreams, renderGatewayConfig, tempPathModulesOf, traceSampledPercentOf } from './gateway-config';
 
 /** Debian's smallest nginx build; it has every module the routing table uses. */
@@ -19,7 +19,10 @@ export interface GatewayOptions {
   /** Port to listen on; 0 picks a free one. */
   port: number;
   upstreams: GatewayUpstreams;
-  /** The services' HTTP_MAX_IN_FLIGHT and HTTP_MAX_HEAVY_IN_FLIGHT (`admissionBoundsOf` of their environment): requests passed to one instance at once. */
+  /**
+   * The services' HTTP_MAX_IN_FLIGHT and HTTP_MAX_HEAVY_IN_FLIGHT (`admissionBoundsOf` of their environment): requests passed to
+   * one instance at once.
+   */
   admission: AdmissionBounds;
   /** Holds nginx.conf, the pid file and nginx's temporary files (e.g. `.stack/dev/gateway`). */
   runDir: string;

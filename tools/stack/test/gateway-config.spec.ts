@@ -18,7 +18,8 @@ describe('gateway configuration', () => {
   it('lists every server of a service in its upstreams, and includes the shared routing table', () => {
     const config = renderGatewayConfig(input);
     expect(config).toContain(
-      '  upstream authz_always {\n    server 127.0.0.1:3001;\n    server 127.0.0.1:3011;\n    keepalive 256;\n    keepalive_timeout 4s;\n  }',
+      '  upstream authz_always {\n    server 127.0.0.1:3001;\n    server ' +
+        '127.0.0.1:3011;\n    keepalive 256;\n    keepalive_timeout 4s;\n  }',
     );
     expect(config).toContain('  upstream costasset_always {\n    server 127.0.0.1:3002;\n');
     expect(config).toContain('    listen 127.0.0.1:8080;');
@@ -36,33 +37,41 @@ describe('gateway configuration', () => {
   });
 
   it("names the object store's origin, and only its origin, for the console's uploads", () => {
-    expect(renderGatewayConfig({ ...input, objectStoreUrl: 'http://127.0.0.1:4569/corelite?x=1' })).toContain('    set $object_store_origin "http://127.0.0.1:4569";\n');
+    expect(renderGatewayConfig({ ...input, objectStoreUrl: 'http://127.0.0.1:4569/corelite?x=1' })).toContain(
+      '    set $object_store_origin "http://127.0.0.1:4569";\n',
+    );
   });
 
-  it("passes each server at most the requests it admits: authz its bound, costasset's heavy routes theirs and its other routes the rest", () => {
-    const config = renderGatewayConfig({
-      ...input,
-      upstreams: { ...input.upstreams, costasset: ['127.0.0.1:3002', '127.0.0.1:3012'] },
-      admission: { maxInFlight: 6, maxHeavyInFlight: 2 },
-    });
-    expect(config).toContain(
-      '  upstream authz {\n    server 127.0.0.1:3001 max_conns=6 max_fails=0;\n    server 127.0.0.1:3011 max_conns=6 max_fails=0;\n    keepalive 256;',
-    );
-    expect(config).toContain(
-      '  upstream costasset_heavy {\n    server 127.0.0.1:3002 max_conns=2 max_fails=0;\n    server 127.0.0.1:3012 max_conns=2 max_fails=0;\n    keepalive 256;',
-    );
-    expect(config).toContain(
-      '  upstream costasset {\n    server 127.0.0.1:3002 max_conns=4 max_fails=0;\n    server 127.0.0.1:3012 max_conns=4 max_fails=0;\n',
-    );
-    // heavy routes may take every slot: the other routes keep one
-    expect(renderGatewayConfig({ ...input, admission: { maxInFlight: 3, maxHeavyInFlight: 3 } })).toContain(
-      'server 127.0.0.1:3002 max_conns=1 max_fails=0;',
-    );
-    expect(() => renderGatewayConfig({ ...input, admission: { maxInFlight: 4, maxHeavyInFlight: 0 } })).toThrow(
-      /maxHeavyInFlight must be a positive integer/,
-    );
-    expect(() => renderGatewayConfig({ ...input, admission: { maxInFlight: 2, maxHeavyInFlight: 3 } })).toThrow(/heavy bound/);
-  });
+  it(
+    'passes each server at most the requests it admits: authz its ' +
+      "bound, costasset's heavy routes theirs and its other routes the rest",
+    () => {
+      const config = renderGatewayConfig({
+        ...input,
+        upstreams: { ...input.upstreams, costasset: ['127.0.0.1:3002', '127.0.0.1:3012'] },
+        admission: { maxInFlight: 6, maxHeavyInFlight: 2 },
+      });
+      expect(config).toContain(
+        '  upstream authz {\n    server 127.0.0.1:3001 max_conns=6 max_fails=0;\n ' +
+          '   server 127.0.0.1:3011 max_conns=6 max_fails=0;\n    keepalive 256;',
+      );
+      expect(config).toContain(
+        '  upstream costasset_heavy {\n    server 127.0.0.1:3002 max_conns=2 max_fails=0;\n ' +
+          '   server 127.0.0.1:3012 max_conns=2 max_fails=0;\n    keepalive 256;',
+      );
+      expect(config).toContain(
+        '  upstream costasset {\n    server 127.0.0.1:3002 max_conns=4 max_fails=0;\n    server 127.0.0.1:3012 max_conns=4 max_fails=0;\n',
+      );
+      // heavy routes may take every slot: the other routes keep one
+      expect(renderGatewayConfig({ ...input, admission: { maxInFlight: 3, maxHeavyInFlight: 3 } })).toContain(
+        'server 127.0.0.1:3002 max_conns=1 max_fails=0;',
+      );
+      expect(() => renderGatewayConfig({ ...input, admission: { maxInFlight: 4, maxHeavyInFlight: 0 } })).toThrow(
+        /maxHeavyInFlight must be a positive integer/,
+      );
+      expect(() => renderGatewayConfig({ ...input, admission: { maxInFlight: 2, maxHeavyInFlight: 3 } })).toThrow(/heavy bound/);
+    },
+  );
 
   it('keeps everything nginx writes inside the run folder, and runs in the foreground', () => {
     const config = renderGatewayConfig(input);

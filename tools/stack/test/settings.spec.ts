@@ -19,7 +19,10 @@ describe('stack settings', () => {
   });
 
   it('lets the environment override a port and rejects a non-port', () => {
-    expect(resolvePorts('test', { STACK_MONGO_PORT: '47017', STACK_NATS_MONITOR_PORT: '' })).toMatchObject({ mongo: 47017, natsMonitor: 18222 });
+    expect(resolvePorts('test', { STACK_MONGO_PORT: '47017', STACK_NATS_MONITOR_PORT: '' })).toMatchObject({
+      mongo: 47017,
+      natsMonitor: 18222,
+    });
     expect(() => resolvePorts('dev', { STACK_S3_PORT: '70000' })).toThrow(/STACK_S3_PORT/);
     expect(() => resolvePorts('dev', { STACK_LDAP_PORT: 'abc' })).toThrow(/STACK_LDAP_PORT/);
   });

@@ -28,7 +28,10 @@ describe('env.json', () => {
       NATS_COSTASSET_PASSWORD: 'costasset-pw',
     });
     const external = { NATS_URL: 'nats://bus:4222', NATS_AUTHZ_PASSWORD: 'real-authz-pw' };
-    expect(buildStackEnv(resolveSettings('test', external, '/repo'), external, passwords)).toMatchObject({ NATS_URL: 'nats://bus:4222', NATS_AUTHZ_PASSWORD: 'real-authz-pw' });
+    expect(buildStackEnv(resolveSettings('test', external, '/repo'), external, passwords)).toMatchObject({
+      NATS_URL: 'nats://bus:4222',
+      NATS_AUTHZ_PASSWORD: 'real-authz-pw',
+    });
     expect(buildStackEnv(resolveSettings('test', external, '/repo'), external, passwords)).not.toHaveProperty('NATS_USER');
   });
 
@@ -55,7 +58,9 @@ describe('env.json', () => {
 
   it('describes itself without secrets or passwords inside URLs', () => {
     const env = { MONGODB_URI: 'mongodb://user:pw@db/x' };
-    const lines = describeStackEnv(buildStackEnv(resolveSettings('dev', env, '/repo'), env, { authz: 'a-secret', costasset: 'c-secret', tools: 't-secret' }));
+    const lines = describeStackEnv(
+      buildStackEnv(resolveSettings('dev', env, '/repo'), env, { authz: 'a-secret', costasset: 'c-secret', tools: 't-secret' }),
+    );
     expect(lines).toContain('MONGODB_URI=mongodb://user:***@db/x');
     expect(lines).toContain('NATS_USER=tools');
     expect(lines.join('\n')).not.toMatch(/S3_SECRET_KEY|LDAP_BIND_PASSWORD|admin-secret|:pw@|PASSWORD|-secret/);

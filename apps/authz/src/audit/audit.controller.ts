@@ -21,7 +21,12 @@ export class AuditController {
   @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`: limit outside 1–1000, or a cursor that is not a `nextCursor`' })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: AuditQuery): Promise<AuditPageResponse> {
     return AuditPageResponse.from(
-      await this.audit.page(principal.tenantId, { resource: query.resource, action: query.action }, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor),
+      await this.audit.page(
+        principal.tenantId,
+        { resource: query.resource, action: query.action },
+        query.limit ?? DEFAULT_PAGE_SIZE,
+        query.cursor,
+      ),
     );
   }
 }

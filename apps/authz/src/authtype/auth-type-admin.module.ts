@@ -9,8 +9,8 @@ import { IdpMappingController } from './idp-mapping.controller';
 import { IdpMappingService } from './idp-mapping.service';
 
 /**
- * The HTTP side of auth types (spec A.1 and A.2). Kept apart from AuthTypeModule, which
- * IdentityModule imports for the resolver: this module needs identity's repositories.
+ * The HTTP side of auth types (docs/interface.md#auth-type-configurations-and-idp-mappings-admin). Kept apart from AuthTypeModule, whose
+ * resolver identity reads (as IdpAuthTypes): this module needs identity's repositories.
  */
 @Module({
   imports: [AuthTypeModule, IdentityModule],

@@ -12,7 +12,7 @@ export interface AuthTypeChange {
 }
 
 /**
- * Spec §5: after a configuration or mapping changes, cached configurations are cleared so the next
+ * docs/interface.md#auth-type-caches: after a configuration or mapping changes, cached configurations are cleared so the next
  * token carries the new auth type. Drops this instance's resolver cache and tells every other
  * instance and service (`authz.config.changed`, and `authz.membership.changed` when a membership
  * was added). Never fails the request: the change is stored already, and the caches' TTL bounds

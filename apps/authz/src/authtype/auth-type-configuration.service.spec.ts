@@ -59,7 +59,9 @@ describe('AuthTypeConfigurationService.create', () => {
   it('takes the configuration back when the team cannot be created', async () => {
     const { service, configurations, adminTeams, audit } = setup();
     adminTeams.createTeam.mockRejectedValueOnce(AuthTypeProblems.externalRefInUse());
-    await expect(service.create(principal, { ...hybrid, initial_system_admin_team_code: 'CLOUD' })).rejects.toMatchObject({ code: 'EXTERNAL_REF_IN_USE' });
+    await expect(service.create(principal, { ...hybrid, initial_system_admin_team_code: 'CLOUD' })).rejects.toMatchObject({
+      code: 'EXTERNAL_REF_IN_USE',
+    });
     expect(configurations.deleteOne).toHaveBeenCalledWith('t1', { _id: 'c1' });
     expect(audit.record).not.toHaveBeenCalled();
   });
@@ -76,18 +78,28 @@ describe('AuthTypeConfigurationService.create', () => {
     adminTeams.createTeam.mockRejectedValueOnce(AuthTypeProblems.teamCodeTaken());
     const created = await service.create(principal, hybrid);
     expect(adminTeams.createTeam).toHaveBeenCalledTimes(2);
-    expect(configurations.updateOne).toHaveBeenCalledWith('t1', { _id: 'c1' }, { $set: { initial_system_admin_team_code: created.initial_system_admin_team_code } });
+    expect(configurations.updateOne).toHaveBeenCalledWith(
+      't1',
+      { _id: 'c1' },
+      { $set: { initial_system_admin_team_code: created.initial_system_admin_team_code } },
+    );
 
     adminTeams.createTeam.mockRejectedValueOnce(AuthTypeProblems.teamCodeTaken());
-    await expect(service.create(principal, { ...hybrid, initial_system_admin_team_code: 'TAKEN' })).rejects.toMatchObject({ code: 'TEAM_CODE_TAKEN' });
+    await expect(service.create(principal, { ...hybrid, initial_system_admin_team_code: 'TAKEN' })).rejects.toMatchObject({
+      code: 'TEAM_CODE_TAKEN',
+    });
   });
 
   it('maps the unique indexes of the configurations to their problems', async () => {
     const { service, configurations } = setup();
     configurations.create.mockRejectedValueOnce(Object.assign(new Error('E11000'), { code: 11000, keyPattern: { tenantId: 1, name: 1 } }));
     await expect(service.create(principal, { name: 'Corp', auth_type: 'internal' })).rejects.toMatchObject({ code: 'AUTHTYPE_NAME_TAKEN' });
-    configurations.create.mockRejectedValueOnce(Object.assign(new Error('E11000'), { code: 11000, keyPattern: { tenantId: 1, singletonKey: 1 } }));
-    await expect(service.create(principal, { name: 'Corp', auth_type: 'internal' })).rejects.toMatchObject({ code: 'AUTHTYPE_INTERNAL_EXISTS' });
+    configurations.create.mockRejectedValueOnce(
+      Object.assign(new Error('E11000'), { code: 11000, keyPattern: { tenantId: 1, singletonKey: 1 } }),
+    );
+    await expect(service.create(principal, { name: 'Corp', auth_type: 'internal' })).rejects.toMatchObject({
+      code: 'AUTHTYPE_INTERNAL_EXISTS',
+    });
     expect(configurations.deleteOne).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { assertCallerIdp, type Principal } from '@lib/auth';
-import { duplicateKeyFields } from '@lib/persistence';
+import { duplicateKeyFields } from '@lib/core';
 import { AuditService } from '../audit/audit.service';
 import { INITIAL_ADMIN_ORG, INITIAL_ADMIN_TEAM } from '../identity/bootstrap.service';
 import { AuthTypeChangeNotifier } from './auth-type-change.notifier';
@@ -35,7 +35,7 @@ function configurationConflict(error: unknown): unknown {
   return error;
 }
 
-/** Spec A.1: auth-type configurations, with the rules of §7 items 1, 2 and 4. */
+/** Auth-type configurations: docs/interface.md#auth-type-configurations-and-idp-mappings-admin. */
 @Injectable()
 export class AuthTypeConfigurationService {
   private readonly logger = new Logger('AuthTypeConfiguration');
@@ -80,7 +80,11 @@ export class AuthTypeConfigurationService {
           name: body.name,
           auth_type: body.auth_type,
           ...(hybrid
-            ? { initial_system_admin_team_external_ref_id: body.initial_system_admin_team_external_ref_id, initial_system_admin_team_code: teamCode, initial_system_admin_org_code: orgCode }
+            ? {
+                initial_system_admin_team_external_ref_id: body.initial_system_admin_team_external_ref_id,
+                initial_system_admin_team_code: teamCode,
+                initial_system_admin_org_code: orgCode,
+              }
             : {}),
           singletonKey: hybrid ? `hybrid:${randomUUID()}` : INTERNAL_SINGLETON,
         });
@@ -93,7 +97,11 @@ export class AuthTypeConfigurationService {
       if (hybrid && teamCode && orgCode && body.initial_system_admin_team_external_ref_id) {
         for (let attempt = 1; ; attempt += 1) {
           try {
-            await this.adminTeams.createTeam(tenantId, { teamCode, orgCode, externalRef: body.initial_system_admin_team_external_ref_id }, undo);
+            await this.adminTeams.createTeam(
+              tenantId,
+              { teamCode, orgCode, externalRef: body.initial_system_admin_team_external_ref_id },
+              undo,
+            );
             break;
           } catch (error) {
             // A generated code that happens to exist: draw another one.
@@ -130,9 +138,13 @@ export class AuthTypeConfigurationService {
     const newRef = body.initial_system_admin_team_external_ref_id;
     if (current.auth_type === 'internal') {
       if (newRef !== undefined) {
-        throw AuthTypeProblems.invalidForAuthType('initial_system_admin_team_external_ref_id', 'initial_system_admin_team_external_ref_id is only allowed for a hybrid configuration');
+        throw AuthTypeProblems.invalidForAuthType(
+          'initial_system_admin_team_external_ref_id',
+          'initial_system_admin_team_external_ref_id is only allowed for a hybrid configuration',
+        );
       }
-      if (body.name === undefined) throw AuthTypeProblems.invalidForAuthType('name', 'name is required to update an internal configuration');
+      if (body.name === undefined)
+        throw AuthTypeProblems.invalidForAuthType('name', 'name is required to update an internal configuration');
     } else if (body.name === undefined && newRef === undefined) {
       throw AuthTypeProblems.invalidForAuthType('name', 'give name or initial_system_admin_team_external_ref_id (or both)');
     }
@@ -180,7 +192,7 @@ export class AuthTypeConfigurationService {
   }
 
   /**
-   * Spec A.1 op. 5: deleting is switching to internal. The mapping that uses the configuration
+   * docs/interface.md#switching-to-internal: deleting is switching to internal. The mapping that uses the configuration
    * goes too; when the configuration was hybrid, the caller is placed into INITIAL-SETUP-ADMIN
    * first (so that it is never locked out). The admin team of a hybrid configuration is kept.
    */
@@ -200,7 +212,9 @@ export class AuthTypeConfigurationService {
       undo.add('restore configuration', () => this.configurations.create(tenantId, deleted));
       const deletedMapping = await this.mappings.findOneAndDelete(tenantId, { auth_type_id: authTypeId });
       if (deletedMapping) {
-        undo.add('restore mapping', () => this.mappings.create(tenantId, { idp_id: deletedMapping.idp_id, auth_type_id: deletedMapping.auth_type_id }));
+        undo.add('restore mapping', () =>
+          this.mappings.create(tenantId, { idp_id: deletedMapping.idp_id, auth_type_id: deletedMapping.auth_type_id }),
+        );
       }
       await this.audit.record(caller, {
         action: 'delete',

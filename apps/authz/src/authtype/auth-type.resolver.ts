@@ -1,18 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { AuthType } from '@lib/auth';
 import { InvalidatingCache, MessageBus } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
+import { IdpAuthTypes, type ResolvedAuthType } from '../identity/idp-auth-types';
 import { AuthTypeConfigurationRepository } from './auth-type-configuration.repository';
 import { IdpMappingRepository } from './idp-mapping.repository';
 
-export interface ResolvedAuthType {
-  authType: AuthType;
-  authTypeId?: string;
-}
-
 /** The auth type an IdP has *now*: its mapped configuration, or `internal` when unmapped. */
 @Injectable()
-export class AuthTypeResolver implements OnModuleInit {
+export class AuthTypeResolver implements IdpAuthTypes, OnModuleInit {
   private readonly cache: InvalidatingCache<ResolvedAuthType>;
 
   constructor(

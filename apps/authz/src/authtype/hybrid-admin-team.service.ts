@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type Principal, SYSTEM_ADMIN_ROLE } from '@lib/auth';
-import { duplicateKeyFields, isDuplicateKey } from '@lib/persistence';
+import { duplicateKeyFields, isDuplicateKey } from '@lib/core';
 import { BootstrapService, INITIAL_ADMIN_TEAM } from '../identity/bootstrap.service';
 import { MembershipRepository } from '../identity/membership.repository';
 import { OrgRepository } from '../identity/org.repository';
@@ -63,9 +63,9 @@ export class HybridAdminTeamService {
   }
 
   /**
-   * Spec A.2: "team, org and external reference id are checked and created when missing". The
-   * org is created when missing; a missing team is created; an existing team gets the external
-   * reference and the `System Admin` role when it lacks them.
+   * Team, org and external reference are checked and created when missing
+   * (docs/interface.md#idp-mappings): the org is created when missing, a missing team is created,
+   * an existing team gets the external reference and the `System Admin` role when it lacks them.
    */
   async ensureTeam(tenantId: string, spec: AdminTeamSpec, undo: Compensation): Promise<void> {
     const team = await this.teams.findOne(tenantId, { teamCode: spec.teamCode });
@@ -74,7 +74,9 @@ export class HybridAdminTeamService {
     if (!team.roles.includes(SYSTEM_ADMIN_ROLE)) {
       await this.ensureSystemAdminRole(tenantId);
       await this.teams.updateOne(tenantId, { _id: team._id }, { $addToSet: { roles: SYSTEM_ADMIN_ROLE } });
-      undo.add(`remove System Admin from ${team.teamCode}`, () => this.teams.updateOne(tenantId, { _id: team._id }, { $pull: { roles: SYSTEM_ADMIN_ROLE } }));
+      undo.add(`remove System Admin from ${team.teamCode}`, () =>
+        this.teams.updateOne(tenantId, { _id: team._id }, { $pull: { roles: SYSTEM_ADMIN_ROLE } }),
+      );
     }
     if (team.externalRefId !== spec.externalRef) await this.moveExternalRef(tenantId, spec.teamCode, spec.externalRef, undo);
   }
@@ -116,7 +118,7 @@ export class HybridAdminTeamService {
   }
 
   /**
-   * Spec A.1 op. 5 / A.2 op. 8: leaving hybrid authorization puts the caller into team
+   * docs/interface.md#switching-to-internal: leaving hybrid authorization puts the caller into team
    * `INITIAL-SETUP-ADMIN` (org `admin_org`, role `System Admin`), so that its next calls still work
    * with internal authorization. Returns whether a membership was added.
    */

@@ -10,7 +10,7 @@ export interface ExternalRefChange {
 }
 
 /**
- * Spec A.1 op. 4 / §7 item 4, as this product reads it: changing the external reference of a
+ * docs/interface.md#changing-a-hybrid-external-reference: changing the external reference of a
  * hybrid configuration requires that the caller's token carries groups, that the new reference is
  * one of them (the caller keeps access after the move), and that at least one token group is,
  * before the change, the external reference of a team holding `System Admin` (the caller is a

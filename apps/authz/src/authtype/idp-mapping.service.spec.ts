@@ -46,8 +46,13 @@ describe('IdpMappingService.remove', () => {
     expect(adminTeams.placeInInitialAdminTeam).toHaveBeenCalled();
     expect(mappings.findOneAndDelete).toHaveBeenCalledWith('t1', { _id: 'm1', auth_type_id: 'c1' });
     expect(mappings.create).not.toHaveBeenCalled();
-    expect(audit.record).toHaveBeenCalledWith(principal, expect.objectContaining({ action: 'delete', resource: 'idp_mapping', resourceId: 'idp-1' }));
-    expect(notifier.changed).toHaveBeenCalledWith(expect.objectContaining({ tenantId: 't1', membershipOf: { userIds: ['alice'], teamCodes: ['INITIAL-SETUP-ADMIN'] } }));
+    expect(audit.record).toHaveBeenCalledWith(
+      principal,
+      expect.objectContaining({ action: 'delete', resource: 'idp_mapping', resourceId: 'idp-1' }),
+    );
+    expect(notifier.changed).toHaveBeenCalledWith(
+      expect.objectContaining({ tenantId: 't1', membershipOf: { userIds: ['alice'], teamCodes: ['INITIAL-SETUP-ADMIN'] } }),
+    );
   });
 
   it('restores the mapping when a concurrent delete left the tenant without any', async () => {

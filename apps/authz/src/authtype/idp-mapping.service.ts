@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { assertCallerIdp, type Principal } from '@lib/auth';
-import { duplicateKeyFields } from '@lib/persistence';
+import { duplicateKeyFields } from '@lib/core';
 import { AuditService } from '../audit/audit.service';
 import { INITIAL_ADMIN_ORG, INITIAL_ADMIN_TEAM } from '../identity/bootstrap.service';
 import { AuthTypeChangeNotifier } from './auth-type-change.notifier';
@@ -30,8 +30,8 @@ const responseOf = (idpId: string, configuration: StoredConfiguration): IdpMappi
 });
 
 /**
- * Spec A.2: IdP ↔ auth-type mappings (one per IdP, one per configuration: unique indexes), with
- * the rules of §7 items 3 and 5. Every change clears the auth-type caches.
+ * IdP ↔ auth-type mappings (one per IdP, one per configuration: unique indexes), with the rules of
+ * docs/interface.md#idp-mappings. Every change clears the auth-type caches.
  */
 @Injectable()
 export class IdpMappingService {
@@ -88,12 +88,18 @@ export class IdpMappingService {
       if (mapping.auth_type_id !== authTypeId) {
         let updated;
         try {
-          updated = await this.mappings.findOneAndUpdate(tenantId, { _id: mapping._id, auth_type_id: mapping.auth_type_id }, { $set: { auth_type_id: authTypeId } });
+          updated = await this.mappings.findOneAndUpdate(
+            tenantId,
+            { _id: mapping._id, auth_type_id: mapping.auth_type_id },
+            { $set: { auth_type_id: authTypeId } },
+          );
         } catch (error) {
           throw mappingConflict(error);
         }
         if (!updated) throw AuthTypeProblems.mappingChangedConcurrently();
-        undo.add('restore mapping', () => this.mappings.updateOne(tenantId, { _id: mapping._id }, { $set: { auth_type_id: mapping.auth_type_id } }));
+        undo.add('restore mapping', () =>
+          this.mappings.updateOne(tenantId, { _id: mapping._id }, { $set: { auth_type_id: mapping.auth_type_id } }),
+        );
       }
       await this.verifyHybrid(tenantId, configuration, undo);
       const response = responseOf(idpId, configuration);
@@ -163,7 +169,11 @@ export class IdpMappingService {
    * stay mapped (its delete may have run before this mapping existed).
    */
   private async verifyHybrid(tenantId: string, configuration: StoredConfiguration, undo: Compensation): Promise<void> {
-    if (configuration.auth_type === 'hybrid' && configuration.initial_system_admin_team_code && configuration.initial_system_admin_team_external_ref_id) {
+    if (
+      configuration.auth_type === 'hybrid' &&
+      configuration.initial_system_admin_team_code &&
+      configuration.initial_system_admin_team_external_ref_id
+    ) {
       await this.adminTeams.ensureTeam(
         tenantId,
         {

@@ -15,7 +15,8 @@ export class ConfigurationController {
   @ApiOperation({
     summary: 'Create or replace a configuration value (System Admin)',
     description:
-      'Upsert by key. Values are validated per key (see `configurationvalue`); every change is audited and announced on `core.config.changed`.',
+      'Upsert by key. Values are validated per key (see `configurationvalue`); ' +
+      'every change is audited and announced on `core.config.changed`.',
   })
   @ApiOkResponse({ type: ConfigValueResponse, description: 'The stored entry (the `_ldap_config` password masked)' })
   @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, with `errors[]` naming the offending fields' })

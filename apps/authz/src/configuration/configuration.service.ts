@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { FieldProblem, ProblemException, Problems } from '@lib/http';
+import { FieldProblem, ProblemException, Problems } from '@lib/core';
 import { MessageBus } from '@lib/messaging';
 import { AuditService } from '../audit/audit.service';
 import type { LdapSettings } from '../directory/ldap-settings';

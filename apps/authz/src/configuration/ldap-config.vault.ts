@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SealedSecretError, SecretSealer } from '@lib/config';
-import { ProblemException, Problems } from '@lib/http';
+import { ProblemException, Problems } from '@lib/core';
 import { MASK } from '../audit/mask-secrets';
 import type { LdapSettings } from '../directory/ldap-settings';
 import { ConfigKeys, type StoredLdapConfig } from './config-keys';

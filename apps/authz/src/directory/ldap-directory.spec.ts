@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { describeConnectionFailure, LdapDirectory } from './ldap-directory';
 import { LdapSettings, LdapSettingsSource } from './ldap-settings';
 
@@ -13,7 +13,13 @@ class StubSource extends LdapSettingsSource {
   }
 }
 
-const settings = (host: string): LdapSettings => ({ base: 'dc=example,dc=com', host, username: 'cn=admin,dc=example,dc=com', password: 'Sup3r-S3cret', useSSL: false });
+const settings = (host: string): LdapSettings => ({
+  base: 'dc=example,dc=com',
+  host,
+  username: 'cn=admin,dc=example,dc=com',
+  password: 'Sup3r-S3cret',
+  useSSL: false,
+});
 
 async function problemOf(promise: Promise<unknown>): Promise<ProblemException> {
   try {
@@ -77,7 +83,9 @@ describe('LdapDirectory', () => {
   });
 
   it('describes network failures without details', () => {
-    expect(describeConnectionFailure(Object.assign(new Error('connect ECONNREFUSED 1.2.3.4:389'), { code: 'ECONNREFUSED' }))).toBe('connection refused');
+    expect(describeConnectionFailure(Object.assign(new Error('connect ECONNREFUSED 1.2.3.4:389'), { code: 'ECONNREFUSED' }))).toBe(
+      'connection refused',
+    );
     expect(describeConnectionFailure(new Error('Connection timeout'))).toBe('timed out');
     expect(describeConnectionFailure(new Error('SearchRequest: Operation timed out'))).toBe('timed out');
     expect(describeConnectionFailure(new Error('anything else'))).toBe('connection failed');

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client, Entry } from 'ldapts';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { Directory } from './directory';
 import { groupsFilter, userFilter } from './ldap-filters';
 import { InvalidLdapHostError, ldapUrl } from './ldap-url';
@@ -19,9 +19,14 @@ const LDAP_INVALID_CREDENTIALS = 49;
 
 export const DirectoryProblems = {
   notConfigured: () => new ProblemException(404, 'DIRECTORY_NOT_CONFIGURED', 'No directory (_ldap_config) is configured for this tenant'),
-  unavailable: (reason: string) => new ProblemException(503, 'DIRECTORY_UNAVAILABLE', `The directory is unavailable (${reason}); retry later`),
+  unavailable: (reason: string) =>
+    new ProblemException(503, 'DIRECTORY_UNAVAILABLE', `The directory is unavailable (${reason}); retry later`),
   credentialsRejected: () =>
-    new ProblemException(503, 'DIRECTORY_CREDENTIALS_REJECTED', 'The directory rejected the configured bind credentials; update _ldap_config'),
+    new ProblemException(
+      503,
+      'DIRECTORY_CREDENTIALS_REJECTED',
+      'The directory rejected the configured bind credentials; update _ldap_config',
+    ),
 };
 
 /**

@@ -1,4 +1,4 @@
-/** The tenant's `_ldap_config` entry (spec §2.4), decrypted, as the directory client needs it. */
+/** The tenant's `_ldap_config` entry (docs/interface.md#the-directory-entry-_ldap_config), decrypted, as the directory client needs it. */
 export interface LdapSettings {
   base: string;
   /** `hostname[:port]` (389, or 636 with useSSL) or a full `ldap://` / `ldaps://` URL. */

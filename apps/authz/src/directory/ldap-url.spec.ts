@@ -15,12 +15,18 @@ describe('ldapUrl', () => {
     expect(ldapUrl(host, useSSL)).toBe(expected);
   });
 
-  it.each(['', '   ', 'http://ldap.example.com', 'ldap://user:secret@ldap.example.com', 'ldap.example.com/dc=x', 'ldap://h/dc=x?cn', 'host:99999', 'bad host'])(
-    'refuses %p',
-    (host) => {
-      expect(() => ldapUrl(host, false)).toThrow(InvalidLdapHostError);
-    },
-  );
+  it.each([
+    '',
+    '   ',
+    'http://ldap.example.com',
+    'ldap://user:secret@ldap.example.com',
+    'ldap.example.com/dc=x',
+    'ldap://h/dc=x?cn',
+    'host:99999',
+    'bad host',
+  ])('refuses %p', (host) => {
+    expect(() => ldapUrl(host, false)).toThrow(InvalidLdapHostError);
+  });
 
   it('never repeats credentials given in the host', () => {
     try {

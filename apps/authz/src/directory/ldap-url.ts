@@ -9,7 +9,7 @@ export class InvalidLdapHostError extends Error {
 const SCHEME = /^(ldaps?):\/\//i;
 
 /**
- * Contract §4: `host` is `hostname[:port]` (port 389, or 636 with `useSSL`) or a full `ldap://` /
+ * docs/interface.md#the-directory-entry-_ldap_config: `host` is `hostname[:port]` (port 389, or 636 with `useSSL`) or a full `ldap://` /
  * `ldaps://` URL. The result carries protocol, host and port only; user info, paths, queries and
  * other schemes are refused, so that nothing but an address reaches the client.
  */

@@ -15,7 +15,8 @@ export class FeatureFlagsController {
   @ApiOperation({
     summary: 'Create or set a feature flag (System Admin)',
     description:
-      'Accepts `{ flag_key, flag_value }` or `{ configurationkey, configurationvalue }`, values `"true"` / `"false"`. Audited; announced on `core.flags.changed`.',
+      'Accepts `{ flag_key, flag_value }` or `{ configurationkey, configurationvalue }`, ' +
+      'values `"true"` / `"false"`. Audited; announced on `core.flags.changed`.',
   })
   @ApiCreatedResponse({ type: FeatureFlagResponse, description: 'The flag was created' })
   @ApiOkResponse({ type: FeatureFlagResponse, description: 'The flag existed and was set' })

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { FeatureFlagsService } from './feature-flags.service';
 
 /** Serves `core.flags.list` and `core.flags.set` for costasset's wrapper endpoints (queue group `authz`). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { FieldProblem, Problems } from '@lib/http';
+import { FieldProblem, Problems } from '@lib/core';
 import { FeatureFlagRecord, MessageBus, SetFlagRequest } from '@lib/messaging';
 import { AuditService } from '../audit/audit.service';
 import { CONFIG_KEY_PATTERN, CONFIG_KEY_RULE } from '../configuration/config-keys';
@@ -36,7 +36,7 @@ export class FeatureFlagsService {
     return flags.map((flag) => record(flag.key, flag.value));
   }
 
-  /** An HTTP body in either shape (spec §2.13); `pathKey` for PUT. */
+  /** An HTTP body in either flag shape (see `readFlagBody`); `pathKey` for PUT. */
   write(actor: Actor, body: FlagBody, mode: FlagWriteMode, pathKey?: string): Promise<FlagWriteResult> {
     const { key, value } = readFlagBody(body, pathKey);
     return this.set(actor, key, value, mode);

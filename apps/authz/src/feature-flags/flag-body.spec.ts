@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { readFlagBody } from './flag-body';
 
 const problemOf = (run: () => unknown) => {

@@ -1,7 +1,10 @@
-import { FieldProblem, ProblemException, Problems } from '@lib/http';
+import { FieldProblem, ProblemException, Problems } from '@lib/core';
 import { isFlagValue, type FlagValue } from './flag-values';
 
-/** The two body shapes of spec §2.13, every field optional so that one rule can pick the shape. */
+/**
+ * Both flag body shapes (docs/interface.md#configuration-values-and-feature-flags), every field
+ * optional so that one rule can pick the shape.
+ */
 export interface FlagBody {
   flag_key?: string;
   flag_value?: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { TokenFamilyRepository } from '../sessions/token-family.repository';
 import type { UserKey } from './user-key';
 import { UserRepository } from './user.repository';

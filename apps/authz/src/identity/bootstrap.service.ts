@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { COST_DATA_MANAGER_ROLE, SYSTEM_ADMIN_ROLE } from '@lib/auth';
-import { isDuplicateKey } from '@lib/persistence';
+import { isDuplicateKey } from '@lib/core';
 import { AuthzEnvironment } from '../authz.environment';
 import { externalRefKey } from './schemas/team.schema';
 import { MembershipRepository } from './membership.repository';
@@ -14,7 +14,7 @@ export const INITIAL_ADMIN_TEAM = 'INITIAL-SETUP-ADMIN';
 export const INITIAL_ADMIN_ORG = 'admin_org';
 
 /**
- * Contract §2: each bootstrap tenant gets, idempotently, the System Admin role, org `admin_org`,
+ * docs/decisions.md#tokens: each bootstrap tenant gets, idempotently, the System Admin role, org `admin_org`,
  * team `INITIAL-SETUP-ADMIN` holding the role, and the bootstrap admin (`BOOTSTRAP_ADMIN` of
  * `BOOTSTRAP_ADMIN_IDP`) in that team. Upserts make
  * concurrent starts of several instances safe.
@@ -33,7 +33,9 @@ export class BootstrapService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const tenants = this.env.BOOTSTRAP_TENANTS.split(',').map((t) => t.trim()).filter(Boolean);
+    const tenants = this.env.BOOTSTRAP_TENANTS.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const admin = { userId: this.env.BOOTSTRAP_ADMIN, idpId: this.env.BOOTSTRAP_ADMIN_IDP };
     for (const tenantId of tenants) await this.bootstrapTenant(tenantId, admin);
     this.logger.log(`bootstrapped tenants: ${tenants.join(', ')}`);
@@ -51,13 +53,19 @@ export class BootstrapService implements OnApplicationBootstrap {
     for (const name of [SYSTEM_ADMIN_ROLE, COST_DATA_MANAGER_ROLE]) {
       await this.upsertIgnoringRace(() => this.roles.updateOne(tenantId, { name }, { $setOnInsert: { name } }, { upsert: true }));
     }
-    await this.upsertIgnoringRace(() => this.orgs.updateOne(tenantId, { orgCode: INITIAL_ADMIN_ORG }, { $setOnInsert: { orgCode: INITIAL_ADMIN_ORG } }, { upsert: true }));
+    await this.upsertIgnoringRace(() =>
+      this.orgs.updateOne(tenantId, { orgCode: INITIAL_ADMIN_ORG }, { $setOnInsert: { orgCode: INITIAL_ADMIN_ORG } }, { upsert: true }),
+    );
     await this.upsertIgnoringRace(() =>
       this.teams.updateOne(
         tenantId,
         { teamCode: INITIAL_ADMIN_TEAM },
         {
-          $setOnInsert: { teamCode: INITIAL_ADMIN_TEAM, orgCode: INITIAL_ADMIN_ORG, externalRefKey: externalRefKey({ teamCode: INITIAL_ADMIN_TEAM }) },
+          $setOnInsert: {
+            teamCode: INITIAL_ADMIN_TEAM,
+            orgCode: INITIAL_ADMIN_ORG,
+            externalRefKey: externalRefKey({ teamCode: INITIAL_ADMIN_TEAM }),
+          },
           $addToSet: { roles: SYSTEM_ADMIN_ROLE },
         },
         { upsert: true },

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthTypeModule } from '../authtype/auth-type.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { AccessRefusals } from './access-refusals';
 import { BootstrapService } from './bootstrap.service';
@@ -29,7 +28,6 @@ const repositories = [UserRepository, TeamRepository, OrgRepository, RoleReposit
       { name: Role.name, schema: RoleSchema },
       { name: Membership.name, schema: MembershipSchema },
     ]),
-    AuthTypeModule,
     SessionsModule,
   ],
   providers: [...repositories, IdpKeyMigration, BootstrapService, PrincipalService, PrincipalHandler, AccessRefusals],

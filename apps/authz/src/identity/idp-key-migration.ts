@@ -30,7 +30,10 @@ export class IdpKeyMigration implements OnModuleInit {
       if (!legacyIndex) continue;
       const assigned = await repository.assignMissingIdp(this.env.BOOTSTRAP_ADMIN_IDP);
       await repository.dropIndex(legacyIndex);
-      this.logger.log({ collection, assigned, idpId: this.env.BOOTSTRAP_ADMIN_IDP, droppedIndex: legacyIndex }, 'records without an IdP moved to the default IdP');
+      this.logger.log(
+        { collection, assigned, idpId: this.env.BOOTSTRAP_ADMIN_IDP, droppedIndex: legacyIndex },
+        'records without an IdP moved to the default IdP',
+      );
     }
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { Model } from 'mongoose';
-import { isDuplicateKey, onlyDuplicateKeys } from '@lib/persistence';
+import { isDuplicateKey, onlyDuplicateKeys } from '@lib/core';
 import { IdpKeyedRepository } from './idp-keyed.repository';
 import { Membership } from './schemas/membership.schema';
 import type { UserKey } from './user-key';

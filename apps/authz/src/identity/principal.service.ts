@@ -3,16 +3,16 @@ import { Principal, principalCacheKey, PrincipalResolver, PrincipalTeam, SYSTEM_
 import { CommonEnvironment } from '@lib/config';
 import { InvalidatingCache, MessageBus, ResolvePrincipalReply, ResolvePrincipalRequest } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
-import { isDuplicateKey } from '@lib/persistence';
-import { AuthTypeResolver } from '../authtype/auth-type.resolver';
+import { isDuplicateKey } from '@lib/core';
 import { AccessRefusals } from './access-refusals';
+import { IdpAuthTypes } from './idp-auth-types';
 import { MembershipRepository } from './membership.repository';
 import { TeamRepository } from './team.repository';
 import { UserRepository } from './user.repository';
 import type { UserKey } from './user-key';
 
 /**
- * Contract §2: a caller's teams are its internal memberships plus, when its IdP is mapped to a
+ * docs/decisions.md#tokens: a caller's teams are its internal memberships plus, when its IdP is mapped to a
  * `hybrid` configuration, every team whose external reference is one of the token's groups.
  * Authorization reads these live, never the token's copy: cached per caller as costasset caches
  * them, and a tenant's entries dropped by `authz.config.changed` and `authz.membership.changed`
@@ -28,15 +28,23 @@ export class PrincipalService extends PrincipalResolver implements OnModuleInit 
     private readonly users: UserRepository,
     private readonly teams: TeamRepository,
     private readonly memberships: MembershipRepository,
-    private readonly authTypes: AuthTypeResolver,
+    private readonly authTypes: IdpAuthTypes,
     private readonly refusals: AccessRefusals,
     private readonly bus: MessageBus,
     metrics: Metrics,
     env: CommonEnvironment,
   ) {
     super();
-    this.provisioned = new InvalidatingCache({ ttlMs: 10 * 60_000, maxEntries: 50_000, observer: metrics.cacheObserver('provisioned-users') });
-    this.principals = new InvalidatingCache({ ttlMs: env.PRINCIPAL_CACHE_TTL_MS, maxEntries: 20_000, observer: metrics.cacheObserver('principals') });
+    this.provisioned = new InvalidatingCache({
+      ttlMs: 10 * 60_000,
+      maxEntries: 50_000,
+      observer: metrics.cacheObserver('provisioned-users'),
+    });
+    this.principals = new InvalidatingCache({
+      ttlMs: env.PRINCIPAL_CACHE_TTL_MS,
+      maxEntries: 20_000,
+      observer: metrics.cacheObserver('principals'),
+    });
   }
 
   onModuleInit(): void {
@@ -81,19 +89,26 @@ export class PrincipalService extends PrincipalResolver implements OnModuleInit 
     const internal = memberTeamCodes.length ? await this.teams.find(tenantId, { teamCode: { $in: memberTeamCodes } }) : [];
     const external = authType === 'hybrid' && groups.length ? await this.teams.find(tenantId, { externalRefId: { $in: groups } }) : [];
     const teams = new Map<string, PrincipalTeam>();
-    for (const team of internal) teams.set(team.teamCode, { teamCode: team.teamCode, orgCode: team.orgCode, roles: team.roles, via: 'internal' });
+    for (const team of internal)
+      teams.set(team.teamCode, { teamCode: team.teamCode, orgCode: team.orgCode, roles: team.roles, via: 'internal' });
     for (const team of external) {
-      if (!teams.has(team.teamCode)) teams.set(team.teamCode, { teamCode: team.teamCode, orgCode: team.orgCode, roles: team.roles, via: 'external' });
+      if (!teams.has(team.teamCode))
+        teams.set(team.teamCode, { teamCode: team.teamCode, orgCode: team.orgCode, roles: team.roles, via: 'external' });
     }
     const roles = [...new Set([...teams.values()].flatMap((team) => team.roles))].sort();
     return { authType, authTypeId, teams: [...teams.values()], roles, isSystemAdmin: roles.includes(SYSTEM_ADMIN_ROLE) };
   }
 
-  /** Just-in-time provisioning (contract §2): the first valid token of a user (tenant, IdP, subject) creates its record. */
+  /** Just-in-time provisioning (docs/decisions.md#tokens): the first valid token of a user (tenant, IdP, subject) creates its record. */
   private provision(tenantId: string, user: UserKey): Promise<true> {
     return this.provisioned.getOrLoad([tenantId, user.idpId, user.userId].join('\u0000'), async () => {
       try {
-        await this.users.updateOne(tenantId, { ...user }, { $setOnInsert: { ...user }, $set: { lastSeenAt: new Date() } }, { upsert: true });
+        await this.users.updateOne(
+          tenantId,
+          { ...user },
+          { $setOnInsert: { ...user }, $set: { lastSeenAt: new Date() } },
+          { upsert: true },
+        );
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
       }

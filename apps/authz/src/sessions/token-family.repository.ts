@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { isDuplicateKey, TenantRepository } from '@lib/persistence';
+import { isDuplicateKey } from '@lib/core';
+import { TenantRepository } from '@lib/persistence';
 import { RevocationReason, TokenFamily } from './schemas/token-family.schema';
 
 export interface FamilyOwner {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthType, TokenClaims } from '@lib/auth';
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { Directory } from '../directory/directory';
 
 /**

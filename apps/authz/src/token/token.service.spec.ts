@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { loadSigningKey, TokenIssuer, TokenVerifier } from '@lib/auth';
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import type { AuthzEnvironment } from '../authz.environment';
 import type { PrincipalService } from '../identity/principal.service';
 import type { TokenFamilyRepository } from '../sessions/token-family.repository';

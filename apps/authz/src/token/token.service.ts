@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessTokenVerifier, parseTtl, TokenClaims, TokenIssuer } from '@lib/auth';
-import { ProblemException, Problems } from '@lib/http';
+import { ProblemException, Problems } from '@lib/core';
 import { AuthzEnvironment } from '../authz.environment';
 import { PrincipalService } from '../identity/principal.service';
 import { TokenFamilyRepository } from '../sessions/token-family.repository';
@@ -27,7 +27,7 @@ export class TokenService {
     private readonly env: AuthzEnvironment,
   ) {}
 
-  /** Contract §2: the new access token carries the auth type of the caller's IdP as it is now. */
+  /** The new access token carries the auth type of the caller's IdP as it is now (docs/decisions.md#tokens). */
   async refresh(refreshToken: string): Promise<AccessTokenResponse> {
     const claims = await this.verifier.verify(refreshToken, 'refresh');
     const familyId = familyOf(claims);

@@ -17,9 +17,9 @@ export class UserAccessController {
   @ApiOperation({
     summary: 'Disable a user and revoke all its sessions',
     description:
-      'Its access tokens are refused with `401 USER_DISABLED` by every instance of every service within a second, its refresh tokens too, ' +
-      "and every session it holds is revoked. A user is its subject as one IdP asserts it: `idp_id` names the IdP (the caller's when omitted). " +
-      'Idempotent. 409 `CANNOT_DISABLE_SELF` for the caller itself.',
+      'Its access tokens are refused with `401 USER_DISABLED` by every instance of every service within a second, ' +
+      'its refresh tokens too, and every session it holds is revoked. A user is its subject as one IdP asserts it: ' +
+      "`idp_id` names the IdP (the caller's when omitted). Idempotent. 409 `CANNOT_DISABLE_SELF` for the caller itself.",
   })
   @ApiParam({ name: 'user_id', description: 'User id (URL-encoded)' })
   @ApiOkResponse({ type: UserAccessResponse })

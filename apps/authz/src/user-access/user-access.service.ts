@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { AuditService } from '../audit/audit.service';
 import type { UserKey } from '../identity/user-key';
 import { UserRepository } from '../identity/user.repository';

@@ -15,7 +15,7 @@ import { CreateTeamRequest, TeamPage, TeamResponse } from './dto/team.dto';
 import { CreateUserRequest, UserPage, UserResponse } from './dto/user.dto';
 import { TeamsService } from './teams.service';
 
-/** Contract §4: teams, orgs and users need a way in before they can be joined. System Admin only. */
+/** Teams, orgs and users need a way in before they can be joined (docs/interface.md#teams-users-and-memberships). System Admin only. */
 @ApiTags('teams and users')
 @SystemAdminOnly()
 @Controller('authorization/v2')
@@ -26,7 +26,7 @@ export class TeamsController {
   @ApiOperation({
     summary: 'Create a team',
     description:
-      'Creates a team of the caller\'s tenant with its roles and optional external reference. The org is created when it does not exist; ' +
+      "Creates a team of the caller's tenant with its roles and optional external reference. The org is created when it does not exist; " +
       'roles are free strings (at most 64 characters) whose role records are created when missing. ' +
       '409 `TEAM_CODE_TAKEN` when the team code is used, 409 `EXTERNAL_REF_IN_USE` when the external reference belongs to another team.',
   })
@@ -67,7 +67,7 @@ export class TeamsController {
   @ApiOperation({
     summary: 'Add a user before its first login',
     description:
-      'A user is its subject as one IdP of the tenant asserts it: `idp_id` (the caller\'s IdP when omitted) names the IdP. ' +
+      "A user is its subject as one IdP of the tenant asserts it: `idp_id` (the caller's IdP when omitted) names the IdP. " +
       '409 `USER_EXISTS` when the user of that IdP is already known.',
   })
   @ApiCreatedResponse({ type: UserResponse })

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { Problems } from '@lib/http/problem/problem';
-import { isDuplicateKey } from '@lib/persistence';
+import { Problems, isDuplicateKey } from '@lib/core';
 import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
 import { AuditService } from '../audit/audit.service';
 import { OrgRepository } from '../identity/org.repository';
@@ -39,7 +38,7 @@ export function toUserResponse(user: User & Timestamped): UserResponse {
 
 const teamNotFound = (teamCode: string) => Problems.notFound('TEAM_NOT_FOUND', `Team "${teamCode}" does not exist`);
 
-/** Contract §4, "a way in": teams (with their org and roles) and users, before they are joined. */
+/** A way in: teams (with their org and roles) and users, before they are joined (docs/interface.md#teams-users-and-memberships). */
 @Injectable()
 export class TeamsService {
   constructor(
@@ -59,9 +58,13 @@ export class TeamsService {
   async createTeam(principal: Principal, request: CreateTeamRequest): Promise<TeamResponse> {
     const { tenantId } = principal;
     await this.refuseConflicts(tenantId, request);
-    await this.upsertIgnoringRace(() => this.orgs.updateOne(tenantId, { orgCode: request.org_code }, { $setOnInsert: { orgCode: request.org_code } }, { upsert: true }));
+    await this.upsertIgnoringRace(() =>
+      this.orgs.updateOne(tenantId, { orgCode: request.org_code }, { $setOnInsert: { orgCode: request.org_code } }, { upsert: true }),
+    );
     await Promise.all(
-      request.roles.map((name) => this.upsertIgnoringRace(() => this.roles.updateOne(tenantId, { name }, { $setOnInsert: { name } }, { upsert: true }))),
+      request.roles.map((name) =>
+        this.upsertIgnoringRace(() => this.roles.updateOne(tenantId, { name }, { $setOnInsert: { name } }, { upsert: true })),
+      ),
     );
     const doc = {
       teamCode: request.team_code,
@@ -143,4 +146,5 @@ export class TeamsService {
 }
 
 const teamCodeTaken = (teamCode: string) => Problems.conflict('TEAM_CODE_TAKEN', `Team code "${teamCode}" is already used`);
-const externalRefInUse = (ref: string) => Problems.conflict('EXTERNAL_REF_IN_USE', `External reference "${ref}" already belongs to another team`);
+const externalRefInUse = (ref: string) =>
+  Problems.conflict('EXTERNAL_REF_IN_USE', `External reference "${ref}" already belongs to another team`);

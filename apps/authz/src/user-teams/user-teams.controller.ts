@@ -32,7 +32,7 @@ const BULK_NOT_FOUND = {
 };
 
 /**
- * Spec A.3: user-team membership (operations 9 to 13). A user is (tenant, IdP, subject): each
+ * User-team membership (docs/interface.md#teams-users-and-memberships). A user is (tenant, IdP, subject): each
  * operation takes an optional `idp_id` naming the IdP of its users, the caller's IdP by default.
  */
 @ApiTags('user-team')
@@ -55,7 +55,10 @@ export class UserTeamsController {
   @Post('userteam/remove')
   @HttpCode(200)
   @SystemAdminOnly()
-  @ApiOperation({ summary: 'Remove a user from a team (10)', description: 'Idempotent: `removed` is false when the user was not a member.' })
+  @ApiOperation({
+    summary: 'Remove a user from a team (10)',
+    description: 'Idempotent: `removed` is false when the user was not a member.',
+  })
   @ApiOkResponse({ type: UserTeamRemoveResponse })
   @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`' })
   @ApiNotFoundResponse({ description: '`TEAM_NOT_FOUND` or `USER_NOT_FOUND`' })
@@ -68,7 +71,7 @@ export class UserTeamsController {
   @ApiOperation({
     summary: 'Teams and external groups of a user (11)',
     description:
-      'The user is of the IdP `idp_id` (the caller\'s IdP when omitted). ' +
+      "The user is of the IdP `idp_id` (the caller's IdP when omitted). " +
       'A System Admin may read any user of the tenant; any other caller only itself (403 `USER_TEAMS_FORBIDDEN`). ' +
       '`teams` are the internal memberships from the database. `external_groups` are the cn of the directory groups listing the user ' +
       '(`member=<user DN>` or `memberUid=<user id>` under the base of `_ldap_config`). No directory configured: `external_groups: []`. ' +
@@ -79,7 +82,11 @@ export class UserTeamsController {
   @ApiOkResponse({ type: UserTeamsResponse })
   @ApiForbiddenResponse({ description: '`USER_TEAMS_FORBIDDEN`: not a System Admin and not the user itself' })
   @ApiNotFoundResponse({ description: '`USER_NOT_FOUND`' })
-  read(@CurrentPrincipal() principal: Principal, @Param('userid') userId: string, @Query() query: UserTeamsQuery): Promise<UserTeamsResponse> {
+  read(
+    @CurrentPrincipal() principal: Principal,
+    @Param('userid') userId: string,
+    @Query() query: UserTeamsQuery,
+  ): Promise<UserTeamsResponse> {
     return this.service.read(principal, userId, query);
   }
 
@@ -104,8 +111,7 @@ export class UserTeamsController {
   @SystemAdminOnly()
   @ApiOperation({
     summary: 'Remove every listed user from every listed team (13)',
-    description:
-      'All or nothing like operation 12; the existing memberships among the pairs are deleted in one bulk write (idempotent).',
+    description: 'All or nothing like the bulk add; the existing memberships among the pairs are deleted in one bulk write (idempotent).',
   })
   @ApiOkResponse({ type: BulkRemoveResponse })
   @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`: each list needs 1 to 500 unique, non-empty strings' })

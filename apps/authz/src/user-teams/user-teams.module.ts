@@ -7,7 +7,7 @@ import { TeamsService } from './teams.service';
 import { UserTeamsController } from './user-teams.controller';
 import { UserTeamsService } from './user-teams.service';
 
-/** Teams, users and user-team membership (spec A.3, contract §4). */
+/** Teams, users and user-team membership (docs/interface.md#teams-users-and-memberships). */
 @Module({
   imports: [IdentityModule, DirectoryModule],
   controllers: [TeamsController, UserTeamsController],

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { ProblemException, Problems } from '@lib/http/problem/problem';
+import { ProblemException, Problems } from '@lib/core';
 import { AuditService } from '../audit/audit.service';
 import { Directory } from '../directory/directory';
 import { MembershipPair, MembershipRepository } from '../identity/membership.repository';
@@ -33,7 +33,7 @@ export function combinations(idpId: string, userIds: string[], teamCodes: string
   return userIds.flatMap((userId) => teamCodes.map((teamCode) => ({ userId, idpId, teamCode })));
 }
 
-/** Spec A.3 (operations 9 to 13): internal memberships of users in teams. */
+/** Internal memberships of users in teams (docs/interface.md#teams-users-and-memberships). */
 @Injectable()
 export class UserTeamsService {
   private readonly logger = new Logger('UserTeams');
@@ -86,7 +86,9 @@ export class UserTeamsService {
     const idpId = idpIdOf(principal, request);
     await this.requireAll(tenantId, idpId, request);
     const pairs = combinations(idpId, request.user_id_list, request.team_code_list);
-    const existing = new Set((await this.memberships.existingPairs(tenantId, idpId, request.user_id_list, request.team_code_list)).map(pairKey));
+    const existing = new Set(
+      (await this.memberships.existingPairs(tenantId, idpId, request.user_id_list, request.team_code_list)).map(pairKey),
+    );
     const toAdd = pairs.filter((pair) => !existing.has(pairKey(pair)));
     const already = pairs.filter((pair) => existing.has(pairKey(pair)));
     if (toAdd.length > 0) {
@@ -102,7 +104,9 @@ export class UserTeamsService {
     const idpId = idpIdOf(principal, request);
     await this.requireAll(tenantId, idpId, request);
     const pairs = combinations(idpId, request.user_id_list, request.team_code_list);
-    const existing = new Set((await this.memberships.existingPairs(tenantId, idpId, request.user_id_list, request.team_code_list)).map(pairKey));
+    const existing = new Set(
+      (await this.memberships.existingPairs(tenantId, idpId, request.user_id_list, request.team_code_list)).map(pairKey),
+    );
     const toRemove = pairs.filter((pair) => existing.has(pairKey(pair)));
     const notMember = pairs.filter((pair) => !existing.has(pairKey(pair)));
     if (toRemove.length > 0) {
@@ -119,7 +123,10 @@ export class UserTeamsService {
     return teams.map((team) => ({ team_code: team.teamCode, org_code: team.orgCode, roles: team.roles ?? [] }));
   }
 
-  private async externalGroupsOf(tenantId: string, userId: string): Promise<{ external_groups: string[]; external_groups_error?: ExternalGroupsError }> {
+  private async externalGroupsOf(
+    tenantId: string,
+    userId: string,
+  ): Promise<{ external_groups: string[]; external_groups_error?: ExternalGroupsError }> {
     try {
       return { external_groups: await this.directory.groupsOf(tenantId, userId) };
     } catch (error) {
@@ -128,7 +135,10 @@ export class UserTeamsService {
         return { external_groups: [], external_groups_error: { code: error.code, detail: error.message } };
       }
       this.logger.error({ tenantId, err: (error as Error)?.name }, 'reading external groups failed');
-      return { external_groups: [], external_groups_error: { code: 'DIRECTORY_UNAVAILABLE', detail: 'The directory could not be read; retry later' } };
+      return {
+        external_groups: [],
+        external_groups_error: { code: 'DIRECTORY_UNAVAILABLE', detail: 'The directory could not be read; retry later' },
+      };
     }
   }
 
@@ -171,7 +181,12 @@ export class UserTeamsService {
       action,
       resource: 'membership',
       resourceId: single ? `${single.userId}@${single.teamCode}` : undefined,
-      [action.includes('remove') ? 'before' : 'after']: { pairs: pairs.length, idp_id: pairs[0]?.idpId, user_ids: userIds, team_codes: teamCodes },
+      [action.includes('remove') ? 'before' : 'after']: {
+        pairs: pairs.length,
+        idp_id: pairs[0]?.idpId,
+        user_ids: userIds,
+        team_codes: teamCodes,
+      },
     });
     await this.events.changed(principal.tenantId, userIds, teamCodes);
   }

@@ -3,6 +3,7 @@ import { accessToken, isSignedIn, signOut, validAccessToken } from '../auth/sess
 import type { paths as AuthzPaths } from './generated/authz';
 import type { paths as CostassetPaths } from './generated/costasset';
 import { ApiError, problemOf } from './problem';
+import { saveBlob } from './save';
 
 /**
  * Typed clients of both services, through the gateway (the console's own origin). Request and
@@ -20,7 +21,10 @@ const session: Middleware = {
   async onResponse({ request, response }) {
     // only the first refusal of a signed-in session signs out, so that its message stays
     if (response.status === 401 && isSignedIn() && request.headers.get('corelite-token') === accessToken()) {
-      const problem = (await response.clone().json().catch(() => undefined)) as { code?: string } | undefined;
+      const problem = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as { code?: string } | undefined;
       signOut(problem?.code === 'TOKEN_EXPIRED' ? 'Your session has expired. Sign in again.' : 'Your token was refused. Sign in again.');
     }
     return response;
@@ -43,7 +47,7 @@ export async function unwrap<D>(call: Promise<Answer<D>>): Promise<D> {
     if (error instanceof ApiError) throw error;
     throw new ApiError(0, 'NETWORK_ERROR', `The server could not be reached (${(error as Error).message}).`);
   }
-  if (!answer.response.ok) throw problemOf(answer.response.status, answer.error);
+  if (!answer.response.ok) throw problemOf(answer.response.status, answer.error, answer.response.headers.get('x-request-id'));
   return answer.data as D;
 }
 
@@ -51,12 +55,7 @@ export async function unwrap<D>(call: Promise<Answer<D>>): Promise<D> {
 export async function download(path: string, query: URLSearchParams): Promise<void> {
   const token = await validAccessToken();
   const response = await fetch(`${path}?${query}`, { headers: token ? { 'corelite-token': token } : {} });
-  if (!response.ok) throw problemOf(response.status, await response.json().catch(() => undefined));
+  if (!response.ok) throw problemOf(response.status, await response.json().catch(() => undefined), response.headers.get('x-request-id'));
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
-  const url = URL.createObjectURL(await response.blob());
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(await response.blob(), name);
 }

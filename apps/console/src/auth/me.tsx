@@ -14,7 +14,11 @@ export function useMe(): Me {
 /** Why a member sees no costs: the API gives it nothing, and this says why. */
 export function noVisibilityReason(me: Me): string | undefined {
   if (me.is_system_admin) return undefined;
-  if (me.teams.length === 0) return 'You are not a member of any team yet, so no cost data is visible to you. Ask a System Admin to add you to a team whose visibility group covers the costs you need.';
+  if (me.teams.length === 0)
+    return (
+      'You are not a member of any team yet, so no cost data is visible to you. ' +
+      'Ask a System Admin to add you to a team whose visibility group covers the costs you need.'
+    );
   return undefined;
 }
 

@@ -25,7 +25,12 @@ export function claimsOf(token: string): Claims | undefined {
   const part = token.split('.')[1];
   if (!part || token.split('.').length !== 3) return undefined;
   try {
-    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
     const claims = JSON.parse(json) as Claims;
     return typeof claims.exp === 'number' && typeof claims.sub === 'string' ? claims : undefined;
   } catch {
@@ -81,7 +86,9 @@ let refreshing: Promise<string | undefined> | undefined;
 async function refresh(): Promise<string | undefined> {
   const refreshToken = sessionStorage.getItem(REFRESH);
   if (!refreshToken) return undefined;
-  const { data } = await tokenClient.POST('/core/authorization/v1/token/refresh', { body: { refresh_token: refreshToken } }).catch(() => ({ data: undefined }));
+  const { data } = await tokenClient
+    .POST('/core/authorization/v1/token/refresh', { body: { refresh_token: refreshToken } })
+    .catch(() => ({ data: undefined }));
   if (!data) return undefined;
   // the refresh token sent is spent: the next refresh needs the one answered
   sessionStorage.setItem(REFRESH, data.refresh_token);

@@ -34,7 +34,16 @@ export function SignIn({ notice }: { notice?: string }) {
           </p>
         )}
         <label for="token">Access or refresh token</label>
-        <textarea id="token" name="token" rows={5} value={token} onInput={(event) => setToken((event.target as HTMLTextAreaElement).value)} placeholder="eyJhbGciOi…" spellcheck={false} required />
+        <textarea
+          id="token"
+          name="token"
+          rows={5}
+          value={token}
+          onInput={(event) => setToken((event.target as HTMLTextAreaElement).value)}
+          placeholder="eyJhbGciOi…"
+          spellcheck={false}
+          required
+        />
         {error && (
           <p class="field-error" role="alert">
             {error}
@@ -44,8 +53,9 @@ export function SignIn({ notice }: { notice?: string }) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         <p class="muted small">
-          <code>npm start</code> prints a sign-in link for the bootstrap System Admin. Another user's token: <code>npm run -s token -- --sub &lt;user&gt;</code>. The token is kept in this
-          tab only and forgotten when you sign out or close it.
+          <code>npm start</code> prints a sign-in link for the bootstrap System Admin. Another user's token:{' '}
+          <code>npm run -s token -- --sub &lt;user&gt;</code>. The token is kept in this tab only and forgotten when you sign out or close
+          it.
         </p>
       </form>
     </main>

@@ -2,19 +2,47 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { EChartsCoreOption } from 'echarts/core';
 
 /** Colours of series, in order (teal first, as the product's accent). */
-export const PALETTE = ['#0f766e', '#2563eb', '#d97706', '#7c3aed', '#db2777', '#059669', '#0891b2', '#ca8a04', '#4f46e5', '#dc2626', '#65a30d', '#9333ea'];
+export const PALETTE = [
+  '#0f766e',
+  '#2563eb',
+  '#d97706',
+  '#7c3aed',
+  '#db2777',
+  '#059669',
+  '#0891b2',
+  '#ca8a04',
+  '#4f46e5',
+  '#dc2626',
+  '#65a30d',
+  '#9333ea',
+];
 export const OTHER_COLOR = '#94a3b8';
 /** The page's font, named (the SVG renderer measures legend text with it; `inherit` would measure wrong). */
 const FONT = "Inter, 'Segoe UI', system-ui, -apple-system, Roboto, 'Helvetica Neue', Arial, sans-serif";
 
-type ChartInstance = { setOption(option: EChartsCoreOption, notMerge?: boolean): void; resize(): void; dispose(): void; on(event: string, handler: () => void): void };
+type ChartInstance = {
+  setOption(option: EChartsCoreOption, notMerge?: boolean): void;
+  resize(): void;
+  dispose(): void;
+  on(event: string, handler: () => void): void;
+};
 
 /**
  * One chart. ECharts is imported the first time a chart is drawn, so pages without charts and the
  * first paint never load it. `label` is the chart's accessible name; `onRendered` fires once the
  * first frame is drawn.
  */
-export function Chart({ option, height = 320, label, onRendered }: { option: EChartsCoreOption; height?: number; label: string; onRendered?: () => void }) {
+export function Chart({
+  option,
+  height = 320,
+  label,
+  onRendered,
+}: {
+  option: EChartsCoreOption;
+  height?: number;
+  label: string;
+  onRendered?: () => void;
+}) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<ChartInstance>();
   const rendered = useRef(onRendered);
@@ -32,7 +60,10 @@ export function Chart({ option, height = 320, label, onRendered }: { option: ECh
         if (first) rendered.current?.();
         first = false;
       });
-      instance.setOption({ color: PALETTE, aria: { enabled: true }, animationDuration: 300, textStyle: { fontFamily: FONT }, ...option }, true);
+      instance.setOption(
+        { color: PALETTE, aria: { enabled: true }, animationDuration: 300, textStyle: { fontFamily: FONT }, ...option },
+        true,
+      );
       observer = new ResizeObserver(() => instance.resize());
       observer.observe(container.current);
     });
@@ -45,7 +76,10 @@ export function Chart({ option, height = 320, label, onRendered }: { option: ECh
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption({ color: PALETTE, aria: { enabled: true }, animationDuration: 300, textStyle: { fontFamily: FONT }, ...option }, true);
+    chart.current?.setOption(
+      { color: PALETTE, aria: { enabled: true }, animationDuration: 300, textStyle: { fontFamily: FONT }, ...option },
+      true,
+    );
   }, [option]);
 
   return <div ref={container} class="chart" role="img" aria-label={label} style={{ height: `${height}px` }} />;

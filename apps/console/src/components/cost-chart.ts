@@ -14,7 +14,11 @@ export function stackedCostOption(costs: Costs, kind: 'bar' | 'area' = 'bar') {
     legend: { type: 'scroll', bottom: 0, icon: 'roundRect', itemWidth: 12, itemHeight: 12 },
     grid: { left: 8, right: 16, top: 16, bottom: 40, containLabel: true },
     xAxis: { type: 'category', data: costs.buckets.map((bucket) => bucketLabel(bucket)), axisTick: { alignWithLabel: true } },
-    yAxis: { type: 'value', axisLabel: { formatter: (value: number) => money(value, currency, true) }, splitLine: { lineStyle: { color: '#e2e8f0' } } },
+    yAxis: {
+      type: 'value',
+      axisLabel: { formatter: (value: number) => money(value, currency, true) },
+      splitLine: { lineStyle: { color: '#e2e8f0' } },
+    },
     series: costs.series.map((series, index) => ({
       name: seriesLabel(series.key, series.other),
       type: kind === 'area' ? 'line' : 'bar',
@@ -33,7 +37,13 @@ export function shareOption(costs: Costs, bucketIndex?: number) {
   const currency = costs.currency;
   return {
     tooltip: { trigger: 'item', valueFormatter: (value: number) => money(value, currency) },
-    legend: { orient: 'vertical', right: 8, top: 'middle', icon: 'circle', formatter: (name: string) => (name.length > 22 ? `${name.slice(0, 21)}…` : name) },
+    legend: {
+      orient: 'vertical',
+      right: 8,
+      top: 'middle',
+      icon: 'circle',
+      formatter: (name: string) => (name.length > 22 ? `${name.slice(0, 21)}…` : name),
+    },
     series: [
       {
         type: 'pie',

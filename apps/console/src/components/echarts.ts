@@ -7,6 +7,16 @@ import { AriaComponent, GridComponent, LegendComponent, MarkLineComponent, Toolt
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 
-echarts.use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, MarkLineComponent, AriaComponent, SVGRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  PieChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  MarkLineComponent,
+  AriaComponent,
+  SVGRenderer,
+]);
 
 export { echarts };

@@ -1,4 +1,5 @@
 import type { ApiError } from '../api/problem';
+import { markAt, submitsOnKey } from './expression';
 
 /**
  * A text field for an expression of the product's language. When the API answered
@@ -26,6 +27,7 @@ export function ExpressionInput({
 }) {
   const position = error?.position;
   const invalid = position !== undefined;
+  const echo = invalid ? markAt(value, position) : undefined;
   return (
     <div class={`field expression ${invalid ? 'invalid' : ''}`}>
       <label for={id}>{label}</label>
@@ -40,15 +42,15 @@ export function ExpressionInput({
         aria-invalid={invalid}
         aria-describedby={`${id}-help`}
         onInput={(event) => onInput((event.target as HTMLInputElement).value)}
-        onKeyDown={(event) => event.key === 'Enter' && onEnter?.()}
+        onKeyDown={(event) => submitsOnKey(event.key, event.isComposing) && onEnter?.()}
       />
       <div id={`${id}-help`} aria-live="polite">
-        {invalid ? (
+        {echo ? (
           <div class="expression-error" data-testid="expression-error" data-position={position}>
             <code class="expression-echo">
-              {value.slice(0, position)}
-              <mark>{value.slice(position, position + 1) || ' '}</mark>
-              {value.slice(position + 1)}
+              {echo.before}
+              <mark>{echo.marked}</mark>
+              {echo.after}
             </code>
             <span>
               {error!.detail} <span class="muted">(position {position})</span>

@@ -17,12 +17,38 @@ export function money(amount: number, currency: string | null | undefined, compa
 
 export const number = (value: number) => new Intl.NumberFormat('en-US').format(value);
 
+/** A size in bytes: `512 B`, `1.5 KB`, `12 MB` (binary units; one decimal under 10). */
+export function bytes(value: number): string {
+  if (value < 1024) return `${number(value)} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let scaled = value / 1024;
+  let unit = 0;
+  while (scaled >= 1024 && unit < units.length - 1) {
+    scaled /= 1024;
+    unit++;
+  }
+  return `${scaled.toFixed(scaled < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
 export function percent(value: number, digits = 1): string {
   return `${value.toFixed(digits)}%`;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const LONG_MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** `202410` → `Oct 2024` (or `October 2024`); a day `2024-10-05` → `Oct 5`. */
 export function bucketLabel(bucket: string, long = false): string {

@@ -29,13 +29,33 @@ export function TextField({
   return (
     <div class={`field ${extra ?? ''}`}>
       <label for={id}>{label}</label>
-      <input id={id} type={type} value={value} required={required} placeholder={placeholder} onInput={(event) => onValue((event.target as HTMLInputElement).value)} {...rest} />
+      <input
+        id={id}
+        type={type}
+        value={value}
+        required={required}
+        placeholder={placeholder}
+        onInput={(event) => onValue((event.target as HTMLInputElement).value)}
+        {...rest}
+      />
       {hint && <span class="muted small">{hint}</span>}
     </div>
   );
 }
 
-export function SelectField({ id, label, value, onValue, options }: { id: string; label: string; value: string; onValue: (value: string) => void; options: readonly (readonly [string, string])[] }) {
+export function SelectField({
+  id,
+  label,
+  value,
+  onValue,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  options: readonly (readonly [string, string])[];
+}) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
@@ -55,13 +75,29 @@ export function PeriodField({ id, label, value, onValue }: { id: string; label: 
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} type="month" required value={value.length === 6 ? `${value.slice(0, 4)}-${value.slice(4)}` : ''} onInput={(event) => onValue((event.target as HTMLInputElement).value.replace('-', ''))} />
+      <input
+        id={id}
+        type="month"
+        required
+        value={value.length === 6 ? `${value.slice(0, 4)}-${value.slice(4)}` : ''}
+        onInput={(event) => onValue((event.target as HTMLInputElement).value.replace('-', ''))}
+      />
     </div>
   );
 }
 
 /** A destructive action that asks once more, inline (no modal dialog to trap focus in). */
-export function ConfirmButton({ label, confirmLabel, onConfirm, busy }: { label: string; confirmLabel: string; onConfirm: () => void; busy?: boolean }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  busy,
+}: {
+  label: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  busy?: boolean;
+}) {
   return (
     <details class="confirm">
       <summary class="button danger small">{label}</summary>

@@ -1,6 +1,6 @@
 import { costasset, unwrap } from '../api/client';
 import type { Job } from '../api/types';
-import { number } from './format';
+import { bytes, number } from './format';
 
 /** Statuses a job does not leave. */
 export const FINAL_JOB_STATUSES = new Set<Job['status']>(['succeeded', 'failed', 'terminated', 'completed_with_errors']);
@@ -15,23 +15,17 @@ export async function followJob(jobId: string, onJob: (job: Job) => void, isCanc
   }
 }
 
-export function bytes(value: number): string {
-  if (value < 1024) return `${number(value)} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let scaled = value / 1024;
-  let unit = 0;
-  while (scaled >= 1024 && unit < units.length - 1) {
-    scaled /= 1024;
-    unit++;
-  }
-  return `${scaled.toFixed(scaled < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
 /** A job's progress in its own unit: `1.2 MB of 3.4 MB read, 12,345 rows`. */
 export function describeProgress(progress: Job['progress']): string {
   const amount = (value: number) => (progress.unit === 'bytes' ? bytes(value) : `${number(value)} ${progress.unit}`);
   // a reader may count a few bytes twice (a Parquet footer read again): never more than all of it
-  const parts = [progress.total ? `${amount(Math.min(progress.done, progress.total))} of ${amount(progress.total)}` : progress.done ? amount(progress.done) : ''];
+  const parts = [
+    progress.total
+      ? `${amount(Math.min(progress.done, progress.total))} of ${amount(progress.total)}`
+      : progress.done
+        ? amount(progress.done)
+        : '',
+  ];
   if (progress.rows !== undefined && progress.unit !== 'rows') parts.push(`${number(progress.rows)} rows read`);
   return parts.filter(Boolean).join(', ');
 }

@@ -10,13 +10,22 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** A problem of the API, its `detail` shown as the server wrote it. */
+/** A problem of the API: its title, its `detail` as the server wrote it, its code and the request's id. */
 export function ErrorBox({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
   return (
     <div class="state error" role="alert">
-      <strong>{error.status === 403 ? 'Not allowed' : error.status === 0 ? 'Connection problem' : 'Something went wrong'}</strong>
+      <strong>{error.heading}</strong>
       <p>{error.message}</p>
-      {error.code && <p class="muted small">Code: {error.code}</p>}
+      {error.code && (
+        <p class="muted small">
+          Code: {error.code}
+          {error.requestId && (
+            <>
+              {' · '}Request id: <span class="mono">{error.requestId}</span>
+            </>
+          )}
+        </p>
+      )}
       {onRetry && (
         <button type="button" class="button secondary" onClick={onRetry}>
           Try again
@@ -39,7 +48,17 @@ export function Empty({ title, children }: { title: string; children?: Component
   );
 }
 
-export function Card({ title, actions, children, class: extra }: { title?: ComponentChildren; actions?: ComponentChildren; children: ComponentChildren; class?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  class: extra,
+}: {
+  title?: ComponentChildren;
+  actions?: ComponentChildren;
+  children: ComponentChildren;
+  class?: string;
+}) {
   return (
     <section class={`card ${extra ?? ''}`}>
       {(title || actions) && (
@@ -53,22 +72,16 @@ export function Card({ title, actions, children, class: extra }: { title?: Compo
   );
 }
 
-export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ComponentChildren; actions?: ComponentChildren }) {
-  return (
-    <header class="page-header">
-      <div>
-        <h1 tabIndex={-1} id="page-title">
-          {title}
-        </h1>
-        {subtitle && <p class="muted">{subtitle}</p>}
-      </div>
-      {actions && <div class="page-actions">{actions}</div>}
-    </header>
-  );
-}
-
 /** The status of an upload or a job, as a coloured badge. */
 export function StatusBadge({ status }: { status: string }) {
-  const tone = /enriched|succeeded|completed$/.test(status) ? 'ok' : /failed|terminated/.test(status) ? 'bad' : /errors/.test(status) ? 'warn' : /enriching|running|queued|uploaded/.test(status) ? 'busy' : 'idle';
+  const tone = /enriched|succeeded|completed$/.test(status)
+    ? 'ok'
+    : /failed|terminated/.test(status)
+      ? 'bad'
+      : /errors/.test(status)
+        ? 'warn'
+        : /enriching|running|queued|uploaded/.test(status)
+          ? 'busy'
+          : 'idle';
   return <span class={`badge ${tone}`}>{status.replace(/_/g, ' ')}</span>;
 }

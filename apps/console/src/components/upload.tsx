@@ -9,8 +9,10 @@ export function putWithProgress(url: string, file: File, onProgress: (fraction: 
     const request = new XMLHttpRequest();
     request.open('PUT', url);
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new Error(`the object store answered ${request.status}`)));
-    request.onerror = () => reject(new Error('the object store could not be reached (is it reachable from this browser, with CORS allowing this origin?)'));
+    request.onload = () =>
+      request.status >= 200 && request.status < 300 ? resolve() : reject(new Error(`the object store answered ${request.status}`));
+    request.onerror = () =>
+      reject(new Error('the object store could not be reached (is it reachable from this browser, with CORS allowing this origin?)'));
     request.send(file);
   });
 }

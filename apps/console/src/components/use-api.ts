@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/problem';
 
-export interface Loaded<T> {
+export interface ApiState<T> {
   data?: T;
   error?: ApiError;
   loading: boolean;
@@ -11,7 +11,7 @@ export interface Loaded<T> {
 const asApiError = (error: unknown) => (error instanceof ApiError ? error : new ApiError(0, 'CLIENT_ERROR', (error as Error).message));
 
 /** Runs `load` when `deps` change (the latest answer wins) and keeps its data, error and loading state. */
-export function useApi<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+export function useApi<T>(load: () => Promise<T>, deps: unknown[]): ApiState<T> {
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   const latest = useRef(0);
@@ -28,7 +28,9 @@ export function useApi<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
 }
 
 /** A user action (save, delete…): runs it, keeps its error, and tells whether it is running. */
-export function useAction<A extends unknown[], R>(action: (...args: A) => Promise<R>): { run: (...args: A) => Promise<R | undefined>; error?: ApiError; busy: boolean; clear: () => void } {
+export function useAction<A extends unknown[], R>(
+  action: (...args: A) => Promise<R>,
+): { run: (...args: A) => Promise<R | undefined>; error?: ApiError; busy: boolean; clear: () => void } {
   const [state, setState] = useState<{ error?: ApiError; busy: boolean }>({ busy: false });
   const run = async (...args: A) => {
     setState({ busy: true });

@@ -1,12 +1,12 @@
-import { Empty, PageHeader } from '../components/states';
+import { Page } from '../components/page';
+import { Empty } from '../components/states';
 
 export default function NotFound() {
   return (
-    <>
-      <PageHeader title="Page not found" />
+    <Page title="Page not found">
       <Empty title="There is no page at this address.">
         <a href="/">Back to the overview</a>
       </Empty>
-    </>
+    </Page>
   );
 }

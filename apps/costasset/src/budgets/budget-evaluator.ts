@@ -36,7 +36,11 @@ export class BudgetEvaluator {
     const rate = conversion.rateOf(budget.currency) ?? Number.NaN;
     const amount = round(budget.amount * rate);
     const periods = periodsBetween(budget.startPeriod, budget.endPeriod);
-    const filter = combineFilters(await this.scopeFilter(tenantId, budget), { period: { $gte: budget.startPeriod, $lte: budget.endPeriod } }, visible);
+    const filter = combineFilters(
+      await this.scopeFilter(tenantId, budget),
+      { period: { $gte: budget.startPeriod, $lte: budget.endPeriod } },
+      visible,
+    );
     const where = await this.planner.choose(tenantId, filter, ['period', 'cost']);
     const actuals = await this.planner.aggregate<{ _id: string; cost: number }>(tenantId, where, [
       { $match: filter },
@@ -54,7 +58,8 @@ export class BudgetEvaluator {
         actual,
         remaining: round(amount - actual),
         percentUsed,
-        thresholdsCrossed: budget.thresholds.filter((threshold) => percentUsed >= threshold),
+        // Compared on the money (in cents), not on the rounded percentage: 99.99 of 200 is not 50%.
+        thresholdsCrossed: amount > 0 ? budget.thresholds.filter((threshold) => actual * 100 >= threshold * amount) : [],
         currency: conversion.corporateCurrency,
         source: where.source,
       };

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
-import { isDuplicateKey } from '@lib/persistence';
+import { isDuplicateKey } from '@lib/core';
 import { BudgetEvaluator } from './budget-evaluator';
 import { BudgetRepository } from './budget.repository';
 import { ThresholdCrossingRepository } from './threshold-crossing.repository';
@@ -32,7 +32,9 @@ export class BudgetMonitor implements OnModuleInit {
   }
 
   async evaluate(tenantId: string, periods: string[]): Promise<number> {
-    const concerned = periods.length ? { startPeriod: { $lte: periods.reduce((a, b) => (a > b ? a : b)) }, endPeriod: { $gte: periods.reduce((a, b) => (a < b ? a : b)) } } : {};
+    const concerned = periods.length
+      ? { startPeriod: { $lte: periods.reduce((a, b) => (a > b ? a : b)) }, endPeriod: { $gte: periods.reduce((a, b) => (a < b ? a : b)) } }
+      : {};
     let published = 0;
     for (const budget of await this.budgets.find(tenantId, concerned)) {
       for (const unit of await this.evaluator.units(tenantId, budget)) {

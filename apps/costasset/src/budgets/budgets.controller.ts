@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { BudgetsService } from './budgets.service';
@@ -15,7 +23,10 @@ export class BudgetsController {
   @ApiOperation({ summary: 'Budget amount, actual cost, remaining and percent used per budget and period, in the corporate currency' })
   @ApiOkResponse({ type: [BudgetaryUnit] })
   @ApiNoContentResponse({ description: 'No budgets available' })
-  async budgetaryUnits(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<BudgetaryUnit[] | void> {
+  async budgetaryUnits(
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<BudgetaryUnit[] | void> {
     const units = await this.budgets.budgetaryUnits(principal);
     if (units.length === 0) {
       response.status(204);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { isDuplicateKey } from '@lib/persistence';
+import { isDuplicateKey } from '@lib/core';
 import { CurrencyService } from '../currency/currency.service';
 import { VisibilityService } from '../resource-groups/visibility.service';
 import { BudgetEvaluator, StoredBudget } from './budget-evaluator';
@@ -57,7 +57,11 @@ export class BudgetsService {
     await this.stored(principal.tenantId, id);
     const fields = await this.validated(principal.tenantId, request);
     try {
-      const updated = await this.budgets.findOneAndUpdate(principal.tenantId, { _id: id }, { $set: fields, $unset: fields.scopeExpr ? { scopeGroupId: 1 } : { scopeExpr: 1 } });
+      const updated = await this.budgets.findOneAndUpdate(
+        principal.tenantId,
+        { _id: id },
+        { $set: fields, $unset: fields.scopeExpr ? { scopeGroupId: 1 } : { scopeExpr: 1 } },
+      );
       if (!updated) throw BudgetProblems.notFound(id);
       return toResponse(updated);
     } catch (error) {
@@ -72,7 +76,7 @@ export class BudgetsService {
   }
 
   /**
-   * One row per visible budget and period (spec B.8); empty when there is none (the controller
+   * One row per visible budget and period; empty when there is none (the controller
    * answers 204). A member's actuals cover only the line items its visibility groups show it.
    */
   async budgetaryUnits(principal: Principal): Promise<BudgetaryUnit[]> {

@@ -27,7 +27,13 @@ const row = (providerName: string, period: string, cost: number, extra: Partial<
 
 const ROWS: Row[] = [
   row('aws', '202401', 10, { region: 'eu', tags: [{ group: 'team', key: 'owner', value: 'alpha' }] }),
-  row('aws', '202403', 5.5, { region: 'us', tags: [{ group: 'team', key: 'owner', value: 'beta' }, { group: 'team', key: 'x:y', value: 'z' }] }),
+  row('aws', '202403', 5.5, {
+    region: 'us',
+    tags: [
+      { group: 'team', key: 'owner', value: 'beta' },
+      { group: 'team', key: 'x:y', value: 'z' },
+    ],
+  }),
   row('azure', '202401', -2, { region: 'eu' }),
   row('gcp', '202402', 1e-7, { billedCost: 3, billingCurrency: 'EUR' }),
   row('oci', '202402', 1),
@@ -36,7 +42,13 @@ const ROWS: Row[] = [
 
 function plan(query: { groupBy?: string[]; metric?: CostsPlan['metric']; top?: number; granularity?: 'month' | 'day' }): CostsPlan {
   const range = resolveRange({ from: '202401', to: '202403', granularity: query.granularity }, 'x');
-  return { range, groupBy: parseGroupings(query.groupBy ?? []), metric: query.metric ?? 'cost', top: query.top ?? 10, match: rangeFilter(range) };
+  return {
+    range,
+    groupBy: parseGroupings(query.groupBy ?? []),
+    metric: query.metric ?? 'cost',
+    top: query.top ?? 10,
+    match: rangeFilter(range),
+  };
 }
 
 /** Runs the pipeline through mingo (as the unit tests of the expression compiler do). */
@@ -122,7 +134,12 @@ describe('cost explorer aggregation', () => {
       expect(rows.every((entry) => entry._id.b instanceof Date)).toBe(true);
       const fromDays = assembleCosts(rows, p, 'USD', daily);
       const fromItems = run(p);
-      expect({ ...fromDays, source: null, rollupLevel: null, series: null }).toEqual({ ...fromItems, source: null, rollupLevel: null, series: null });
+      expect({ ...fromDays, source: null, rollupLevel: null, series: null }).toEqual({
+        ...fromItems,
+        source: null,
+        rollupLevel: null,
+        series: null,
+      });
       expect(fromDays.series.map((series) => series.lineItems)).toEqual(fromItems.series.map((series) => series.lineItems * 2));
       expect(fromDays).toMatchObject({ source: 'rollup', rollupLevel: 'day' });
     }
@@ -137,6 +154,8 @@ describe('cost explorer aggregation', () => {
       `202402,(other),${1 + 1e-7},USD\r\n`,
       '202403,aws,5.5,USD\r\n',
     ]);
-    expect(csvRecord(['=HYPERLINK("x")', '+a', '-1', '@a', 'a,b', 'plain'], 'spreadsheet')).toBe(`"'=HYPERLINK(""x"")",'+a,-1,'@a,"a,b",plain\r\n`);
+    expect(csvRecord(['=HYPERLINK("x")', '+a', '-1', '@a', 'a,b', 'plain'], 'spreadsheet')).toBe(
+      `"'=HYPERLINK(""x"")",'+a,-1,'@a,"a,b",plain\r\n`,
+    );
   });
 });

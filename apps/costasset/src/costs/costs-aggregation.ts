@@ -66,7 +66,10 @@ export function costsPipeline(plan: CostsPlan, source: CostsSource = LINE_ITEMS_
     id[`g${index}`] = 'field' in grouping ? { $ifNull: [`$${grouping.field}`, null] } : tagValue(grouping.tag.group, grouping.tag.key);
   });
   if (plan.metric !== 'cost' && !plan.groupBy.some(isBillingCurrency)) id.c = { $ifNull: ['$billingCurrency', null] };
-  return [{ $match: plan.match }, { $group: { _id: id, amount: { $sum: `$${plan.metric}` }, lineItems: { $sum: source.count } } }] as PipelineStage[];
+  return [
+    { $match: plan.match },
+    { $group: { _id: id, amount: { $sum: `$${plan.metric}` }, lineItems: { $sum: source.count } } },
+  ] as PipelineStage[];
 }
 
 /** One output row of `costsPipeline`. */
@@ -102,7 +105,8 @@ export interface CostsAnswer {
 }
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-const byAbsoluteTotal = (a: CostSeries, b: CostSeries) => Math.abs(b.total) - Math.abs(a.total) || JSON.stringify(a.key).localeCompare(JSON.stringify(b.key));
+const byAbsoluteTotal = (a: CostSeries, b: CostSeries) =>
+  Math.abs(b.total) - Math.abs(a.total) || JSON.stringify(a.key).localeCompare(JSON.stringify(b.key));
 
 function emptySeries(key: Record<string, string | null>, buckets: number): CostSeries {
   return { key, total: 0, values: new Array<number>(buckets).fill(0), counts: new Array<number>(buckets).fill(0), lineItems: 0 };
@@ -121,7 +125,12 @@ function addInto(into: CostSeries, from: CostSeries): void {
  * and the rest summed into one `other` series (one per billing currency when amounts are in
  * several, so that currencies are never added together). Amounts are never rounded.
  */
-export function assembleCosts(rows: CostGroupRow[], plan: CostsPlan, corporateCurrency: string, source: CostsSource = LINE_ITEMS_SOURCE): CostsAnswer {
+export function assembleCosts(
+  rows: CostGroupRow[],
+  plan: CostsPlan,
+  corporateCurrency: string,
+  source: CostsSource = LINE_ITEMS_SOURCE,
+): CostsAnswer {
   const { buckets } = plan.range;
   const bucketIndex = new Map(buckets.map((bucket, index) => [bucket, index]));
   const explicitCurrency = plan.groupBy.findIndex(isBillingCurrency);

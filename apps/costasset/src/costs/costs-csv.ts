@@ -13,7 +13,9 @@ export function* costsCsvLines(answer: CostsAnswer): Generator<string> {
   for (const [index, bucket] of answer.buckets.entries()) {
     for (const series of answer.series) {
       if (series.values[index] === 0 && series.counts[index] === 0) continue;
-      const groupings = answer.groupBy.map((name) => (series.other && !(name === 'billingCurrency' && answer.currency === null) ? '(other)' : (series.key[name] ?? '')));
+      const groupings = answer.groupBy.map((name) =>
+        series.other && !(name === 'billingCurrency' && answer.currency === null) ? '(other)' : (series.key[name] ?? ''),
+      );
       const currency = answer.currency ?? series.key.billingCurrency ?? '';
       // amounts are numbers, written as they are (a negative amount stays a number)
       yield csvRecord([bucket, ...groupings, series.values[index], currency], 'spreadsheet');

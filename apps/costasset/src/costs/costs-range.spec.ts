@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { bucketExpression, periodsBefore, rangeFilter, resolveRange } from './costs-range';
 
 const codeOf = (work: () => unknown) => {
@@ -20,7 +20,13 @@ describe('cost explorer ranges', () => {
 
   it('lists every period or day of the range, empty ones included', () => {
     expect(resolveRange({ from: '202311', to: '202402' }, 'x').buckets).toEqual(['202311', '202312', '202401', '202402']);
-    expect(resolveRange({ from: '2024-02-27', to: '2024-03-02', granularity: 'day' }, 'x').buckets).toEqual(['2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01', '2024-03-02']);
+    expect(resolveRange({ from: '2024-02-27', to: '2024-03-02', granularity: 'day' }, 'x').buckets).toEqual([
+      '2024-02-27',
+      '2024-02-28',
+      '2024-02-29',
+      '2024-03-01',
+      '2024-03-02',
+    ]);
     expect(resolveRange({ from: '202402', to: '202402', granularity: 'day' }, 'x').buckets).toHaveLength(29);
     expect(resolveRange({ from: '2024-01-30', to: '2024-03-01' }, 'x').buckets).toEqual(['202401', '202402', '202403']);
   });
@@ -44,7 +50,9 @@ describe('cost explorer ranges', () => {
     expect(rangeFilter(byPeriod)).toEqual({ period: { $gte: '202401', $lte: '202402' } });
     expect(bucketExpression(byPeriod)).toBe('$period');
     const byDay = resolveRange({ from: '2024-01-31', to: '2024-02-01', granularity: 'day' }, 'x');
-    expect(rangeFilter(byDay)).toEqual({ chargePeriodStart: { $gte: new Date('2024-01-31T00:00:00Z'), $lt: new Date('2024-02-02T00:00:00Z') } });
+    expect(rangeFilter(byDay)).toEqual({
+      chargePeriodStart: { $gte: new Date('2024-01-31T00:00:00Z'), $lt: new Date('2024-02-02T00:00:00Z') },
+    });
     expect(bucketExpression(byDay)).toEqual({ $dateToString: { format: '%Y-%m-%d', date: '$chargePeriodStart' } });
   });
 });

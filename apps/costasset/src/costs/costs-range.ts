@@ -21,7 +21,8 @@ const isDay = (bound: string) => bound.length === 10;
 
 function dayDate(day: string, field: string): Date {
   const date = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) throw CostsProblems.invalid(field, `${field} ${day} is not a day of the calendar`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day)
+    throw CostsProblems.invalid(field, `${field} ${day} is not a day of the calendar`);
   return date;
 }
 
@@ -66,12 +67,17 @@ export function resolveRange(query: { from?: string; to?: string; granularity?: 
   if (!isDay(from)) {
     if (to < from) throw CostsProblems.range(`to (${to}) is before from (${from})`);
     const periods = periodsBetween(from, to);
-    if (periods.length > MAX_RANGE_MONTHS) throw CostsProblems.range(`the range spans ${periods.length} months; at most ${MAX_RANGE_MONTHS}`);
+    if (periods.length > MAX_RANGE_MONTHS)
+      throw CostsProblems.range(`the range spans ${periods.length} months; at most ${MAX_RANGE_MONTHS}`);
     if (granularity === 'month') return { form: 'period', from, to, granularity, buckets: periods };
     const firstDay = new Date(Date.UTC(Number(from.slice(0, 4)), Number(from.slice(4, 6)) - 1, 1));
     const lastDay = new Date(Date.UTC(Number(to.slice(0, 4)), Number(to.slice(4, 6)), 0));
     const days = daysBetween(firstDay, lastDay);
-    if (days.length > MAX_RANGE_DAYS) throw CostsProblems.range(`daily buckets over ${periods.length} months make ${days.length} days; at most ${MAX_RANGE_DAYS} (choose granularity=month or a shorter range)`);
+    if (days.length > MAX_RANGE_DAYS)
+      throw CostsProblems.range(
+        `daily buckets over ${periods.length} months make ${days.length} days; ` +
+          `at most ${MAX_RANGE_DAYS} (choose granularity=month or a shorter range)`,
+      );
     return { form: 'period', from, to, granularity, buckets: days };
   }
 
@@ -87,7 +93,9 @@ export function resolveRange(query: { from?: string; to?: string; granularity?: 
 /** The line items a range selects. */
 export function rangeFilter(range: CostsRange): Record<string, unknown> {
   if (range.form === 'period') return { period: { $gte: range.from, $lte: range.to } };
-  return { chargePeriodStart: { $gte: new Date(`${range.from}T00:00:00Z`), $lt: new Date(new Date(`${range.to}T00:00:00Z`).getTime() + DAY_MS) } };
+  return {
+    chargePeriodStart: { $gte: new Date(`${range.from}T00:00:00Z`), $lt: new Date(new Date(`${range.to}T00:00:00Z`).getTime() + DAY_MS) },
+  };
 }
 
 /** The bucket of a line item: its period, or the UTC day (or month) of its charge period start. */
@@ -104,7 +112,10 @@ export function dayBucket(start: Date, granularity: CostGranularity): string {
   return granularity === 'day' ? day : periodOfDay(day);
 }
 
-/** `bucketExpression` over rows that each hold one UTC day, whose `chargePeriodStart` is that day's midnight: the date itself, named by `dayBucket`. */
+/**
+ * `bucketExpression` over rows that each hold one UTC day, whose `chargePeriodStart` is that day's midnight: the date itself, named
+ * by `dayBucket`.
+ */
 export function dayRowsBucket(range: CostsRange): unknown {
   const bucket = bucketExpression(range);
   return bucket === '$period' ? bucket : '$chargePeriodStart';

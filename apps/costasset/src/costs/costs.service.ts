@@ -5,7 +5,16 @@ import { combineFilters, compileExpression, ExpressionError, toProblem } from '.
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { VisibilityService } from '../resource-groups/visibility.service';
 import { CostSource, lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
-import { assembleCosts, CostGroupRow, CostsAnswer, costsPipeline, CostsPlan, CostsSource, LINE_ITEMS_SOURCE, parseGroupings } from './costs-aggregation';
+import {
+  assembleCosts,
+  CostGroupRow,
+  CostsAnswer,
+  costsPipeline,
+  CostsPlan,
+  CostsSource,
+  LINE_ITEMS_SOURCE,
+  parseGroupings,
+} from './costs-aggregation';
 import { CostsProblems } from './costs.problems';
 import { bucketExpression, currentPeriod, dayRowsBucket, rangeFilter, resolveRange } from './costs-range';
 import { CostsQuery, DEFAULT_TOP } from './dto/costs.query';
@@ -27,7 +36,12 @@ function filterOf(text: string | undefined): Record<string, unknown> {
  */
 function costsSource(where: CostSource): CostsSource {
   if (where.source === 'line-items') return LINE_ITEMS_SOURCE;
-  return { name: 'rollup', rollupLevel: where.rollupLevel, count: lineItemCount('rollup'), bucket: where.rollupLevel === 'day' ? dayRowsBucket : bucketExpression };
+  return {
+    name: 'rollup',
+    rollupLevel: where.rollupLevel,
+    count: lineItemCount('rollup'),
+    bucket: where.rollupLevel === 'day' ? dayRowsBucket : bucketExpression,
+  };
 }
 
 /** The cost explorer: sums of the caller's visible line items, grouped and bucketed (docs/cost-explorer.md). */
@@ -50,12 +64,24 @@ export class CostsService {
       this.planner.ready(principal.tenantId),
     ]);
     const selection = combineFilters(expression, visible);
-    const defaultEnd = query.from === undefined && query.to === undefined ? await this.latestPeriod(principal.tenantId, selection) : currentPeriod();
+    const defaultEnd =
+      query.from === undefined && query.to === undefined ? await this.latestPeriod(principal.tenantId, selection) : currentPeriod();
     const range = resolveRange(query, defaultEnd);
-    const plan: CostsPlan = { range, groupBy, metric: query.metric ?? 'cost', top: query.top ?? DEFAULT_TOP, match: combineFilters(rangeFilter(range), selection) };
+    const plan: CostsPlan = {
+      range,
+      groupBy,
+      metric: query.metric ?? 'cost',
+      top: query.top ?? DEFAULT_TOP,
+      match: combineFilters(rangeFilter(range), selection),
+    };
     // the bucket reads the period, or the day of the charges (then only the daily rollups can answer)
     const bucketField = bucketExpression(range) === '$period' ? 'period' : 'chargePeriodStart';
-    const read = [...groupBy.map((grouping) => ('field' in grouping ? grouping.field : 'tags')), plan.metric, 'billingCurrency', bucketField];
+    const read = [
+      ...groupBy.map((grouping) => ('field' in grouping ? grouping.field : 'tags')),
+      plan.metric,
+      'billingCurrency',
+      bucketField,
+    ];
     const where = await this.planner.choose(principal.tenantId, plan.match, read, rollupsReady);
     const source = costsSource(where);
     const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, where, costsPipeline(plan, source));

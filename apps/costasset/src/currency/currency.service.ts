@@ -21,11 +21,15 @@ function asCurrencyList(value: unknown): string[] | undefined {
 
 function asRates(value: unknown): Record<string, number> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] > 0));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(
+      (entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] > 0,
+    ),
+  );
 }
 
 /**
- * The corporate currency lives in the core service (contract §5). Asked over NATS, cached per
+ * The corporate currency lives in the core service (docs/interface.md#configuration-values-and-feature-flags). Asked over NATS, cached per
  * tenant, and dropped as soon as the core announces a change of one of the currency keys.
  */
 @Injectable()
@@ -48,7 +52,9 @@ export class CurrencyService extends CurrencyConverter implements OnModuleInit {
 
   currencies(tenantId: string): Promise<TenantCurrencies> {
     return this.cache.getOrLoad(tenantId, async () => {
-      const [instance, byDefault, rates] = await Promise.all(CURRENCY_KEYS.map((key) => this.bus.request('core.config.get', { tenantId, key })));
+      const [instance, byDefault, rates] = await Promise.all(
+        CURRENCY_KEYS.map((key) => this.bus.request('core.config.get', { tenantId, key })),
+      );
       const defaultCurrency = typeof byDefault.value === 'string' ? byDefault.value : FALLBACK_CURRENCY;
       return {
         defaultCurrency,

@@ -29,14 +29,20 @@ export class DataManagementController {
   @Post()
   @ApiOperation({ summary: 'Submits a deletion request: a job removes the matching cost line items, assets and utilization in batches' })
   @ApiCreatedResponse({ type: DeletionRequestResponse })
-  @ApiBadRequestResponse({ description: '`DELETION_FILTER_REQUIRED`, `DELETION_PERIODS_INVALID`, `DELETION_ACCOUNTS_REQUIRED`, `VALIDATION_FAILED`' })
-  @ApiForbiddenResponse({ description: "`DELETION_OUTSIDE_VISIBILITY`: a named billing account is not wholly within the caller's visibility" })
+  @ApiBadRequestResponse({
+    description: '`DELETION_FILTER_REQUIRED`, `DELETION_PERIODS_INVALID`, `DELETION_ACCOUNTS_REQUIRED`, `VALIDATION_FAILED`',
+  })
+  @ApiForbiddenResponse({
+    description: "`DELETION_OUTSIDE_VISIBILITY`: a named billing account is not wholly within the caller's visibility",
+  })
   submit(@CurrentPrincipal() principal: Principal, @Body() body: CreateDeletionRequestDto): Promise<DeletionRequestResponse> {
     return this.dataManagement.submit(principal, body);
   }
 
   @Get()
-  @ApiOperation({ summary: "Lists the tenant's deletion requests, newest first: all of them for a System Admin, the caller's own for a Cost Data Manager" })
+  @ApiOperation({
+    summary: "Lists the tenant's deletion requests, newest first: all of them for a System Admin, the caller's own for a Cost Data Manager",
+  })
   @ApiOkResponse({ type: DeletionRequestPage })
   list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<DeletionRequestPage> {
     return this.dataManagement.list(principal, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
@@ -44,7 +50,9 @@ export class DataManagementController {
 
   @Get('accounts')
   @HeavyRoute()
-  @ApiOperation({ summary: "Billing accounts holding cost line items, with row counts and period range (those wholly within the caller's visibility)" })
+  @ApiOperation({
+    summary: "Billing accounts holding cost line items, with row counts and period range (those wholly within the caller's visibility)",
+  })
   @ApiOkResponse({ type: [BillingAccountSummary] })
   accounts(@CurrentPrincipal() principal: Principal): Promise<BillingAccountSummary[]> {
     return this.dataManagement.accounts(principal);

@@ -11,9 +11,15 @@ import { DataManagementService } from './data-management.service';
 import { DeletionRequestRepository } from './deletion-request.repository';
 import { DELETION_REQUEST, DeletionRequestSchema } from './schemas/deletion-request.schema';
 
-/** B.10 data management: deletion requests run as `data-deletion` jobs. */
+/** Data management (docs/interface.md#administration-admin): deletion requests run as `data-deletion` jobs. */
 @Module({
-  imports: [MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]), JobsModule, LineItemsModule, RollupsModule, ResourceGroupsModule],
+  imports: [
+    MongooseModule.forFeature([{ name: DELETION_REQUEST, schema: DeletionRequestSchema }]),
+    JobsModule,
+    LineItemsModule,
+    RollupsModule,
+    ResourceGroupsModule,
+  ],
   controllers: [DataManagementController],
   providers: [DeletionRequestRepository, DataManagementService, DataDeletionHandler, AccountSummaries],
 })

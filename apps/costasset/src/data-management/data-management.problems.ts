@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 
 export const DataManagementProblems = {
   notFound: (id: string) => new ProblemException(404, 'DELETION_REQUEST_NOT_FOUND', `No deletion request "${id}"`),
@@ -26,6 +26,8 @@ export const DataManagementProblems = {
       403,
       'DELETION_OUTSIDE_VISIBILITY',
       `These billing accounts are not (or not wholly) within the caller's visibility: ${accounts.slice(0, 20).join(', ')}`,
-      accounts.slice(0, 100).map((account) => ({ field: 'filters.billingAccountIds', messages: [`${account} is outside the caller's visibility`] })),
+      accounts
+        .slice(0, 100)
+        .map((account) => ({ field: 'filters.billingAccountIds', messages: [`${account} is outside the caller's visibility`] })),
     ),
 };

@@ -94,7 +94,9 @@ export class DataManagementService {
     if (filter === null) return;
     if (!billingAccountIds?.length) throw DataManagementProblems.accountsRequired();
     const known = new Set(providerName ? ['providerName', 'billingAccountId'] : ['billingAccountId']);
-    const outside = billingAccountIds.filter((billingAccountId) => evaluateFilter(filter, { providerName, billingAccountId }, known) !== true);
+    const outside = billingAccountIds.filter(
+      (billingAccountId) => evaluateFilter(filter, { providerName, billingAccountId }, known) !== true,
+    );
     if (outside.length > 0) throw DataManagementProblems.outsideVisibility(outside);
   }
 
@@ -125,14 +127,23 @@ export class DataManagementService {
   async accounts(principal: Principal): Promise<BillingAccountSummary[]> {
     const [summary, filter] = await Promise.all([this.summaries.of(principal.tenantId), this.visibility.filterFor(principal)]);
     if (filter === null) return summary;
-    return summary.filter(({ providerName, billingAccountId }) => evaluateFilter(filter, { providerName, billingAccountId }, ACCOUNT_FIELDS) === true);
+    return summary.filter(
+      ({ providerName, billingAccountId }) => evaluateFilter(filter, { providerName, billingAccountId }, ACCOUNT_FIELDS) === true,
+    );
   }
 
   /** Providers and accounts from the same summary; periods from the `tenantId + period` index alone (a distinct scan). */
   async filters(principal: Principal): Promise<DeletionFilterValues> {
     const filter = await this.visibility.filterFor(principal);
-    const [summary, periods] = await Promise.all([this.accounts(principal), this.lineItems.distinct<string>(principal.tenantId, 'period', filter ?? {})]);
-    const accounts: FilterAccount[] = summary.map(({ providerName, billingAccountId, billingAccountName }) => ({ providerName, billingAccountId, billingAccountName }));
+    const [summary, periods] = await Promise.all([
+      this.accounts(principal),
+      this.lineItems.distinct<string>(principal.tenantId, 'period', filter ?? {}),
+    ]);
+    const accounts: FilterAccount[] = summary.map(({ providerName, billingAccountId, billingAccountName }) => ({
+      providerName,
+      billingAccountId,
+      billingAccountName,
+    }));
     return {
       providers: [...new Set(accounts.map((account) => account.providerName))],
       accounts,

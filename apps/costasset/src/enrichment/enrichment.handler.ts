@@ -191,13 +191,15 @@ export class EnrichmentHandler implements JobHandler<EnrichPayload>, OnModuleIni
         }
         if (file.kind !== 'cost') {
           const checked = file.kind === 'asset' ? checkAssetRow(row as Row, fileContext) : checkUtilizationRow(row as Row, fileContext);
-          if (!report.record(file.name, line, checked.problems) && checked.ok && !visibility.refused) await writer.add(file.kind, checked.doc);
+          if (!report.record(file.name, line, checked.problems) && checked.ok && !visibility.refused)
+            await writer.add(file.kind, checked.doc);
           continue;
         }
         header ??= planHeader(Object.keys(row), undefined);
         const checked = checkCostRow(row, fileContext, line, header);
         const source = checked.source ?? { file: file.name, line };
-        if (!report.record(source.file, source.line, checked.problems) && checked.ok && visibility.admits(checked.doc)) await writer.add('cost', checked.doc);
+        if (!report.record(source.file, source.line, checked.problems) && checked.ok && visibility.admits(checked.doc))
+          await writer.add('cost', checked.doc);
       }
     }
     await writer.flushAll();

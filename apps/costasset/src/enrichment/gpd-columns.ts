@@ -1,6 +1,6 @@
 import type { GpdFileKind } from './gpd-layout';
 
-/** FOCUS 1.2 column names each GPD CSV must carry (contract §5). */
+/** FOCUS 1.2 column names each GPD CSV must carry (docs/gpd-format.md#csv-files). */
 export const REQUIRED_COLUMNS: Record<GpdFileKind, string[]> = {
   cost: ['ChargePeriodStart', 'ChargePeriodEnd', 'BillingAccountId', 'BillingAccountName', 'BilledCost', 'BillingCurrency', 'ServiceName'],
   asset: ['ResourceId', 'ResourceName', 'ResourceType', 'RegionId'],

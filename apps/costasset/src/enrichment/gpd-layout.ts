@@ -1,7 +1,7 @@
 import { decodeGpdName } from './gpd-names';
 
 /**
- * The layout of a GPD zip (contract §5), checked on the entry names alone before any row is read:
+ * The layout of a GPD zip (docs/gpd-format.md#zip-layout), checked on the entry names alone before any row is read:
  *   provider_metadata.yml
  *   YYYYMM/<billingAccountId>/C_<billingAccountId>_<timestamp>.csv        exactly one per account
  *   YYYYMM/<billingAccountId>/<assetAccountId>/A_*.csv                    exactly one per asset account

@@ -113,7 +113,8 @@ describe('cost row validation and mapping', () => {
 
   it('lists every problem of a row', () => {
     expect(reason({ BilledCost: 'ten', BillingCurrency: 'usd', ChargePeriodStart: 'x' })).toBe(
-      'ChargePeriodStart "x" is not an ISO 8601 date; BilledCost "ten" is not a decimal number; BillingCurrency "usd" is not an ISO 4217 code',
+      'ChargePeriodStart "x" is not an ISO 8601 date; BilledCost "ten" is ' +
+        'not a decimal number; BillingCurrency "usd" is not an ISO 4217 code',
     );
   });
 });

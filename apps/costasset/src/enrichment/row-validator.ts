@@ -26,7 +26,7 @@ export interface FileContext {
   sourceFile?: string;
 }
 
-/** The cost-file columns whose null value rejects a GPD row (contract §5). */
+/** The cost-file columns whose null value rejects a GPD row (docs/gpd-format.md#cost-file-c_account_timestampcsv). */
 export const GPD_REQUIRED_VALUES = [
   'ChargePeriodStart',
   'ChargePeriodEnd',

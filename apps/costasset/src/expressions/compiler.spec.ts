@@ -1,5 +1,5 @@
 import { Query } from 'mingo';
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { Expression } from './ast';
 import { MAX_PARAM_BYTES, combineFilters, compileExpression, compileToFilter, parameterNames } from './compiler';
 import { ExpressionError } from './errors';

@@ -21,12 +21,7 @@ export type TagFilter = { tags: { $elemMatch: TagElementMatch } };
 /** `true` compiles to the empty filter (matches every line item), `false` to `{ $nor: [{}] }` (matches none). */
 export type MatchAll = Record<string, never>;
 export type ExpressionFilter =
-  | FieldFilter
-  | TagFilter
-  | MatchAll
-  | { $and: ExpressionFilter[] }
-  | { $or: ExpressionFilter[] }
-  | { $nor: ExpressionFilter[] };
+  FieldFilter | TagFilter | MatchAll | { $and: ExpressionFilter[] } | { $or: ExpressionFilter[] } | { $nor: ExpressionFilter[] };
 
 export const MAX_PARAM_BYTES = 1024;
 

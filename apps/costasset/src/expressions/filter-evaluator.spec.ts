@@ -26,8 +26,12 @@ const tree: fc.Arbitrary<Expression> = fc.letrec<{ expression: Expression }>((ti
     }),
     fc.boolean().map((value): Expression => ({ kind: 'constant', value })),
     tie('expression').map((operand): Expression => ({ kind: 'not', operand })),
-    fc.array(tie('expression'), { minLength: 2, maxLength: 3 }).map((operands): Expression => ({ kind: 'and', operands: operands as Operands })),
-    fc.array(tie('expression'), { minLength: 2, maxLength: 3 }).map((operands): Expression => ({ kind: 'or', operands: operands as Operands })),
+    fc
+      .array(tie('expression'), { minLength: 2, maxLength: 3 })
+      .map((operands): Expression => ({ kind: 'and', operands: operands as Operands })),
+    fc
+      .array(tie('expression'), { minLength: 2, maxLength: 3 })
+      .map((operands): Expression => ({ kind: 'or', operands: operands as Operands })),
   ),
 })).expression;
 
@@ -36,7 +40,9 @@ const doc = fc.record(
     providerName: fc.constantFrom(...VALUES),
     billingAccountId: fc.constantFrom(...VALUES),
     serviceName: fc.constantFrom(...VALUES),
-    tags: fc.array(fc.record({ group: fc.constant('team'), key: fc.constant('owner'), value: fc.constantFrom(...VALUES) }), { maxLength: 2 }),
+    tags: fc.array(fc.record({ group: fc.constant('team'), key: fc.constant('owner'), value: fc.constantFrom(...VALUES) }), {
+      maxLength: 2,
+    }),
   },
   { requiredKeys: ['tags'] },
 );
@@ -67,7 +73,12 @@ describe('evaluateFilter', () => {
   });
 
   it('reads a visibility that names an account as deciding account-level scopes', () => {
-    const filter = { $or: [{ billingAccountId: { $eq: 'a' } }, { tags: { $elemMatch: { group: { $eq: 'team' }, key: { $eq: 'owner' }, value: { $eq: 'x' } } } }] };
+    const filter = {
+      $or: [
+        { billingAccountId: { $eq: 'a' } },
+        { tags: { $elemMatch: { group: { $eq: 'team' }, key: { $eq: 'owner' }, value: { $eq: 'x' } } } },
+      ],
+    };
     const known = new Set(['providerName', 'billingAccountId', 'billingPeriod']);
     expect(evaluateFilter(filter, { billingAccountId: 'a' }, known)).toBe(true);
     expect(evaluateFilter(filter, { billingAccountId: 'b' }, known)).toBeUndefined();

@@ -35,7 +35,9 @@ function evaluateCondition(actual: unknown, condition: Condition): boolean {
       case '$in':
         return (operand as unknown[]).includes(actual);
       case '$elemMatch':
-        return Array.isArray(actual) && actual.some((element) => evaluateFilter(operand as Record<string, unknown>, element as Doc) === true);
+        return (
+          Array.isArray(actual) && actual.some((element) => evaluateFilter(operand as Record<string, unknown>, element as Doc) === true)
+        );
       default:
         throw new Error(`filter condition ${operator} is not one the expression compiler emits`);
     }

@@ -142,9 +142,15 @@ describe('parse: errors', () => {
       'placeholder inside quotes',
       `period == '\${period}'`,
       11,
-      `placeholder \${period} inside quotes at position 11: a placeholder is filled only without quotes (<field> == \${period}), and always as one literal string; for the text \${period} itself write \\\${period}`,
+      `placeholder \${period} inside quotes at position 11: a placeholder is filled only without quotes (<field> ` +
+        `== \${period}), and always as one literal string; for the text \${period} itself write \\\${period}`,
     ],
-    ['placeholder inside double quotes, after text', `tag('g', 'k' == "acct-\${id}")`, 22, `placeholder \${id} inside quotes at position 22`],
+    [
+      'placeholder inside double quotes, after text',
+      `tag('g', 'k' == "acct-\${id}")`,
+      22,
+      `placeholder \${id} inside quotes at position 22`,
+    ],
     ['unknown escape', `region == 'a\\nb'`, 12, `unsupported escape '\\n' at position 12: only \\\\, \\', \\" and \\$ are allowed`],
     ['===', `region === 'a'`, 7, `expected '==' at position 7, found '===' (there is no '===' operator)`],
     ['!==', `region !== 'a'`, 7, `expected '!=' at position 7, found '!==' (there is no '!==' operator)`],

@@ -191,7 +191,8 @@ class Parser {
     this.comparisons++;
     if (this.comparisons > EXPRESSION_LIMITS.maxComparisons) {
       throw new ExpressionError(
-        `too many comparisons at position ${position}: at most ${EXPRESSION_LIMITS.maxComparisons} comparisons and tag(...) calls are allowed`,
+        `too many comparisons at position ${position}: ` +
+          `at most ${EXPRESSION_LIMITS.maxComparisons} comparisons and tag(...) calls are allowed`,
         position,
       );
     }

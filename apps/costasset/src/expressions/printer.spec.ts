@@ -34,6 +34,11 @@ describe('print', () => {
     expect(quote(`a'b"c\\d\n`)).toBe(`'a\\'b"c\\\\d\n'`);
     // the text ${a} is a literal, never read back as a (refused) quoted placeholder
     expect(quote('cost ${a} $5 {b}')).toBe(`'cost \\\${a} $5 {b}'`);
-    expect(parse(`region == ${quote('${a}')}`)).toEqual({ kind: 'compare', field: 'region', op: '==', value: { kind: 'literal', value: '${a}' } });
+    expect(parse(`region == ${quote('${a}')}`)).toEqual({
+      kind: 'compare',
+      field: 'region',
+      op: '==',
+      value: { kind: 'literal', value: '${a}' },
+    });
   });
 });

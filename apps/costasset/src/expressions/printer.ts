@@ -23,7 +23,9 @@ export function print(expression: Expression): string {
     case 'not': {
       const { operand } = expression;
       // `!providerName == 'x'` would parse the same, but reads as if `!` applied to the field.
-      return operand.kind === 'not' || operand.kind === 'tag' || operand.kind === 'constant' ? `!${print(operand)}` : `!(${print(operand)})`;
+      return operand.kind === 'not' || operand.kind === 'tag' || operand.kind === 'constant'
+        ? `!${print(operand)}`
+        : `!(${print(operand)})`;
     }
   }
 }

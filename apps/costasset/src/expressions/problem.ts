@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { ExpressionError } from './errors';
 
 /** Kept out of errors.ts so that parsing and compiling do not load the HTTP library. */

@@ -139,14 +139,16 @@ export class Tokenizer {
     const match = PLACEHOLDER_NAME.exec(this.text);
     if (!match) {
       throw new ExpressionError(
-        `expected a placeholder name ([A-Za-z_][A-Za-z0-9_]*) after '\${' at position ${nameStart}, found ${describeCharacter(this.text, nameStart)}`,
+        `expected a placeholder name ([A-Za-z_][A-Za-z0-9_]*) after '\${' at ` +
+          `position ${nameStart}, found ${describeCharacter(this.text, nameStart)}`,
         nameStart,
       );
     }
     const closing = nameStart + match[0].length;
     if (this.text[closing] !== '}') {
       throw new ExpressionError(
-        `expected '}' at position ${closing} to close the placeholder started at position ${start}, found ${describeCharacter(this.text, closing)}`,
+        `expected '}' at position ${closing} to close the placeholder started ` +
+          `at position ${start}, found ${describeCharacter(this.text, closing)}`,
         closing,
       );
     }

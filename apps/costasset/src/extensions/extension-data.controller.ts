@@ -5,7 +5,8 @@ import { DataDeleted, DeleteDataRequest, DownloadQuery, StoredFile } from './dto
 import { ExtensionDataService } from './extension-data.service';
 
 const KEYS =
-  'Keys are relative to the tenant prefix; a key outside it (absolute, `..`, another tenant) answers 404 OBJECT_NOT_FOUND, as a missing one does.';
+  'Keys are relative to the tenant prefix; a key outside it (absolute, ' +
+  '`..`, another tenant) answers 404 OBJECT_NOT_FOUND, as a missing one does.';
 
 @ApiTags('extensions')
 @Controller('api/costasset/extensions/data')
@@ -38,7 +39,10 @@ export class ExtensionDataController {
 
   @Get('download')
   @AnyMember()
-  @ApiOperation({ summary: 'Streams one file', description: `${KEYS} A file of an upload the caller may not see answers 404 OBJECT_NOT_FOUND too.` })
+  @ApiOperation({
+    summary: 'Streams one file',
+    description: `${KEYS} A file of an upload the caller may not see answers 404 OBJECT_NOT_FOUND too.`,
+  })
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   @ApiNotFoundResponse({ description: 'OBJECT_NOT_FOUND' })

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import type { Principal } from '@lib/auth';
 import { CostassetEnvironment } from '../costasset.environment';
 import { UploadFileAccess } from './upload-file-access';
@@ -33,12 +33,17 @@ export class ExtensionDataService {
     const found = await listObjects(this.store, this.env.S3_BUCKET, tenantPrefix(tenantId)).catch(() => {
       throw storeUnavailable();
     });
-    const visible = await this.files.visibleKeys(principal, found.map((object) => relativeToTenant(tenantId, object.key)));
-    return found.filter((object) => visible.has(relativeToTenant(tenantId, object.key))).map((object) => ({
-      key: relativeToTenant(tenantId, object.key),
-      Size: String(object.size),
-      lastModified: new Date(object.lastModified).toISOString(),
-    }));
+    const visible = await this.files.visibleKeys(
+      principal,
+      found.map((object) => relativeToTenant(tenantId, object.key)),
+    );
+    return found
+      .filter((object) => visible.has(relativeToTenant(tenantId, object.key)))
+      .map((object) => ({
+        key: relativeToTenant(tenantId, object.key),
+        Size: String(object.size),
+        lastModified: new Date(object.lastModified).toISOString(),
+      }));
   }
 
   /** Refuses the whole request when one key is outside the tenant; counts only objects that existed. */

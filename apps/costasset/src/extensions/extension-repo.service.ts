@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { CostassetEnvironment } from '../costasset.environment';
 import { ExtensionValidation, PresignedUpload } from './dto/extension-files.dto';
 import { readExtension } from './manifest/extension-archive';

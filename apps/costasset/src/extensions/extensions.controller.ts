@@ -55,8 +55,8 @@ export class ExtensionsController {
   @ApiOperation({
     summary: 'Pre-signed PUT URL for an extension zip (System Admin)',
     description:
-      'The object goes to `extensions/<ProviderCode>/<Filename>` under the tenant prefix. With `sizeBytes`, the URL accepts a body of exactly that length only, ' +
-      `and validation (and a flow) refuses a stored zip of another size. ${EXTENSION_FORMAT_DOC}`,
+      'The object goes to `extensions/<ProviderCode>/<Filename>` under the tenant prefix. With `sizeBytes`, the URL accepts a ' +
+      `body of exactly that length only, and validation (and a flow) refuses a stored zip of another size. ${EXTENSION_FORMAT_DOC}`,
   })
   @ApiOkResponse({ type: PresignedUpload })
   @ApiPayloadTooLargeResponse({ description: 'EXTENSION_TOO_LARGE: `sizeBytes` is over EXTENSION_MAX_BYTES' })
@@ -70,9 +70,10 @@ export class ExtensionsController {
   @ApiOperation({
     summary: 'Validates an uploaded extension zip (System Admin)',
     description:
-      'Checks that the zip holds `extension.json` at its root: `providerCode` (equal to ProviderCode), `version`, `input: { filePattern, csv: { delimiter, quote, header: true, encoding } }`, ' +
-      '`mapping: { <GPD cost column>: <JSONata expression over one raw row> }` covering every required column and no unknown one, optional `metadata: { providerName, currency }`. ' +
-      'Expressions are compiled, never evaluated. An invalid manifest is a 200 with `valid: false`. ' +
+      'Checks that the zip holds `extension.json` at its root: `providerCode` (equal to ProviderCode), `version`, ' +
+      '`input: { filePattern, csv: { delimiter, quote, header: true, encoding } }`, `mapping: { <GPD cost column>: ' +
+      '<JSONata expression over one raw row> }` covering every required column and no unknown one, optional `metadata: ' +
+      '{ providerName, currency }`. Expressions are compiled, never evaluated. An invalid manifest is a 200 with `valid: false`. ' +
       EXTENSION_FORMAT_DOC,
   })
   @ApiOkResponse({ type: ExtensionValidation })
@@ -88,8 +89,8 @@ export class ExtensionsController {
   @ApiOperation({
     summary: 'Pre-signed PUT URL for a raw-data zip (Cost Data Manager)',
     description:
-      'The object goes to `raw/<ProviderCode>/uploads/<Filename>` under the tenant prefix. With `sizeBytes`, the URL accepts a body of exactly that length only, ' +
-      `and notify refuses a stored zip of another size. ${EXTENSION_FORMAT_DOC}`,
+      'The object goes to `raw/<ProviderCode>/uploads/<Filename>` under the tenant prefix. With `sizeBytes`, ' +
+      `the URL accepts a body of exactly that length only, and notify refuses a stored zip of another size. ${EXTENSION_FORMAT_DOC}`,
   })
   @ApiOkResponse({ type: PresignedUpload })
   @ApiPayloadTooLargeResponse({ description: 'ARCHIVE_TOO_LARGE: `sizeBytes` is over RAW_MAX_EXPANDED_BYTES' })
@@ -103,9 +104,10 @@ export class ExtensionsController {
   @ApiOperation({
     summary: 'Expands an uploaded raw-data zip inside the object store (Cost Data Manager)',
     description:
-      'Entries go to `raw/<ProviderCode>/expanded/<Filename>/<entry path>` (one folder per raw upload; expanding the same Filename again replaces it). ' +
-      'Refused before the zip is opened: a zip larger than RAW_MAX_EXPANDED_BYTES, or not the `sizeBytes` declared for its upload URL. ' +
-      'Refused with nothing left written: unsafe paths, more than RAW_MAX_ENTRIES entries, more than RAW_MAX_EXPANDED_BYTES expanded.',
+      'Entries go to `raw/<ProviderCode>/expanded/<Filename>/<entry path>` (one folder per raw upload; ' +
+      'expanding the same Filename again replaces it). Refused before the zip is opened: a zip larger than ' +
+      'RAW_MAX_EXPANDED_BYTES, or not the `sizeBytes` declared for its upload URL. Refused with nothing left written: ' +
+      'unsafe paths, more than RAW_MAX_ENTRIES entries, more than RAW_MAX_EXPANDED_BYTES expanded.',
   })
   @ApiOkResponse({ type: ExpandedRawData })
   @ApiBadRequestResponse({ description: 'ARCHIVE_PATH_REFUSED (absolute or `..` entry), ARCHIVE_INVALID, RAW_DATA_SIZE_MISMATCH' })
@@ -121,9 +123,11 @@ export class ExtensionsController {
   @ApiOperation({
     summary: 'Transforms the expanded raw data of a provider into a GPD file (Cost Data Manager)',
     description:
-      'Starts an `extension-flow` job with the most recently uploaded extension of the provider, over the expanded files of ONE raw upload: `vars.rawFile` (its notify `Filename`), ' +
-      'or else the raw upload expanded most recently. The job checks every mapped row with the same rules as enrichment (rejections name the raw file and line), writes ' +
-      '`gpd/<jobId>/<providerCode>-extension.zip` and registers it as a GPD upload (GPDUploadRefId = jobId, state `uploaded`) of the manifest provider name, ready for POST /v1/gpd/enrich. ' +
+      'Starts an `extension-flow` job with the most recently uploaded extension of the provider, ' +
+      'over the expanded files of ONE raw upload: `vars.rawFile` (its notify `Filename`), or else the raw upload ' +
+      'expanded most recently. The job checks every mapped row with the same rules as enrichment (rejections name ' +
+      'the raw file and line), writes `gpd/<jobId>/<providerCode>-extension.zip` and registers it as a GPD upload ' +
+      '(GPDUploadRefId = jobId, state `uploaded`) of the manifest provider name, ready for POST /v1/gpd/enrich. ' +
       'Once enriched, it replaces the rows of earlier flows of the same raw upload (they become `superseded`). ' +
       EXTENSION_FORMAT_DOC,
   })

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'minio';
 import type { Entry } from 'yauzl';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { CostassetEnvironment } from '../costasset.environment';
 import { openObjectZip, ZipArchive } from '../enrichment/object-zip';
 import { BudgetExceededError, ByteBudget } from './archive/byte-budget';

@@ -36,7 +36,10 @@ export class CoreSettingsClient implements OnModuleInit {
   }
 
   async listValue(tenantId: string, key: string): Promise<string[]> {
-    const value = await this.values.getOrLoad(`${tenantId}\u0000${key}`, async () => (await this.bus.request('core.config.get', { tenantId, key })).value);
+    const value = await this.values.getOrLoad(
+      `${tenantId}\u0000${key}`,
+      async () => (await this.bus.request('core.config.get', { tenantId, key })).value,
+    );
     return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   }
 }

@@ -14,7 +14,11 @@ export class FeatureFlagsController {
   @SystemAdminOnly()
   @ApiOperation({ summary: 'Wraps POST /core/featureflagmanagement/v1/featureflag: 201 when created, 200 when it existed' })
   @ApiCreatedResponse({ type: FeatureFlagRecordResponse })
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: FeatureFlagBody, @Res({ passthrough: true }) response: Response): Promise<FeatureFlagRecordResponse> {
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: FeatureFlagBody,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<FeatureFlagRecordResponse> {
     const result = await this.flags.set(principal, body.configurationkey, body.configurationvalue, 'create');
     response.status(result.created ? 201 : 200);
     return result.flag;
@@ -40,9 +44,14 @@ export class FeatureFlagsController {
   @HttpCode(200)
   @SystemAdminOnly()
   @ApiOperation({ summary: 'Sets flags given as { "<flag name>": "true" } (e.g. BCM_813715_<provider>RI), creating missing ones' })
-  @ApiBody({ schema: { type: 'object', additionalProperties: { type: 'string', enum: ['true', 'false'] }, example: { BCM_813715_AWSRI: 'true' } } })
+  @ApiBody({
+    schema: { type: 'object', additionalProperties: { type: 'string', enum: ['true', 'false'] }, example: { BCM_813715_AWSRI: 'true' } },
+  })
   @ApiOkResponse({ type: [FeatureFlagRecordResponse] })
-  housekeepingConfiguration(@CurrentPrincipal() principal: Principal, @Body() body: Record<string, unknown>): Promise<FeatureFlagRecordResponse[]> {
+  housekeepingConfiguration(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: Record<string, unknown>,
+  ): Promise<FeatureFlagRecordResponse[]> {
     return this.flags.setMany(principal, body);
   }
 }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { FeatureFlagRecord, MessageBus, SetFlagReply } from '@lib/messaging';
 
 const FLAG_KEY = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** The wrappers of B.11: the core's flag operations, reached over NATS on behalf of the caller. */
+/**
+ * The flag wrappers (docs/interface.md#currency-and-feature-flag-wrappers): the core's flag
+ * operations, reached over NATS on behalf of the caller.
+ */
 @Injectable()
 export class FeatureFlagsService {
   constructor(private readonly bus: MessageBus) {}
@@ -24,7 +27,8 @@ export class FeatureFlagsService {
       throw Problems.badRequest('VALIDATION_FAILED', 'The body must be a JSON object of flags, as { "FLAG": "true" }');
     }
     const entries = Object.entries(flags);
-    if (entries.length === 0 || entries.length > 50) throw Problems.badRequest('VALIDATION_FAILED', 'Give 1 to 50 flags as { "FLAG": "true" }');
+    if (entries.length === 0 || entries.length > 50)
+      throw Problems.badRequest('VALIDATION_FAILED', 'Give 1 to 50 flags as { "FLAG": "true" }');
     const invalid = entries.filter(([key, value]) => !FLAG_KEY.test(key) || (value !== 'true' && value !== 'false'));
     if (invalid.length > 0) {
       throw Problems.badRequest(

@@ -23,7 +23,8 @@ import { LoadTracker, RollupsService } from '../rollups/rollups.service';
 import { ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
 import { CoreSettingsClient } from '../feature-flags/core-settings.client';
 import { ImportReplacement, scopeKey } from './import-replacement';
-import { FocusFile, openFocusFile } from './readers/focus-file-reader';
+import type { FocusFile } from './readers/focus-file';
+import { openFocusFile } from './readers/focus-file-reader';
 
 /** Values a FOCUS row cannot be stored without (the rest of the mandatory columns are conformance warnings). */
 export const FOCUS_REQUIRED_VALUES = ['ChargePeriodStart', 'BilledCost', 'BillingCurrency', 'BillingAccountId', 'ProviderName'];
@@ -164,8 +165,7 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
     const totalBytes = parts.reduce((sum, part) => sum + (part.sizeBytes ?? 0), 0);
     let bytesBefore = 0;
     let current: FocusFile | undefined;
-    const progress = () =>
-      context.progress(bytesBefore + (current?.bytesRead() ?? 0), totalBytes, { rows: report.rowsRead });
+    const progress = () => context.progress(bytesBefore + (current?.bytesRead() ?? 0), totalBytes, { rows: report.rowsRead });
     const writer = new BatchWriter(
       tenantId,
       this.env.GPD_BATCH_SIZE,
@@ -256,7 +256,15 @@ export class FocusImportHandler implements JobHandler<ImportPayload>, OnModuleIn
 
   private open(part: UploadPart): Promise<FocusFile> {
     const { S3_BUCKET, FOCUS_PARQUET_MEMORY_CAP_BYTES } = this.env;
-    return openFocusFile(this.store, S3_BUCKET, part.objectKey, part.sizeBytes ?? 0, part.name, part.format, FOCUS_PARQUET_MEMORY_CAP_BYTES);
+    return openFocusFile(
+      this.store,
+      S3_BUCKET,
+      part.objectKey,
+      part.sizeBytes ?? 0,
+      part.name,
+      part.format,
+      FOCUS_PARQUET_MEMORY_CAP_BYTES,
+    );
   }
 }
 

@@ -41,8 +41,8 @@ export class FocusUploadsController {
   @ApiOperation({
     summary: 'Creates a FOCUS upload: names every file of the export, answers one pre-signed PUT URL per file',
     description:
-      'No manifest or extension to write: FOCUS 1.0–1.3 as CSV, CSV.gz or Parquet (Snappy, ZSTD). PUT each file to its URL, then POST .../{uploadId}/import: ' +
-      'the import checks that every named file arrived and runs one `focus.import` job over all of them.',
+      'No manifest or extension to write: FOCUS 1.0–1.3 as CSV, CSV.gz or Parquet (Snappy, ZSTD). PUT each file to its URL, then ' +
+      'POST .../{uploadId}/import: the import checks that every named file arrived and runs one `focus.import` job over all of them.',
   })
   @ApiCreatedResponse({ type: FocusUploadCreated })
   @ApiBadRequestResponse({ description: 'VALIDATION_FAILED, FOCUS_FILE_FORMAT_UNKNOWN, FOCUS_FILE_NAME_REPEATED, FOCUS_TOO_MANY_FILES' })
@@ -76,14 +76,17 @@ export class FocusUploadsController {
   @ApiOperation({
     summary: 'Imports the files of the upload as one job',
     description:
-      'Refused until every file named at creation is in the store. The job reads each file streaming, detects its FOCUS version (declared, file metadata, or columns), ' +
-      'validates every row, writes line items split by ProviderName (ServiceProviderName from 1.3), and then replaces the rows older imports hold for the same ' +
-      '(provider, billing account, billing period). It ends `succeeded`, `completed_with_errors` (rows rejected beyond INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) or `failed` (no row written, or a file unreadable or without a required column: nothing kept).',
+      'Refused until every file named at creation is in the store. The job reads each file streaming, detects its FOCUS ' +
+      'version (declared, file metadata, or columns), validates every row, writes line items split by ProviderName ' +
+      '(ServiceProviderName from 1.3), and then replaces the rows older imports hold for the same (provider, billing account, ' +
+      'billing period). It ends `succeeded`, `completed_with_errors` (rows rejected beyond INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) ' +
+      'or `failed` (no row written, or a file unreadable or without a required column: nothing kept).',
   })
   @ApiAcceptedResponse({ type: FocusImportStarted })
   @ApiBadRequestResponse({
     description:
-      'FOCUS_FILES_NOT_READY (errors list the files not uploaded yet), FOCUS_FILE_SIZE_MISMATCH (a stored file is not its declared `sizeBytes`)',
+      'FOCUS_FILES_NOT_READY (errors list the files not uploaded yet), ' +
+      'FOCUS_FILE_SIZE_MISMATCH (a stored file is not its declared `sizeBytes`)',
   })
   @ApiNotFoundResponse({ description: 'FOCUS_UPLOAD_NOT_FOUND' })
   @ApiConflictResponse({ description: 'FOCUS_ALREADY_IMPORTED' })

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'minio';
-import { DEFAULT_PAGE_SIZE, Problems } from '@lib/http';
+import { DEFAULT_PAGE_SIZE } from '@lib/http';
+import { Problems } from '@lib/core';
 import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
 import { focusPartRefusal, UploadUrls } from '../object-store/upload-urls';
@@ -111,7 +112,11 @@ export class FocusUploadsService {
   }
 
   /** The uploads the caller may see; a page can hold fewer than `limit` of them (follow `nextCursor`). */
-  async list(principal: Principal, limit = DEFAULT_PAGE_SIZE, cursor?: string): Promise<{ items: UploadRecordDto[]; nextCursor: string | null }> {
+  async list(
+    principal: Principal,
+    limit = DEFAULT_PAGE_SIZE,
+    cursor?: string,
+  ): Promise<{ items: UploadRecordDto[]; nextCursor: string | null }> {
     const page = await this.uploads.page(principal.tenantId, { format: 'focus' }, limit, cursor, 'newest');
     return { items: (await this.access.visible(principal, page.items)).map(toUploadRecord), nextCursor: page.nextCursor };
   }
@@ -150,7 +155,8 @@ export class FocusUploadsService {
       });
       if (!stat) missing.push(part.name);
       else if (stat.size > this.env.FOCUS_MAX_FILE_BYTES) tooLarge.push(`${part.name} (${stat.size} bytes)`);
-      else if (stat.size !== (part.declaredBytes ?? stat.size)) mismatched.push(`${part.name} ${focusPartRefusal(stat.size, part, this.env)}`);
+      else if (stat.size !== (part.declaredBytes ?? stat.size))
+        mismatched.push(`${part.name} ${focusPartRefusal(stat.size, part, this.env)}`);
       else {
         part.sizeBytes = stat.size;
         total += stat.size;
@@ -192,7 +198,8 @@ export class FocusUploadsService {
   /** The upload, when the caller may see it (else it is not found, as in another tenant). */
   private async find(principal: Principal, refId: string, includeCleaned = false): Promise<GpdUpload> {
     const upload = await this.uploads.findOne(principal.tenantId, { refId, format: 'focus' });
-    if (!upload || (upload.status === 'cleaned' && !includeCleaned) || !(await this.access.maySee(principal, upload))) throw uploadNotFound(refId);
+    if (!upload || (upload.status === 'cleaned' && !includeCleaned) || !(await this.access.maySee(principal, upload)))
+      throw uploadNotFound(refId);
     return upload;
   }
 }

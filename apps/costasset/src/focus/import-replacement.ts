@@ -37,7 +37,12 @@ export class ImportReplacement {
    * `within`: the importer's visibility (`null`: everything); rows of older imports outside it are
    * never removed, even in a scope this import holds.
    */
-  async apply(tenantId: string, upload: GpdUpload, scopes: ImportScope[], within: Record<string, unknown> | null = null): Promise<ReplacementResult> {
+  async apply(
+    tenantId: string,
+    upload: GpdUpload,
+    scopes: ImportScope[],
+    within: Record<string, unknown> | null = null,
+  ): Promise<ReplacementResult> {
     await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { replacing: true } });
     const mine = new Map(scopes.map((scope) => [scopeKey(scope), scope]));
     const requestedAt = (candidate: Pick<GpdUpload, 'importRequestedAt' | 'createdAt'>) =>
@@ -71,11 +76,19 @@ export class ImportReplacement {
     return { replaced, outdated, scopes: [...mine.values()] };
   }
 
-  private async removeScopes(tenantId: string, refId: string, scopes: ImportScope[], within: Record<string, unknown> | null = null): Promise<number> {
+  private async removeScopes(
+    tenantId: string,
+    refId: string,
+    scopes: ImportScope[],
+    within: Record<string, unknown> | null = null,
+  ): Promise<number> {
     let removed = 0;
     await this.rollups.begin(tenantId, [refId]);
     for (const { providerName, billingAccountId, billingPeriod } of scopes) {
-      removed += await this.costs.deleteMany(tenantId, combineFilters({ uploadRefId: refId, providerName, billingAccountId, billingPeriod }, within));
+      removed += await this.costs.deleteMany(
+        tenantId,
+        combineFilters({ uploadRefId: refId, providerName, billingAccountId, billingPeriod }, within),
+      );
     }
     await this.rollups.refresh(tenantId, [refId]);
     return removed;

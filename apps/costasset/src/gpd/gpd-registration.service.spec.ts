@@ -9,7 +9,11 @@ function fakeUploads() {
       records.set(doc.refId as string, { ...doc, tenantId });
       return doc;
     },
-    updateOne: async (_tenantId: string, filter: { refId: string; status: { $in: string[] } }, update: { $set: Record<string, unknown> }) => {
+    updateOne: async (
+      _tenantId: string,
+      filter: { refId: string; status: { $in: string[] } },
+      update: { $set: Record<string, unknown> },
+    ) => {
       const found = records.get(filter.refId);
       if (!found || !filter.status.$in.includes(found.status as string)) return 0;
       Object.assign(found, update.$set);
@@ -19,14 +23,32 @@ function fakeUploads() {
   return { records, service: new GpdRegistrationService(repository as unknown as GpdUploadRepository) };
 }
 
-const file = { refId: 'job-1', providerName: 'Acme', fileName: 'acme-extension.zip', objectKey: 'tenants/t/gpd/job-1/acme-extension.zip', sizeBytes: 10 };
+const file = {
+  refId: 'job-1',
+  providerName: 'Acme',
+  fileName: 'acme-extension.zip',
+  objectKey: 'tenants/t/gpd/job-1/acme-extension.zip',
+  sizeBytes: 10,
+};
 
 describe('GpdRegistrationService', () => {
   it('registers a stored file once per ref id, as uploaded', async () => {
     const { records, service } = fakeUploads();
     await service.registerStored('t', file);
     await service.registerStored('t', { ...file, sizeBytes: 12 });
-    expect([...records.values()]).toEqual([{ ...file, sizeBytes: 12, tenantId: 't', format: 'gpd', status: 'uploaded', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] }]);
+    expect([...records.values()]).toEqual([
+      {
+        ...file,
+        sizeBytes: 12,
+        tenantId: 't',
+        format: 'gpd',
+        status: 'uploaded',
+        rowsRead: 0,
+        rowsWritten: 0,
+        rowsRejected: 0,
+        errors: [],
+      },
+    ]);
   });
 
   it('leaves an upload that is already being enriched alone', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isDuplicateKey } from '@lib/persistence';
+import { isDuplicateKey } from '@lib/core';
 import { GpdUploadRepository } from './gpd.repository';
 import type { UploadCreator } from './schemas/gpd-upload.schema';
 

@@ -37,8 +37,8 @@ export class GpdController {
   @ApiOperation({
     summary: 'GPD uploads of a provider, with status and row counts, newest first',
     description:
-      'A list, as the interface defines it, of at most `limit` uploads (default 100, at most 1000). When there are more, the `X-Next-Cursor` header ' +
-      '(and a `Link: <…>; rel="next"` header) gives the `cursor` of the next page.',
+      'A list, as the interface defines it, of at most `limit` uploads (default 100, at most 1000). When there are more, ' +
+      'the `X-Next-Cursor` header (and a `Link: <…>; rel="next"` header) gives the `cursor` of the next page.',
   })
   @ApiOkResponse({
     type: [UploadRecordDto],
@@ -52,7 +52,11 @@ export class GpdController {
   ): Promise<UploadRecordDto[]> {
     const page = await this.gpd.list(principal, query.providername, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     if (page.nextCursor) {
-      const next = new URLSearchParams({ providername: query.providername, cursor: page.nextCursor, ...(query.limit ? { limit: String(query.limit) } : {}) });
+      const next = new URLSearchParams({
+        providername: query.providername,
+        cursor: page.nextCursor,
+        ...(query.limit ? { limit: String(query.limit) } : {}),
+      });
       response.setHeader('X-Next-Cursor', page.nextCursor);
       response.setHeader('Link', `<${request.baseUrl}${request.path}?${next.toString()}>; rel="next"`);
     }
@@ -81,15 +85,17 @@ export class GpdController {
   @ApiOperation({
     summary: 'Starts one enrichment job per upload',
     description:
-      'Row errors are reported, structural errors fail the file: a bad row (date, decimal, currency without a rate, period outside its folder, broken Tags) is rejected and listed ' +
-      'with file, line and reason (first 100), the other rows are written; a malformed archive (layout, metadata, required columns, unreadable CSV) fails the job with nothing written. ' +
-      '`cost` is BilledCost converted into the corporate currency. Re-enriching replaces the rows of the upload. ' +
+      'Row errors are reported, structural errors fail the file: a bad row (date, decimal, currency without a rate, ' +
+      'period outside its folder, broken Tags) is rejected and listed with file, line and reason (first 100), ' +
+      'the other rows are written; a malformed archive (layout, metadata, required columns, unreadable CSV) fails the job with ' +
+      'nothing written. `cost` is BilledCost converted into the corporate currency. Re-enriching replaces the rows of the upload. ' +
       GPD_FORMAT_DOC,
   })
   @ApiOkResponse({ type: EnrichStarted })
   @ApiBadRequestResponse({
     description:
-      'GPD_FILE_NOT_READY: the file is not in the object store yet; GPD_FILE_SIZE_MISMATCH: the stored file is not the size declared at submission; GPD_PROVIDER_MISMATCH',
+      'GPD_FILE_NOT_READY: the file is not in the object store yet; GPD_FILE_SIZE_MISMATCH: ' +
+      'the stored file is not the size declared at submission; GPD_PROVIDER_MISMATCH',
   })
   @ApiNotFoundResponse({ description: 'GPD_UPLOAD_NOT_FOUND' })
   @ApiPayloadTooLargeResponse({ description: 'GPD_FILE_TOO_LARGE' })

@@ -12,7 +12,13 @@ import { UploadOutcomes } from './upload-outcomes';
 import { GPD_UPLOAD, GpdUploadSchema } from './schemas/gpd-upload.schema';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: GPD_UPLOAD, schema: GpdUploadSchema }]), JobsModule, LineItemsModule, RollupsModule, ResourceGroupsModule],
+  imports: [
+    MongooseModule.forFeature([{ name: GPD_UPLOAD, schema: GpdUploadSchema }]),
+    JobsModule,
+    LineItemsModule,
+    RollupsModule,
+    ResourceGroupsModule,
+  ],
   controllers: [GpdController],
   providers: [GpdUploadRepository, GpdService, UploadOutcomes, UploadAccess],
   exports: [GpdUploadRepository, GpdService, UploadOutcomes, UploadAccess],

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { MessageBus } from '@lib/messaging';
 import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'minio';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { CostassetEnvironment } from '../costasset.environment';
 import { gpdFileLimits, sizeRefusal, UploadUrls } from '../object-store/upload-urls';
 import { JobsService } from '../jobs/jobs.service';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { RollupsService } from '../rollups/rollups.service';
 import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordDto, UploadSubmitted } from './dto/gpd.dto';
-import type { Paged } from '@lib/http';
+import type { Paged } from '@lib/core';
 import { toUploadRecord } from './gpd-upload.presenter';
 import { FOCUS_IMPORT_JOB, focusPartKey, formatOfName, GPD_ENRICH_JOB, gpdObjectKey } from './gpd.constants';
 import { GpdUploadRepository } from './gpd.repository';
@@ -123,7 +123,14 @@ export class GpdService {
       await this.uploads.updateOne(
         tenantId,
         { refId },
-        { $set: { status: 'enriching', jobId: job.jobId, importGrant: requester.grant, ...(focus ? { importRequestedAt: new Date() } : {}) } },
+        {
+          $set: {
+            status: 'enriching',
+            jobId: job.jobId,
+            importGrant: requester.grant,
+            ...(focus ? { importRequestedAt: new Date() } : {}),
+          },
+        },
       );
       jobs.push({ GPDUploadRefId: refId, jobId: job.jobId });
     }
@@ -175,8 +182,13 @@ export class GpdService {
 
   async cleanup(principal: Principal, providerName: string, refId: string): Promise<CleanupDone> {
     const { tenantId } = principal;
-    const upload = await this.uploads.findOne(tenantId, { refId, $or: [{ providerName }, { providers: providerName }] }, { collation: CASE_INSENSITIVE });
-    if (!upload || !(await this.access.maySee(principal, upload))) throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
+    const upload = await this.uploads.findOne(
+      tenantId,
+      { refId, $or: [{ providerName }, { providers: providerName }] },
+      { collation: CASE_INSENSITIVE },
+    );
+    if (!upload || !(await this.access.maySee(principal, upload)))
+      throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
     if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     const keys = upload.parts?.length ? upload.parts.map((part) => part.objectKey) : [upload.objectKey];
     for (const key of keys) {

@@ -37,9 +37,11 @@ export class ImportVisibility {
   /** The job's failure: every account outside (the first hundred), as rejected rows of the report. */
   refusal(details: Record<string, unknown> = {}): PermanentJobError {
     const accounts = [...this.outside];
-    const reason = (account: string) => `IMPORT_OUTSIDE_VISIBILITY: billing account ${account} is outside the visibility of the user who asked for the import`;
+    const reason = (account: string) =>
+      `IMPORT_OUTSIDE_VISIBILITY: billing account ${account} is outside the visibility of the user who asked for the import`;
     return new PermanentJobError(
-      `IMPORT_OUTSIDE_VISIBILITY: rows of ${accounts.length} billing account(s) outside the importer's visibility (${accounts.slice(0, 5).join(', ')}${accounts.length > 5 ? ', …' : ''}); nothing was kept`,
+      `IMPORT_OUTSIDE_VISIBILITY: rows of ${accounts.length} billing account(s) outside the importer's ` +
+        `visibility (${accounts.slice(0, 5).join(', ')}${accounts.length > 5 ? ', …' : ''}); nothing was kept`,
       { ...details, errors: accounts.map((account) => ({ file: '', line: 0, reason: reason(account) })) },
     );
   }

@@ -33,7 +33,11 @@ export class UploadOutcomes {
     counts: IngestCounts,
     extra: Partial<GpdUpload> = {},
   ): Promise<'succeeded' | 'completed_with_errors'> {
-    this.metrics.ingestionRows(upload.format ?? 'gpd', { read: counts.rowsRead, written: counts.rowsWritten, rejected: counts.rowsRejected });
+    this.metrics.ingestionRows(upload.format ?? 'gpd', {
+      read: counts.rowsRead,
+      written: counts.rowsWritten,
+      rejected: counts.rowsRejected,
+    });
     const outcome = outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT);
     if (outcome === 'failed') {
       const reason = `no row could be written: ${counts.rowsRead} read, ${counts.rowsRejected} rejected`;

@@ -15,7 +15,8 @@ export class HousekeepingController {
   @ApiOperation({
     summary: 'Cleans up temporary collections',
     description:
-      'Removes saved report outputs older than REPORT_OUTPUT_RETENTION_DAYS and finished job records (succeeded, failed, terminated) older than JOB_RETENTION_DAYS.',
+      'Removes saved report outputs older than REPORT_OUTPUT_RETENTION_DAYS and finished ' +
+      'job records (succeeded, failed, terminated) older than JOB_RETENTION_DAYS.',
   })
   @ApiOkResponse({ type: TemporaryCleanupResult })
   temporary(@CurrentPrincipal() principal: Principal): Promise<TemporaryCleanupResult> {

@@ -11,7 +11,7 @@ import { JobRecordStore, ReportOutputStore } from './housekeeping.repositories';
 import { daysBefore, periodMonthsBefore } from './retention';
 
 /**
- * B.10 housekeeping. Each operation is one `deleteMany` per collection on indexed fields, done
+ * Housekeeping (docs/interface.md#administration-admin). Each operation is one `deleteMany` per collection on indexed fields, done
  * in the request so the answer can say what was removed.
  */
 @Injectable()
@@ -68,7 +68,11 @@ export class HousekeepingService {
 
   private async removeData(tenantId: string, filter: Record<string, unknown>): Promise<RowsRemovedDto> {
     const [costLineItems, assets, utilization] = await this.rollups.around(tenantId, filter, () =>
-      Promise.all([this.lineItems.deleteMany(tenantId, filter), this.assets.deleteMany(tenantId, filter), this.utilization.deleteMany(tenantId, filter)]),
+      Promise.all([
+        this.lineItems.deleteMany(tenantId, filter),
+        this.assets.deleteMany(tenantId, filter),
+        this.utilization.deleteMany(tenantId, filter),
+      ]),
     );
     return { costLineItems, assets, utilization };
   }

@@ -34,8 +34,13 @@ export function readText(cell: Cell): string | undefined {
  * an offset. A date-time without an offset is UTC (FOCUS: every datetime is UTC), whatever the
  * server's time zone: the value is assembled with `Date.UTC`, never parsed by `new Date(text)`.
  */
-const DATE_TIME =
-  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,9}))?)?)?\s*(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/i;
+const DATE_TIME = new RegExp(
+  // date, optional time (`T` or a space, then hours, minutes, seconds and fraction), optional zone
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/.source +
+    /(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.(\d{1,9}))?)?)?/.source +
+    /\s*(Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/.source,
+  'i',
+);
 
 export function readDate(cell: Cell, column: string): Date | undefined {
   if (isNullCell(cell)) return undefined;

@@ -1,6 +1,6 @@
 /**
  * The FOCUS cost-and-usage columns, 1.0 to 1.3, and the line-item field each one becomes. GPD cost
- * CSVs use the same names (contract §5), so this one table serves GPD enrichment, the extension
+ * CSVs use the same names (docs/gpd-format.md#csv-files), so this one table serves GPD enrichment, the extension
  * flow's checks, the FOCUS import and the FOCUS export.
  */
 export const FOCUS_VERSIONS = ['1.0', '1.1', '1.2', '1.3'] as const;

@@ -15,7 +15,8 @@ export class IngestionController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Enriches every uploaded file not enriched yet (failed ones again): one job per upload; files not in the store yet are skipped with the reason',
+      'Enriches every uploaded file not enriched yet (failed ones again): ' +
+      'one job per upload; files not in the store yet are skipped with the reason',
   })
   @ApiOkResponse({ type: IngestionStarted })
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: IngestionRequest): Promise<IngestionStarted> {
@@ -43,7 +44,8 @@ export class IngestionController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Consolidated ingestion: transforms the raw data of a provider with its extension into a GPD file and enriches it (the job result names the enrichment job)',
+      'Consolidated ingestion: transforms the raw data of a provider with its extension ' +
+      'into a GPD file and enriches it (the job result names the enrichment job)',
   })
   @ApiOkResponse({ type: FlowStarted })
   consolidated(@CurrentPrincipal() principal: Principal, @Body() body: FlowRequest): Promise<FlowStarted> {

@@ -1,6 +1,6 @@
 import type { Principal } from '@lib/auth';
 import { Injectable } from '@nestjs/common';
-import { ProblemException, Problems } from '@lib/http';
+import { ProblemException, Problems } from '@lib/core';
 import { FlowStarted } from '../extensions/dto/extension-files.dto';
 import { EXTENSION_FLOW_JOB } from '../extensions/flow/extension-flow.constants';
 import { ExtensionFlowService } from '../extensions/flow/extension-flow.service';
@@ -14,7 +14,7 @@ const PENDING = ['awaiting_upload', 'uploaded', 'failed'];
 const INGESTION_JOB_TYPES = [GPD_ENRICH_JOB, EXTENSION_FLOW_JOB];
 
 /**
- * The ingestion controller of B.10 on top of the job service. Every step is a job of its own and
+ * The ingestion controller (docs/interface.md#gpd-files-and-enrichment) on top of the job service. Every step is a job of its own and
  * nothing blocks waiting for another job: the consolidated ingestion (v2) is a transformation
  * job that submits the enrichment of its output when it succeeds.
  */

@@ -1,7 +1,8 @@
 import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyMember, CurrentPrincipal, Principal } from '@lib/auth';
-import { DEFAULT_PAGE_SIZE, Problems } from '@lib/http';
+import { DEFAULT_PAGE_SIZE } from '@lib/http';
+import { Problems } from '@lib/core';
 import { JobDto, JobPage, ListJobsQuery, toJobDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
 
@@ -21,7 +22,12 @@ export class JobsController {
   })
   @ApiOkResponse({ type: JobPage })
   async list(@CurrentPrincipal() principal: Principal, @Query() query: ListJobsQuery): Promise<JobPage> {
-    const page = await this.jobs.page(principal, { type: query.type, status: query.status }, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    const page = await this.jobs.page(
+      principal,
+      { type: query.type, status: query.status },
+      query.limit ?? DEFAULT_PAGE_SIZE,
+      query.cursor,
+    );
     return { items: page.items.map((job) => toJobDto(job as never)), nextCursor: page.nextCursor };
   }
 
@@ -29,7 +35,9 @@ export class JobsController {
   @AnyMember()
   @ApiOperation({ summary: 'One job: status, progress, attempts, error and result' })
   @ApiOkResponse({ type: JobDto })
-  @ApiNotFoundResponse({ description: 'JOB_NOT_FOUND, also for a job another user asked for (only its submitter and System Admins see a job)' })
+  @ApiNotFoundResponse({
+    description: 'JOB_NOT_FOUND, also for a job another user asked for (only its submitter and System Admins see a job)',
+  })
   async get(@CurrentPrincipal() principal: Principal, @Param('jobId', uuid) jobId: string): Promise<JobDto> {
     const job = await this.jobs.get(principal.tenantId, jobId);
     if (!job || !this.jobs.mayAccess(principal, job)) throw notFound();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
 import { currentTraceCarrier, inSpan, setSpanAttributes } from '@lib/tracing';
@@ -261,7 +261,10 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       }
       const retries = delivery.attempt < JOBS_MAX_DELIVER;
       ended(retries ? 'retried' : 'failed');
-      this.logger.warn({ ...fields, reason }, retries ? 'job attempt failed; it will be retried' : 'job attempt failed; it was the last attempt');
+      this.logger.warn(
+        { ...fields, reason },
+        retries ? 'job attempt failed; it will be retried' : 'job attempt failed; it was the last attempt',
+      );
       await this.jobs.updateOne(
         tenantId,
         { jobId },
@@ -282,7 +285,11 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     delivery.heartbeat();
     const percent = total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0;
     // a reader may count a few bytes twice (a Parquet footer): done never passes total
-    const set: Record<string, number> = { 'progress.done': total > 0 ? Math.min(done, total) : done, 'progress.total': total, 'progress.percent': percent };
+    const set: Record<string, number> = {
+      'progress.done': total > 0 ? Math.min(done, total) : done,
+      'progress.total': total,
+      'progress.percent': percent,
+    };
     if (detail.rows !== undefined) set['progress.rows'] = detail.rows;
     const job = await this.jobs.findOneAndUpdate(tenantId, { jobId }, { $set: set });
     if (job?.terminateRequested) throw new JobTerminatedError();
@@ -302,7 +309,14 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** The fields every job log line carries, so an operator can tell which instance ran which attempt. */
   private describe(job: Pick<Job, 'jobId' | 'type' | 'tenantId'>, at: { attempt: number }, reason?: string): Record<string, unknown> {
-    return { jobId: job.jobId, type: job.type, tenantId: job.tenantId, attempt: at.attempt, instance: this.instance, ...(reason ? { reason } : {}) };
+    return {
+      jobId: job.jobId,
+      type: job.type,
+      tenantId: job.tenantId,
+      attempt: at.attempt,
+      instance: this.instance,
+      ...(reason ? { reason } : {}),
+    };
   }
 
   private async finish(

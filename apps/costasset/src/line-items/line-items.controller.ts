@@ -28,7 +28,10 @@ export class LineItemsController {
   @ApiOperation({
     summary: 'Unrounded sums of the cost columns, grouped by up to four fields, over the same selection as the list',
     description:
-      'Same filters, `expr` and visibility as GET costLineItems. The database sums the stored amounts (never rounded per row or per group), so the figures reconcile with an export or an invoice. Answered from the rollups when every filter and groupBy field is rolled up, else from the line items, with the same figures; `source` says which (docs/rollups.md).',
+      'Same filters, `expr` and visibility as GET costLineItems. The database sums the stored ' +
+      'amounts (never rounded per row or per group), so the figures reconcile with an export or ' +
+      'an invoice. Answered from the rollups when every filter and groupBy field is rolled up, ' +
+      'else from the line items, with the same figures; `source` says which (docs/rollups.md).',
   })
   @ApiOkResponse({ type: CostTotalsDto })
   costTotals(@CurrentPrincipal() principal: Principal, @Query() query: CostTotalsQuery): Promise<CostTotalsDto> {

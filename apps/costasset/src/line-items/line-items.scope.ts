@@ -7,7 +7,7 @@ export abstract class LineItemScope {
   abstract filterFor(principal: Principal): Promise<Record<string, unknown>>;
 }
 
-/** The caller's visibility groups (contract §5): a System Admin sees everything. */
+/** The caller's visibility groups (docs/decisions.md#tenancy-and-visibility): a System Admin sees everything. */
 @Injectable()
 export class VisibilityScope extends LineItemScope {
   constructor(private readonly visibility: VisibilityService) {

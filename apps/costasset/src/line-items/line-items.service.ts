@@ -60,7 +60,10 @@ export class LineItemsService {
   }
 
   /** Field filters AND the expression AND the caller's visibility: `$and`, so none can override another. */
-  async filterOf(principal: Principal, query: ListCostLineItemsQuery | ListAssetsQuery | CostTotalsQuery): Promise<Record<string, unknown>> {
+  async filterOf(
+    principal: Principal,
+    query: ListCostLineItemsQuery | ListAssetsQuery | CostTotalsQuery,
+  ): Promise<Record<string, unknown>> {
     return combineFilters(fieldFilter(query), expressionFilter(query.expr), await this.scope.filterFor(principal));
   }
 

@@ -5,7 +5,12 @@ import { AccountMigrationHandler } from './account-migration.handler';
 
 describe('AccountMigrationHandler', () => {
   const run = (stored: SecretSealer, current: SecretSealer) => {
-    const migration = { migrationId: 'm1', legacyURL: 'https://legacy.example.com', userName: 'u', sealedToken: stored.seal('token', 't1:m1') };
+    const migration = {
+      migrationId: 'm1',
+      legacyURL: 'https://legacy.example.com',
+      userName: 'u',
+      sealedToken: stored.seal('token', 't1:m1'),
+    };
     const migrations = { findOne: async () => migration };
     const handler = new AccountMigrationHandler({} as never, migrations as never, {} as never, {} as never, current, {} as never);
     return handler.run({ tenantId: 't1', jobId: 'j1', attempt: 1, payload: { migrationId: 'm1' }, progress: async () => undefined });

@@ -2,7 +2,8 @@ import { lookup as dnsLookup, LookupAddress, LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 const blocked = new BlockList();
-// IPv4: "this network"/unspecified, private, CGNAT, loopback, link-local, IETF protocol assignments, benchmarking, multicast, reserved, broadcast.
+// IPv4: "this network"/unspecified, private, CGNAT, loopback, link-local, IETF protocol assignments, benchmarking, multicast,
+// reserved, broadcast.
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -41,7 +42,10 @@ function unmapped(address: string): string {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
-/** True for addresses a migration must not reach: private, loopback, link-local, unique-local, unspecified (IPv4 and IPv6, incl. IPv4-mapped). */
+/**
+ * True for addresses a migration must not reach: private, loopback, link-local, unique-local, unspecified (IPv4 and IPv6, incl.
+ * IPv4-mapped).
+ */
 export function isForbiddenAddress(address: string): boolean {
   const plain = unmapped(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
   const family = isIP(plain);

@@ -16,8 +16,9 @@ export class MigrationController {
   @ApiOperation({
     summary: 'Starts ingesting the billing accounts of the legacy service (an `account-migration` job)',
     description:
-      'The job reads GET {legacyURL}/api/v1/accounts with `Authorization: Bearer {apiToken}` and `X-User-Name: {userName}`. Each record must be ' +
-      '`{ id, name, provider, currency?, status?, parentId? }`; valid ones are upserted into billing accounts, every outcome is kept as a migration record.',
+      'The job reads GET {legacyURL}/api/v1/accounts with `Authorization: Bearer {apiToken}` and ' +
+      '`X-User-Name: {userName}`. Each record must be `{ id, name, provider, currency?, status?, parentId? }`; ' +
+      'valid ones are upserted into billing accounts, every outcome is kept as a migration record.',
   })
   @ApiOkResponse({ type: StartMigrationResponse })
   @ApiBadRequestResponse({ description: '`MIGRATION_HOST_NOT_ALLOWED`, `MIGRATION_URL_INVALID`, `VALIDATION_FAILED`' })
@@ -26,7 +27,11 @@ export class MigrationController {
   }
 
   @Get('status')
-  @ApiOperation({ summary: 'Records of the latest migration (or `migrationId`) that succeeded and failed (`status` filters), a page of records at a time (`limit`, `cursor`, `nextCursor`)' })
+  @ApiOperation({
+    summary:
+      'Records of the latest migration (or `migrationId`) that succeeded and failed ' +
+      '(`status` filters), a page of records at a time (`limit`, `cursor`, `nextCursor`)',
+  })
   @ApiOkResponse({ type: MigrationStatusResponse })
   @ApiNoContentResponse({ description: 'No migration records' })
   async status(

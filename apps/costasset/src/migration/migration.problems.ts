@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 
 export const MigrationProblems = {
   hostNotAllowed: (host: string) =>

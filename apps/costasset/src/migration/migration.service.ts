@@ -19,7 +19,7 @@ import { isForbiddenAddress } from './host-policy';
 import { MigrationRecordRepository, MigrationRepository } from './migration.repositories';
 import { MigrationProblems } from './migration.problems';
 
-/** B.5 account migration from the legacy service (contract §5). */
+/** Account migration from the legacy service (docs/interface.md#administration-admin). */
 @Injectable()
 export class MigrationService {
   constructor(

@@ -5,7 +5,7 @@ import { ObjectStorageProvidersController } from './object-storage-providers.con
 import { ObjectStorageProvidersService } from './object-storage-providers.service';
 import { ObjectStorageProvider, ObjectStorageProviderSchema } from './schemas/object-storage-provider.schema';
 
-/** Spec B.9: object-storage providers, addressed by `providerCode` (contract §5). */
+/** Object-storage providers, addressed by `providerCode` (docs/interface.md#object-storage-providers). */
 @Module({
   imports: [MongooseModule.forFeature([{ name: ObjectStorageProvider.name, schema: ObjectStorageProviderSchema }])],
   controllers: [ObjectStorageProvidersController],

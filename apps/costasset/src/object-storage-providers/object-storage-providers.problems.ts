@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 
 export const ObjectStorageProviderProblems = {
   codeTaken: (code: string) =>

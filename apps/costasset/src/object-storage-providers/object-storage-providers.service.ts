@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isDuplicateKey } from '@lib/persistence';
+import { isDuplicateKey } from '@lib/core';
 import {
   CreateObjectStorageProviderRequest,
   ObjectStorageProviderResponse,
@@ -14,7 +14,6 @@ const toResponse = (record: ObjectStorageProvider): ObjectStorageProviderRespons
   providerCode: record.providerCode,
   createdAt: (record.createdAt ?? new Date()).toISOString(),
 });
-
 
 @Injectable()
 export class ObjectStorageProvidersService {

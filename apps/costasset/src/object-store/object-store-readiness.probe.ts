@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
-import type { ReadinessProbe } from '@lib/http';
+import type { ReadinessProbe } from '@lib/core';
 import { CostassetEnvironment } from '../costasset.environment';
 
 @Injectable()

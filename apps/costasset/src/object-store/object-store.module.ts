@@ -19,7 +19,11 @@ export function createObjectStoreClient(env: CostassetEnvironment): Client {
 
 @Global()
 @Module({
-  providers: [{ provide: Client, inject: [CostassetEnvironment], useFactory: createObjectStoreClient }, ObjectStoreReadinessProbe, UploadUrls],
+  providers: [
+    { provide: Client, inject: [CostassetEnvironment], useFactory: createObjectStoreClient },
+    ObjectStoreReadinessProbe,
+    UploadUrls,
+  ],
   exports: [Client, ObjectStoreReadinessProbe, UploadUrls],
 })
 export class ObjectStoreModule {}

@@ -15,7 +15,8 @@ export interface PresignOptions {
   now?: Date;
 }
 
-const escape = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+const escape = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text).digest();
 
 /**
@@ -25,7 +26,10 @@ const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).u
  */
 export function presignedPutUrl(keys: SigningKeys, bucket: string, key: string, options: PresignOptions): string {
   const endpoint = new URL(keys.endpoint);
-  const stamp = (options.now ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const stamp = (options.now ?? new Date())
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = stamp.slice(0, 8);
   const scope = `${day}/${keys.region}/s3/aws4_request`;
   const headers: [string, string][] = [
@@ -43,7 +47,14 @@ export function presignedPutUrl(keys: SigningKeys, bucket: string, key: string, 
   ]
     .map(([name, value]) => `${name}=${escape(value)}`)
     .join('&');
-  const canonical = ['PUT', path, query, headers.map(([name, value]) => `${name}:${value}\n`).join(''), signedHeaders, 'UNSIGNED-PAYLOAD'].join('\n');
+  const canonical = [
+    'PUT',
+    path,
+    query,
+    headers.map(([name, value]) => `${name}:${value}\n`).join(''),
+    signedHeaders,
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
   const toSign = ['AWS4-HMAC-SHA256', stamp, scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
   const signingKey = ['s3', 'aws4_request'].reduce((key, part) => hmac(key, part), hmac(hmac(`AWS4${keys.secretKey}`, day), keys.region));
   const signature = createHmac('sha256', signingKey).update(toSign).digest('hex');

@@ -16,7 +16,14 @@ export class UploadUrls {
   constructor(private readonly env: CostassetEnvironment) {}
 
   put(key: string, declaredBytes?: number): UploadUrl {
-    const { S3_ENDPOINT: endpoint, S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey, S3_REGION: region, S3_BUCKET, GPD_UPLOAD_URL_TTL_SECONDS } = this.env;
+    const {
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY: accessKey,
+      S3_SECRET_KEY: secretKey,
+      S3_REGION: region,
+      S3_BUCKET,
+      GPD_UPLOAD_URL_TTL_SECONDS,
+    } = this.env;
     const url = presignedPutUrl({ endpoint, accessKey, secretKey, region }, S3_BUCKET, key, {
       expiresSeconds: GPD_UPLOAD_URL_TTL_SECONDS,
       contentLength: declaredBytes,

@@ -21,19 +21,32 @@ export class RemotePrincipalResolver extends PrincipalResolver implements OnModu
     metrics: Metrics,
   ) {
     super();
-    this.cache = new InvalidatingCache({ ttlMs: env.PRINCIPAL_CACHE_TTL_MS, maxEntries: 20_000, observer: metrics.cacheObserver('principals') });
+    this.cache = new InvalidatingCache({
+      ttlMs: env.PRINCIPAL_CACHE_TTL_MS,
+      maxEntries: 20_000,
+      observer: metrics.cacheObserver('principals'),
+    });
   }
 
   onModuleInit(): void {
     void this.bus.subscribe('authz.config.changed', (event) => void this.cache.invalidatePrefix(tenantCachePrefix(event.tenantId)));
     void this.bus.subscribe('authz.membership.changed', (event) => void this.cache.invalidatePrefix(tenantCachePrefix(event.tenantId)));
-    void this.bus.subscribe('authz.access.revoked', (event) => void this.cache.invalidatePrefix(userCachePrefix(event.tenantId, event.userId)));
+    void this.bus.subscribe(
+      'authz.access.revoked',
+      (event) => void this.cache.invalidatePrefix(userCachePrefix(event.tenantId, event.userId)),
+    );
   }
 
   async resolve(claims: TokenClaims): Promise<Principal> {
     const groups = [...claims.groups].sort();
     const access = await this.cache.getOrLoad(principalCacheKey(claims), () =>
-      this.bus.request('authz.principal.resolve', { tenantId: claims.tid, userId: claims.sub, idpId: claims.idp, groups, sessionId: claims.sid }),
+      this.bus.request('authz.principal.resolve', {
+        tenantId: claims.tid,
+        userId: claims.sub,
+        idpId: claims.idp,
+        groups,
+        sessionId: claims.sid,
+      }),
     );
     return { userId: claims.sub, tenantId: claims.tid, idpId: claims.idp, groups: claims.groups, ...access };
   }

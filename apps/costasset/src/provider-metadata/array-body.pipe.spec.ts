@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import { ArrayBodyPipe } from './array-body.pipe';
 import { LocationMappingDto } from './dto/location.dto';
 import { ServiceCategoryMappingDto } from './dto/service-category.dto';

@@ -1,7 +1,7 @@
 import { PipeTransform, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { FieldProblem, ProblemException } from '@lib/http/problem/problem';
+import { FieldProblem, ProblemException } from '@lib/core';
 
 const MAX_LISTED_PROBLEMS = 100;
 

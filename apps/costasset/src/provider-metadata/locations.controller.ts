@@ -41,9 +41,10 @@ export class LocationsController {
   @ApiOperation({
     summary: 'Create or replace location mappings (System Admin)',
     description:
-      `An array of 1 to ${MAX_ITEMS_PER_POST} mappings, upserted by (providerName, providerRegionCode): each item replaces the stored mapping ` +
-      '(location fields it leaves out are removed), so posting the same list again changes nothing. When the `providerName` query is given ' +
-      'every item must carry it (400 `PROVIDER_NAME_MISMATCH`); a key appears once per list (400 `DUPLICATE_MAPPING_IN_BODY`).',
+      `An array of 1 to ${MAX_ITEMS_PER_POST} mappings, upserted by (providerName, providerRegionCode): ` +
+      'each item replaces the stored mapping (location fields it leaves out are removed), so posting the same list again ' +
+      'changes nothing. When the `providerName` query is given every item must carry it (400 `PROVIDER_NAME_MISMATCH`); ' +
+      'a key appears once per list (400 `DUPLICATE_MAPPING_IN_BODY`).',
   })
   @ApiBody({ type: [LocationMappingDto] })
   @ApiOkResponse({ type: LocationUpsertResponse })
@@ -62,8 +63,8 @@ export class LocationsController {
   @ApiOperation({
     summary: 'Change location fields (System Admin)',
     description:
-      'Sets the given fields (at least one, 400 `NOTHING_TO_UPDATE`) on the mapping of `providerRegionCode`, or on every location mapping ' +
-      'of the provider when it is absent. Fields left out keep their values.',
+      'Sets the given fields (at least one, 400 `NOTHING_TO_UPDATE`) on the mapping of `providerRegionCode`, ' +
+      'or on every location mapping of the provider when it is absent. Fields left out keep their values.',
   })
   @ApiOkResponse({ type: LocationPatchResponse })
   @ApiInvalid('`VALIDATION_FAILED`, `NOTHING_TO_UPDATE`')

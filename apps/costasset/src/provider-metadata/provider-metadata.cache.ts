@@ -30,7 +30,11 @@ export class ProviderMetadataCache extends ProviderMetadataLookup implements OnM
     metrics: Metrics,
   ) {
     super();
-    this.cache = new InvalidatingCache({ ttlMs: SNAPSHOT_TTL_MS, maxEntries: MAX_SNAPSHOTS, observer: metrics.cacheObserver('provider-metadata') });
+    this.cache = new InvalidatingCache({
+      ttlMs: SNAPSHOT_TTL_MS,
+      maxEntries: MAX_SNAPSHOTS,
+      observer: metrics.cacheObserver('provider-metadata'),
+    });
   }
 
   onModuleInit(): void {

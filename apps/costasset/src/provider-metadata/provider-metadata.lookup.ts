@@ -1,4 +1,4 @@
-/** A location mapping of a provider region (spec §2.10). */
+/** A location mapping of a provider region (docs/interface.md#provider-metadata). */
 export interface LocationMapping {
   providerName: string;
   providerRegionCode: string;

@@ -11,7 +11,7 @@ import { ServiceCategoriesController } from './service-categories.controller';
 import { ServiceCategoriesService } from './service-categories.service';
 import { ServiceCategoryRepository } from './service-category.repository';
 
-/** Spec B.4: service-category and location mappings; exports the lookup enrichment uses. */
+/** Service-category and location mappings (docs/interface.md#provider-metadata); exports the lookup enrichment uses. */
 @Module({
   imports: [
     MongooseModule.forFeature([

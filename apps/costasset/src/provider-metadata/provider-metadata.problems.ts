@@ -1,10 +1,10 @@
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 
 export const MAX_ITEMS_PER_POST = 1000;
 
 /** Every problem the provider-metadata operations answer with. */
 export const ProviderMetadataProblems = {
-  /** Spec B.4 answers "record not found" with 401; existing clients depend on it (contract: the spec wins). */
+  /** The interface answers "record not found" with 401; existing clients depend on it (docs/decisions.md#statuses). */
   notFound: (what: string) => new ProblemException(401, 'PROVIDER_METADATA_NOT_FOUND', `No ${what} matches the request`),
   providerNameMismatch: (indexes: number[]) =>
     new ProblemException(

@@ -39,8 +39,9 @@ export class ServiceCategoriesController {
   @ApiOperation({
     summary: 'Create or update service-category mappings (System Admin)',
     description:
-      `An array of 1 to ${MAX_ITEMS_PER_POST} mappings, upserted by (providerName, assetType): posting the same list again changes nothing. ` +
-      'Every item must carry the `providerName` of the query (400 `PROVIDER_NAME_MISMATCH`), an asset type appears once per list (400 `DUPLICATE_MAPPING_IN_BODY`). ' +
+      `An array of 1 to ${MAX_ITEMS_PER_POST} mappings, upserted by (providerName, assetType): ` +
+      'posting the same list again changes nothing. Every item must carry the `providerName` of the query ' +
+      '(400 `PROVIDER_NAME_MISMATCH`), an asset type appears once per list (400 `DUPLICATE_MAPPING_IN_BODY`). ' +
       'Answers how many mappings were created (`upserted`) and overwritten (`updated`), with the posted mappings as stored.',
   })
   @ApiBody({ type: [ServiceCategoryMappingDto] })

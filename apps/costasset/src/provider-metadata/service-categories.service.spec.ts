@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { ProblemException } from '@lib/http/problem/problem';
+import { ProblemException } from '@lib/core';
 import type { ProviderMetadataCache } from './provider-metadata.cache';
 import { ServiceCategoriesService } from './service-categories.service';
 import type { ServiceCategoryRepository } from './service-category.repository';

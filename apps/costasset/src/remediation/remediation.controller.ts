@@ -15,8 +15,10 @@ export class RemediationController {
   @ApiOperation({
     summary: 'Re-applies the current provider metadata and exchange rates to stored cost line items',
     description:
-      '`serviceCategory`: category = the mapping of (providerName, assetType), else of (providerName, serviceName), else the FOCUS ServiceCategory of the row, else `Uncategorized`; `location`: location fields by (providerName, region), removed when unmapped; ' +
-      '`currency`: cost = billedCost × rate of billingCurrency into the corporate currency, unrounded (currencies without a rate are left as they are and listed).',
+      '`serviceCategory`: category = the mapping of (providerName, assetType), else of (providerName, ' +
+      'serviceName), else the FOCUS ServiceCategory of the row, else `Uncategorized`; `location`: ' +
+      'location fields by (providerName, region), removed when unmapped; `currency`: cost = billedCost × rate of ' +
+      'billingCurrency into the corporate currency, unrounded (currencies without a rate are left as they are and listed).',
   })
   @ApiOkResponse({ type: RemediateResponse })
   @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `REMEDIATION_PERIODS_INVALID`' })

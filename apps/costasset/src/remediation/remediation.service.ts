@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { MessageBus } from '@lib/messaging';
 import { CurrencyConverter } from '../currency/currency-converter';
 import { UNCATEGORIZED } from '../ingest-rules/cost-row';

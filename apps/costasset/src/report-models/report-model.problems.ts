@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 
 export const ReportModelProblems = {
   notFound: (id: string) => new ProblemException(404, 'REPORT_MODEL_NOT_FOUND', `No report model "${id}"`),

@@ -30,10 +30,16 @@ export class ReportModelsController {
   @Get(':reportModelID/execution')
   @AnyMember()
   @HeavyRoute()
-  @ApiOperation({ summary: 'Runs the model: expression AND vtags AND the caller\'s visibility, aggregated in the database' })
+  @ApiOperation({ summary: "Runs the model: expression AND vtags AND the caller's visibility, aggregated in the database" })
   @ApiOkResponse({ type: ReportExecutionResponse })
-  @ApiBadRequestResponse({ description: '`INVALID_TEMPLATE_PARAMS`, `INVALID_EXPRESSION` (e.g. a missing placeholder value), `UNKNOWN_VISIBILITY_TAG`' })
-  execute(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() query: ExecutionQuery): Promise<ReportExecutionResponse> {
+  @ApiBadRequestResponse({
+    description: '`INVALID_TEMPLATE_PARAMS`, `INVALID_EXPRESSION` (e.g. a missing placeholder value), `UNKNOWN_VISIBILITY_TAG`',
+  })
+  execute(
+    @CurrentPrincipal() principal: Principal,
+    @Param() path: ReportModelPath,
+    @Query() query: ExecutionQuery,
+  ): Promise<ReportExecutionResponse> {
     return this.reports.execute(principal, path.reportModelID, query);
   }
 
@@ -41,7 +47,11 @@ export class ReportModelsController {
   @AnyMember()
   @ApiOperation({ summary: 'Saved outputs of a model with saveOutput (newest last), cursor-paginated' })
   @ApiOkResponse({ type: SavedReportOutputPage })
-  outputs(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath, @Query() page: PageQuery): Promise<SavedReportOutputPage> {
+  outputs(
+    @CurrentPrincipal() principal: Principal,
+    @Param() path: ReportModelPath,
+    @Query() page: PageQuery,
+  ): Promise<SavedReportOutputPage> {
     return this.reports.savedOutputs(principal, path.reportModelID, page.limit ?? DEFAULT_PAGE_SIZE, page.cursor);
   }
 
@@ -57,7 +67,7 @@ export class ReportModelsController {
   @Post(':reportModelID')
   @AnyMember()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Creates a report model (200, as the spec gives; 409 `REPORT_MODEL_EXISTS`)' })
+  @ApiOperation({ summary: 'Creates a report model (200, as the interface gives; 409 `REPORT_MODEL_EXISTS`)' })
   @ApiOkResponse({ type: ReportModelResponse })
   create(
     @CurrentPrincipal() principal: Principal,
@@ -96,7 +106,7 @@ export class ReportModelsController {
 
   @Delete(':reportModelID')
   @AnyMember()
-  @ApiOperation({ summary: 'Deletes the model and its saved outputs (200, as the spec gives)' })
+  @ApiOperation({ summary: 'Deletes the model and its saved outputs (200, as the interface gives)' })
   remove(@CurrentPrincipal() principal: Principal, @Param() path: ReportModelPath) {
     return this.reports.remove(principal, path.reportModelID);
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { ProblemException } from '@lib/http';
-import { isDuplicateKey } from '@lib/persistence';
+import { ProblemException, isDuplicateKey } from '@lib/core';
 import { CurrencyService } from '../currency/currency.service';
 import { combineFilters, compileExpression, ExpressionError, parameterNames, parse, toProblem } from '../expressions';
 import { VisibilityService } from '../resource-groups/visibility.service';
@@ -48,7 +47,8 @@ function toResponse(model: StoredModel): ReportModelResponse {
   };
 }
 
-const canSee = (principal: Principal, model: StoredModel) => model.scope === 'public' || principal.isSystemAdmin || model.createdBy === principal.userId;
+const canSee = (principal: Principal, model: StoredModel) =>
+  model.scope === 'public' || principal.isSystemAdmin || model.createdBy === principal.userId;
 
 @Injectable()
 export class ReportModelsService {
@@ -69,7 +69,12 @@ export class ReportModelsService {
     return toResponse(await this.visible(principal, id));
   }
 
-  async create(principal: Principal, id: string, query: CreateReportModelQuery, body: CreateReportModelRequest): Promise<ReportModelResponse> {
+  async create(
+    principal: Principal,
+    id: string,
+    query: CreateReportModelQuery,
+    body: CreateReportModelRequest,
+  ): Promise<ReportModelResponse> {
     if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
     await this.validate(principal.tenantId, body.expr, body.vtags);
     try {
@@ -155,19 +160,22 @@ export class ReportModelsService {
       this.outputs.page(principal.tenantId, { reportModelId: id }, limit, cursor),
       this.visibility.groupIdsFor(principal),
     ]);
-    const seesAll = (groups: string[] | null | undefined) => readerGroups === null || (Array.isArray(groups) && groups.every((group) => readerGroups.includes(group)));
+    const seesAll = (groups: string[] | null | undefined) =>
+      readerGroups === null || (Array.isArray(groups) && groups.every((group) => readerGroups.includes(group)));
     return {
-      items: page.items.filter((output) => seesAll(output.visibilityGroupIds)).map((output) => ({
-        id: String(output._id),
-        reportModelId: output.reportModelId,
-        templateId: output.templateId,
-        params: output.params,
-        currency: output.currency,
-        rows: output.rows as unknown as ReportRow[],
-        total: output.total,
-        executedBy: output.executedBy,
-        generatedAt: (output.generatedAt ?? new Date(0)).toISOString(),
-      })),
+      items: page.items
+        .filter((output) => seesAll(output.visibilityGroupIds))
+        .map((output) => ({
+          id: String(output._id),
+          reportModelId: output.reportModelId,
+          templateId: output.templateId,
+          params: output.params,
+          currency: output.currency,
+          rows: output.rows as unknown as ReportRow[],
+          total: output.total,
+          executedBy: output.executedBy,
+          generatedAt: (output.generatedAt ?? new Date(0)).toISOString(),
+        })),
       nextCursor: page.nextCursor,
     };
   }
@@ -176,10 +184,24 @@ export class ReportModelsService {
     if (!model.append) await this.outputs.deleteMany(principal.tenantId, { reportModelId: model.reportModelId });
     const { reportModelId, templateId, params, currency, rows, total } = result;
     const visibilityGroupIds = await this.visibility.groupIdsFor(principal);
-    await this.outputs.create(principal.tenantId, { reportModelId, templateId, params, currency, rows: rows as never, total, executedBy: principal.userId, visibilityGroupIds });
+    await this.outputs.create(principal.tenantId, {
+      reportModelId,
+      templateId,
+      params,
+      currency,
+      rows: rows as never,
+      total,
+      executedBy: principal.userId,
+      visibilityGroupIds,
+    });
   }
 
-  private async change(principal: Principal, id: string, query: ReplaceReportModelQuery, changes: Partial<ReportModel>): Promise<ReportModelResponse> {
+  private async change(
+    principal: Principal,
+    id: string,
+    query: ReplaceReportModelQuery,
+    changes: Partial<ReportModel>,
+  ): Promise<ReportModelResponse> {
     if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
     const current = await this.owned(principal, id);
     await this.validate(principal.tenantId, changes.expr ?? current.expr, changes.vtags ?? current.vtags);

@@ -18,7 +18,7 @@ interface ReportTemplate {
   limit?: number;
 }
 
-/** Each template is one aggregation over indexed fields, run by the database (contract §5). */
+/** Each template is one aggregation over indexed fields, run by the database (docs/interface.md#resource-groups-report-models-budgets). */
 const TEMPLATES: Record<ReportTemplateId, ReportTemplate> = {
   'cost-by-provider': { groupBy: { providerName: '$providerName' }, sort: { cost: -1 } },
   'cost-by-service-category': { groupBy: { category: '$category' }, sort: { cost: -1 } },
@@ -41,7 +41,11 @@ export function templateFields(templateId: ReportTemplateId): string[] {
  * `lineItemCount` is the `$sum` argument that counts line items: `1` over line items, the count
  * field over pre-summed rollup rows holding the same fields.
  */
-export function reportPipeline(templateId: ReportTemplateId, filter: Record<string, unknown>, lineItemCount: 1 | string = 1): PipelineStage[] {
+export function reportPipeline(
+  templateId: ReportTemplateId,
+  filter: Record<string, unknown>,
+  lineItemCount: 1 | string = 1,
+): PipelineStage[] {
   const template = TEMPLATES[templateId];
   return [
     { $match: filter },

@@ -1,4 +1,4 @@
-import { ProblemException } from '@lib/http';
+import { ProblemException } from '@lib/core';
 import { parseTemplateParams } from './template-params';
 
 describe('parseTemplateParams', () => {

@@ -1,8 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AnyMember, CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
-import { CreateResourceGroupRequest, ReplaceResourceGroupRequest, ResourceGroupResponse, UpdateResourceGroupRequest } from './dto/resource-group.dto';
+import {
+  CreateResourceGroupRequest,
+  ReplaceResourceGroupRequest,
+  ResourceGroupResponse,
+  UpdateResourceGroupRequest,
+} from './dto/resource-group.dto';
 import { ResourceGroupsService } from './resource-groups.service';
 
 @ApiTags('dynamic resource groups')
@@ -15,7 +28,10 @@ export class ResourceGroupsController {
   @ApiOperation({ summary: 'Groups the caller is authorized for (a System Admin: all)' })
   @ApiOkResponse({ type: [ResourceGroupResponse] })
   @ApiNoContentResponse({ description: 'No group is authorized for the caller' })
-  async list(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) response: Response): Promise<ResourceGroupResponse[] | void> {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ResourceGroupResponse[] | void> {
     const groups = await this.groups.list(principal);
     if (groups.length === 0) {
       response.status(204);
@@ -27,7 +43,7 @@ export class ResourceGroupsController {
   @Post()
   @HttpCode(200)
   @SystemAdminOnly()
-  @ApiOperation({ summary: 'Creates a group (200, as the spec gives)' })
+  @ApiOperation({ summary: 'Creates a group (200, as the interface gives)' })
   @ApiOkResponse({ type: ResourceGroupResponse })
   @ApiBadRequestResponse({ description: 'Invalid group or expression (`INVALID_EXPRESSION` names the position)' })
   @ApiConflictResponse({ description: '`RESOURCE_GROUP_EXISTS`' })
@@ -57,7 +73,7 @@ export class ResourceGroupsController {
 
   @Delete(':id')
   @SystemAdminOnly()
-  @ApiOperation({ summary: 'Deletes a group (200 with the deleted group, as the spec gives)' })
+  @ApiOperation({ summary: 'Deletes a group (200 with the deleted group, as the interface gives)' })
   @ApiOkResponse({ type: ResourceGroupResponse })
   @ApiNotFoundResponse({ description: '`RESOURCE_GROUP_NOT_FOUND`' })
   remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ResourceGroupResponse> {

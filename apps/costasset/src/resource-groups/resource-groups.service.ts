@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { Principal } from '@lib/auth';
-import { isDuplicateKey } from '@lib/persistence';
-import { CreateResourceGroupRequest, ReplaceResourceGroupRequest, ResourceGroupResponse, UpdateResourceGroupRequest } from './dto/resource-group.dto';
+import { isDuplicateKey } from '@lib/core';
+import {
+  CreateResourceGroupRequest,
+  ReplaceResourceGroupRequest,
+  ResourceGroupResponse,
+  UpdateResourceGroupRequest,
+} from './dto/resource-group.dto';
 import { parseGroupExpression } from './group-expression';
 import { ResourceGroupProblems } from './resource-group.problems';
 import { ResourceGroupRepository } from './resource-group.repository';
@@ -65,7 +70,11 @@ export class ResourceGroupsService {
   }
 
   /** Each change bumps the version; a given `version` must match the stored one (optimistic concurrency). */
-  private async update(principal: Principal, request: UpdateResourceGroupRequest, changes: Partial<ResourceGroup>): Promise<ResourceGroupResponse> {
+  private async update(
+    principal: Principal,
+    request: UpdateResourceGroupRequest,
+    changes: Partial<ResourceGroup>,
+  ): Promise<ResourceGroupResponse> {
     if (changes.expr !== undefined) parseGroupExpression(changes.expr);
     if (changes.context !== undefined) changes.teams = teamsOf(changes.context);
     const filter = request.version === undefined ? { groupId: request._id } : { groupId: request._id, version: request.version };

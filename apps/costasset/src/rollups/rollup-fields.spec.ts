@@ -6,7 +6,10 @@ describe('filterFields', () => {
     const filter = compileExpression(`(providerName == "aws" || !(region != "x")) && tag('team', 'owner' == 'a')`);
     expect([...filterFields(filter)].sort()).toEqual(['providerName', 'region', 'tags']);
     expect([...filterFields({ $nor: [{}] })]).toEqual([]);
-    expect([...filterFields({ period: { $gte: '202401', $lte: '202403' }, chargePeriodStart: { $lt: new Date() } })]).toEqual(['period', 'chargePeriodStart']);
+    expect([...filterFields({ period: { $gte: '202401', $lte: '202403' }, chargePeriodStart: { $lt: new Date() } })]).toEqual([
+      'period',
+      'chargePeriodStart',
+    ]);
   });
 });
 
@@ -22,7 +25,12 @@ describe('rollupCanAnswer', () => {
 
 describe('rollupRow', () => {
   it('keeps the dimensions the line items hold (null included) and leaves out the missing ones', () => {
-    const row = rollupRow('u1', { _id: { providerName: 'aws', region: null, day: '2024-01-31' }, cost: 1.5, billedCost: 2, lineItems: 3 } as never);
+    const row = rollupRow('u1', {
+      _id: { providerName: 'aws', region: null, day: '2024-01-31' },
+      cost: 1.5,
+      billedCost: 2,
+      lineItems: 3,
+    } as never);
     expect(row).toEqual({
       uploadRefId: 'u1',
       chargePeriodStart: new Date('2024-01-31T00:00:00Z'),
@@ -50,7 +58,8 @@ describe('rollupLevelFor', () => {
 
 describe('monthlyGroups', () => {
   it('sums the daily groups of the same dimensions over their days, a missing dimension apart from a null one', () => {
-    const day = (id: Record<string, string | null>, cost: number, lineItems: number) => ({ _id: id, cost, billedCost: cost * 2, lineItems }) as never;
+    const day = (id: Record<string, string | null>, cost: number, lineItems: number) =>
+      ({ _id: id, cost, billedCost: cost * 2, lineItems }) as never;
     const months = monthlyGroups([
       day({ providerName: 'aws', region: null, period: '202401', day: '2024-01-01' }, 1.5, 2),
       day({ providerName: 'aws', region: null, period: '202401', day: '2024-01-02' }, 2, 1),
@@ -58,9 +67,41 @@ describe('monthlyGroups', () => {
       day({ providerName: 'aws', region: null, period: '202402', day: '2024-01-31' }, 8, 1),
     ]);
     expect(months.map((group) => monthlyRollupRow('u1', group))).toEqual([
-      { uploadRefId: 'u1', lineItems: 3, providerName: 'aws', region: null, period: '202401', cost: 3.5, billedCost: 7, effectiveCost: 0, listCost: 0, contractedCost: 0 },
-      { uploadRefId: 'u1', lineItems: 3, providerName: 'aws', period: '202401', cost: 4, billedCost: 8, effectiveCost: 0, listCost: 0, contractedCost: 0 },
-      { uploadRefId: 'u1', lineItems: 1, providerName: 'aws', region: null, period: '202402', cost: 8, billedCost: 16, effectiveCost: 0, listCost: 0, contractedCost: 0 },
+      {
+        uploadRefId: 'u1',
+        lineItems: 3,
+        providerName: 'aws',
+        region: null,
+        period: '202401',
+        cost: 3.5,
+        billedCost: 7,
+        effectiveCost: 0,
+        listCost: 0,
+        contractedCost: 0,
+      },
+      {
+        uploadRefId: 'u1',
+        lineItems: 3,
+        providerName: 'aws',
+        period: '202401',
+        cost: 4,
+        billedCost: 8,
+        effectiveCost: 0,
+        listCost: 0,
+        contractedCost: 0,
+      },
+      {
+        uploadRefId: 'u1',
+        lineItems: 1,
+        providerName: 'aws',
+        region: null,
+        period: '202402',
+        cost: 8,
+        billedCost: 16,
+        effectiveCost: 0,
+        listCost: 0,
+        contractedCost: 0,
+      },
     ]);
   });
 });

@@ -4,7 +4,14 @@ import { LineItemStoreModule } from '../line-items/line-item-store.module';
 import { RollupPlanner } from './rollup-planner';
 import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
 import { RollupsService } from './rollups.service';
-import { COST_ROLLUP, COST_ROLLUP_MONTHLY, CostRollupMonthlySchema, CostRollupSchema, ROLLUP_KEY, RollupKeySchema } from './schemas/cost-rollup.schema';
+import {
+  COST_ROLLUP,
+  COST_ROLLUP_MONTHLY,
+  CostRollupMonthlySchema,
+  CostRollupSchema,
+  ROLLUP_KEY,
+  RollupKeySchema,
+} from './schemas/cost-rollup.schema';
 
 @Module({
   imports: [

@@ -37,7 +37,12 @@ export class RollupKeyRepository extends TenantRepository<RollupKey> {
 
   /** `markDirty` of one upload, answering its new generation. */
   async bump(tenantId: string, uploadRefId: string, now = new Date()): Promise<number> {
-    const state = await this.findOneAndUpdate(tenantId, { uploadRefId }, { $inc: { generation: 1 }, $set: { dirtySince: now } }, { upsert: true });
+    const state = await this.findOneAndUpdate(
+      tenantId,
+      { uploadRefId },
+      { $inc: { generation: 1 }, $set: { dirtySince: now } },
+      { upsert: true },
+    );
     return state?.generation ?? 0;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { isDuplicateKey, TenantOwned, TenantRepository } from '@lib/persistence';
+import { isDuplicateKey } from '@lib/core';
+import { TenantOwned, TenantRepository } from '@lib/persistence';
 import type { FilterQuery } from 'mongoose';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
@@ -36,7 +37,11 @@ export class RollupsService {
 
   /** The uploads holding line items that match a filter (on the tenant + upload index for one upload). */
   async uploadsMatching(tenantId: string, filter: Record<string, unknown>): Promise<string[]> {
-    const rows = await this.lineItems.aggregate<{ _id: string | null }>(tenantId, [{ $match: filter }, { $group: { _id: '$uploadRefId' } }], 'bulk');
+    const rows = await this.lineItems.aggregate<{ _id: string | null }>(
+      tenantId,
+      [{ $match: filter }, { $group: { _id: '$uploadRefId' } }],
+      'bulk',
+    );
     return rows.map((row) => row._id).filter((id): id is string => typeof id === 'string');
   }
 
@@ -55,7 +60,9 @@ export class RollupsService {
 
   /** Follows a load of one upload's line items (enrichment, FOCUS import): see LoadTracker. */
   track(tenantId: string, uploadRefId: string): LoadTracker {
-    return new LoadTracker(tenantId, uploadRefId, this.keys, (groups, generation) => this.replace(tenantId, uploadRefId, groups, generation));
+    return new LoadTracker(tenantId, uploadRefId, this.keys, (groups, generation) =>
+      this.replace(tenantId, uploadRefId, groups, generation),
+    );
   }
 
   /** `begin`, the work, then `refresh` of every upload whose line items match `filter` before the work. */
@@ -82,10 +89,10 @@ export class RollupsService {
       this.keys.findOne(tenantId, { dirtySince: { $gt: EARLIEST_DATE } }, { sort: { dirtySince: 1 } }),
     ]);
     if (!marker && !(await this.backfill(tenantId))) return false;
-    if (oldestStale && (oldestStale.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS) this.inBackground(tenantId, () => this.repair(tenantId, now));
+    if (oldestStale && (oldestStale.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS)
+      this.inBackground(tenantId, () => this.repair(tenantId, now));
     return !oldestStale;
   }
-
 
   /**
    * Marks the tenant backfilled at once when every upload holding line items has rollup state of
@@ -99,7 +106,12 @@ export class RollupsService {
     const missing = (await this.uploadsMatching(tenantId, {})).filter((id) => earlierFormat || !known.has(id));
     const mark = () =>
       this.keys
-        .updateOne(tenantId, { uploadRefId: BACKFILL_MARKER }, { $set: { generation: 0, dirtySince: null, lockedUntil: null } }, { upsert: true })
+        .updateOne(
+          tenantId,
+          { uploadRefId: BACKFILL_MARKER },
+          { $set: { generation: 0, dirtySince: null, lockedUntil: null } },
+          { upsert: true },
+        )
         // two first queries at once: the other one marked it
         .catch((error: unknown) => {
           if (!isDuplicateKey(error)) throw error;
@@ -118,7 +130,12 @@ export class RollupsService {
 
   /** Refreshes the uploads whose stale mark outlived REPAIR_AFTER_MS (a writer that crashed and was not redone). */
   async repair(tenantId: string, now = new Date()): Promise<void> {
-    const stale = await this.keys.find(tenantId, { dirtySince: { $lt: new Date(now.getTime() - REPAIR_AFTER_MS) } }, {}, { uploadRefId: 1 });
+    const stale = await this.keys.find(
+      tenantId,
+      { dirtySince: { $lt: new Date(now.getTime() - REPAIR_AFTER_MS) } },
+      {},
+      { uploadRefId: 1 },
+    );
     await this.refresh(
       tenantId,
       stale.map((state) => state.uploadRefId),
@@ -152,26 +169,53 @@ export class RollupsService {
       const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
       // someone else refreshes: it will see the generation this call bumped and recompute
       if (!state) return;
-      if (await this.store(tenantId, uploadRefId, state.generation, () => this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId), 'bulk'))) return;
+      if (
+        await this.store(tenantId, uploadRefId, state.generation, () =>
+          this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId), 'bulk'),
+        )
+      )
+        return;
     }
   }
 
-  /** Under the lease: replaces the upload's daily and monthly rows, then settles (false when a write came meanwhile; the lease is kept). */
+  /**
+   * Under the lease: replaces the upload's daily and monthly rows, then settles. False when a write
+   * came meanwhile: the lease is then given back, so that the caller's next round (or whoever takes
+   * the lease first) recomputes; a writer that found the lease taken relied on that.
+   */
   private async store(tenantId: string, uploadRefId: string, generation: number, compute: () => Promise<RollupGroup[]>): Promise<boolean> {
     try {
       const daily = await compute();
-      await this.replaceRows(this.rollups, tenantId, uploadRefId, daily.map((group) => rollupRow(uploadRefId, group)));
-      await this.replaceRows(this.monthly, tenantId, uploadRefId, monthlyGroups(daily).map((group) => monthlyRollupRow(uploadRefId, group)));
+      await this.replaceRows(
+        this.rollups,
+        tenantId,
+        uploadRefId,
+        daily.map((group) => rollupRow(uploadRefId, group)),
+      );
+      await this.replaceRows(
+        this.monthly,
+        tenantId,
+        uploadRefId,
+        monthlyGroups(daily).map((group) => monthlyRollupRow(uploadRefId, group)),
+      );
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
     }
-    return this.keys.settle(tenantId, uploadRefId, generation);
+    if (await this.keys.settle(tenantId, uploadRefId, generation)) return true;
+    await this.keys.unlock(tenantId, uploadRefId);
+    return false;
   }
 
-  private async replaceRows<T extends TenantOwned>(level: TenantRepository<T>, tenantId: string, uploadRefId: string, rows: Omit<T, 'tenantId'>[]): Promise<void> {
+  private async replaceRows<T extends TenantOwned>(
+    level: TenantRepository<T>,
+    tenantId: string,
+    uploadRefId: string,
+    rows: Omit<T, 'tenantId'>[],
+  ): Promise<void> {
     await level.deleteMany(tenantId, { uploadRefId } as FilterQuery<T>);
-    for (let start = 0; start < rows.length; start += INSERT_BATCH) await level.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH));
+    for (let start = 0; start < rows.length; start += INSERT_BATCH)
+      await level.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH));
   }
 }
 

@@ -1,10 +1,8 @@
 import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '@lib/auth/access';
-import { ProblemException } from '../problem';
+import { ProblemException, Public, READINESS_PROBES, ReadinessProbe } from '@lib/core';
 import { AdmissionControl } from '../traffic/admission';
 import { AlwaysServed } from '../traffic/always-served';
-import { READINESS_PROBES, ReadinessProbe } from './readiness-probe';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -49,7 +47,9 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     summary: 'This instance can take traffic now: every dependency answers and it is not saturated; 503 problem+json naming what is not',
-    description: '`admission` is down while every slot of work in flight (HTTP_MAX_IN_FLIGHT), or every slot of heavy work (HTTP_MAX_HEAVY_IN_FLIGHT), is taken.',
+    description:
+      '`admission` is down while every slot of work in flight (HTTP_MAX_IN_FLIGHT), ' +
+      'or every slot of heavy work (HTTP_MAX_HEAVY_IN_FLIGHT), is taken.',
   })
   async ready(): Promise<{ status: 'ok'; checks: Record<string, 'up' | 'down'> }> {
     const dependencies = await Promise.all(this.probes.map(async (p) => [p.name, await probe(p)] as const));

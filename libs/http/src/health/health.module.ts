@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { HealthController } from './health.controller';
-import { READINESS_PROBES, ReadinessProbe } from './readiness-probe';
+import { READINESS_PROBES, ReadinessProbe } from '@lib/core';
 
 type ProbeClass = new (...args: never[]) => ReadinessProbe;
 
@@ -8,10 +8,7 @@ type ProbeClass = new (...args: never[]) => ReadinessProbe;
 @Module({})
 export class HealthModule {
   static withProbes(probes: ProbeClass[], imports: DynamicModule['imports'] = []): DynamicModule {
-    const providers: Provider[] = [
-      ...probes,
-      { provide: READINESS_PROBES, useFactory: (...all: ReadinessProbe[]) => all, inject: probes },
-    ];
+    const providers: Provider[] = [...probes, { provide: READINESS_PROBES, useFactory: (...all: ReadinessProbe[]) => all, inject: probes }];
     return { module: HealthModule, imports, controllers: [HealthController], providers };
   }
 }

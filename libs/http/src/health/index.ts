@@ -1,2 +1,1 @@
-export * from './readiness-probe';
 export * from './health.module';

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { Request } from 'express';
-import { ProblemException } from '../problem/problem';
+import { ProblemException } from '@lib/core';
 
 /** What a handler reads of the request, from its parameter decorators (`@Body()`, `@Query()`, `@Req()` …). */
 function declaredInputs(context: ExecutionContext): Set<number> {
@@ -13,7 +13,8 @@ function declaredInputs(context: ExecutionContext): Set<number> {
 const hasContent = (body: unknown) =>
   body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body as object).length > 0);
 
-export const sendsBytes = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+export const sendsBytes = (req: Request) =>
+  Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 
 /**
  * Unknown input is refused, not ignored (the ValidationPipe does it for declared DTOs; this does it

@@ -1,4 +1,4 @@
-import { ProblemException } from '../problem/problem';
+import { ProblemException } from '@lib/core';
 import { checkParsed, nestsDeeperThan } from './json-limits';
 import { parseQuery } from './query-parser';
 

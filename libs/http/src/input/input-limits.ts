@@ -1,6 +1,6 @@
 import { json, NextFunction, Request, RequestHandler, Response } from 'express';
-import type { CommonEnvironment } from '@lib/config/common-environment';
-import { ProblemException } from '../problem/problem';
+import type { CommonEnvironment } from '@lib/config';
+import { ProblemException } from '@lib/core';
 import { fromBodyParser } from '../problem/to-problem';
 import { sendsBytes } from './declared-inputs.guard';
 import { checkParsed, JsonLimits, nestsDeeperThan, tooDeep } from './json-limits';
@@ -50,7 +50,9 @@ function queryParser(limits: QueryLimits): RequestHandler {
  */
 function jsonBodiesOnly(req: Request, _res: Response, next: NextFunction): void {
   const json = req.is('application/json');
-  next(sendsBytes(req) && !json ? new ProblemException(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json') : undefined);
+  next(
+    sendsBytes(req) && !json ? new ProblemException(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json') : undefined,
+  );
 }
 
 /**
@@ -82,11 +84,5 @@ function bodyParserProblems(error: unknown, _req: Request, _res: Response, next:
 /** The Express middleware that applies `limits`, in order: query, content type, JSON body, parsed-body checks. */
 export function inputMiddleware(limits: InputLimits): Array<RequestHandler | typeof bodyParserProblems> {
   const queryLimits = { ...limits.query, maxStringLength: limits.json.maxStringLength };
-  return [
-    queryParser(queryLimits),
-    jsonBodiesOnly,
-    jsonParser(limits),
-    bodyParserProblems,
-    parsedBodyCheck(limits.json),
-  ];
+  return [queryParser(queryLimits), jsonBodiesOnly, jsonParser(limits), bodyParserProblems, parsedBodyCheck(limits.json)];
 }

@@ -1,4 +1,4 @@
-import { ProblemException } from '../problem/problem';
+import { ProblemException } from '@lib/core';
 
 export interface JsonLimits {
   /** Deepest nesting of arrays and objects. */

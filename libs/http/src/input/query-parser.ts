@@ -1,5 +1,5 @@
 import { parse } from 'qs';
-import { ProblemException } from '../problem/problem';
+import { ProblemException } from '@lib/core';
 import { checkParsed, tooDeep } from './json-limits';
 
 export interface QueryLimits {

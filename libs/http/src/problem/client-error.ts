@@ -1,6 +1,6 @@
 import { STATUS_CODES, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ProblemException } from './problem';
+import { ProblemException } from '@lib/core';
 
 const problemFor = (code: string | undefined): ProblemException =>
   code === 'HPE_HEADER_OVERFLOW'
@@ -20,7 +20,8 @@ export function answerClientErrorsWithProblems(server: Server): void {
     const problem = problemFor(error.code).toProblem();
     const body = JSON.stringify(problem);
     socket.end(
-      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: ` +
+        `application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 }

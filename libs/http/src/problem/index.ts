@@ -1,4 +1,3 @@
-export * from './problem';
 export * from './to-problem';
 export * from './problem.filter';
 export * from './validation.pipe';

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { recordProblem } from '@lib/tracing';
-import { PROBLEM_CONTENT_TYPE } from './problem';
+import { PROBLEM_CONTENT_TYPE } from '@lib/core';
 import { toProblem } from './to-problem';
 
 /** Every error a request raised, answered as problem+json and recorded on the request's span with its `code`. */
@@ -25,6 +25,12 @@ export class ProblemFilter implements ExceptionFilter {
       .status(problem.status)
       .type(PROBLEM_CONTENT_TYPE)
       // the request id (as in the logs and `x-request-id`) lets a caller's report be matched to its trace and log lines
-      .send(JSON.stringify({ ...problem, instance: request.originalUrl?.split('?')[0], ...(request.id ? { requestId: String(request.id) } : {}) }));
+      .send(
+        JSON.stringify({
+          ...problem,
+          instance: request.originalUrl?.split('?')[0],
+          ...(request.id ? { requestId: String(request.id) } : {}),
+        }),
+      );
   }
 }

@@ -1,6 +1,14 @@
 import { HttpException } from '@nestjs/common';
-import { duplicateKeyFields } from '@lib/persistence/duplicate-key';
-import { DEFAULT_RETRY_AFTER_SECONDS, FieldProblem, ProblemDetails, ProblemException, Problems, problemType, statusTitle } from './problem';
+import {
+  DEFAULT_RETRY_AFTER_SECONDS,
+  duplicateKeyFields,
+  FieldProblem,
+  ProblemDetails,
+  ProblemException,
+  Problems,
+  problemType,
+  statusTitle,
+} from '@lib/core';
 
 interface MongoLikeError {
   name?: string;
@@ -27,9 +35,7 @@ function fromHttpException(error: HttpException): ProblemDetails {
   const status = error.getStatus();
   const response = error.getResponse();
   const message =
-    typeof response === 'object' && response && 'message' in response
-      ? (response as { message: unknown }).message
-      : error.message;
+    typeof response === 'object' && response && 'message' in response ? (response as { message: unknown }).message : error.message;
   const detail = Array.isArray(message) ? message.join('; ') : String(message);
   const code = statusTitle(status).toUpperCase().replace(/ /g, '_');
   return { type: problemType(code), title: statusTitle(status), status, detail, code };
@@ -95,12 +101,18 @@ export function toProblem(error: unknown): { problem: ProblemDetails; unexpected
 }
 
 function problemOf(error: unknown): { problem: ProblemDetails; unexpected: boolean; retryAfterSeconds?: number } {
-  if (error instanceof ProblemException) return { problem: error.toProblem(), unexpected: false, retryAfterSeconds: error.retryAfterSeconds };
+  if (error instanceof ProblemException)
+    return { problem: error.toProblem(), unexpected: false, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof HttpException) return { problem: fromHttpException(error), unexpected: error.getStatus() >= 500 };
   const bodyParser = fromBodyParser(error) ?? fromHttpError(error);
   if (bodyParser) return { problem: bodyParser.toProblem(), unexpected: false };
   const mongo = typeof error === 'object' && error ? fromMongo(error as MongoLikeError) : undefined;
-  if (mongo) return { problem: mongo.toProblem(), unexpected: mongo.getStatus() >= 500 && mongo.code !== 'DATABASE_TIMEOUT', retryAfterSeconds: mongo.retryAfterSeconds };
+  if (mongo)
+    return {
+      problem: mongo.toProblem(),
+      unexpected: mongo.getStatus() >= 500 && mongo.code !== 'DATABASE_TIMEOUT',
+      retryAfterSeconds: mongo.retryAfterSeconds,
+    };
   return {
     problem: {
       type: problemType('INTERNAL_ERROR'),

@@ -1,5 +1,5 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { FieldProblem, ProblemException } from './problem';
+import { FieldProblem, ProblemException } from '@lib/core';
 
 function flatten(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
@@ -17,7 +17,6 @@ export function createValidationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     transform: true,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) =>
-      new ProblemException(400, 'VALIDATION_FAILED', 'The request is invalid', flatten(errors)),
+    exceptionFactory: (errors) => new ProblemException(400, 'VALIDATION_FAILED', 'The request is invalid', flatten(errors)),
   });
 }

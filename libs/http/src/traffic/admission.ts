@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { RouteCatalog } from '@lib/auth/route-catalog';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { declaredRoutes } from '@lib/core';
 import { ALWAYS_SERVED } from './always-served';
 import { HEAVY_ROUTE } from './heavy-route';
 
@@ -46,12 +46,13 @@ export class AdmissionControl implements OnApplicationBootstrap {
 
   constructor(
     readonly options: AdmissionOptions,
-    private readonly catalog: RouteCatalog,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
   ) {}
 
   onApplicationBootstrap(): void {
-    for (const route of this.catalog.routes()) {
+    for (const route of declaredRoutes(this.discovery, this.scanner)) {
       const targets = [route.target, route.controller];
       if (this.reflector.getAllAndOverride<boolean>(ALWAYS_SERVED, targets)) this.alwaysServed.add(`${route.method} ${route.path}`);
       if (this.reflector.getAllAndOverride<boolean>(HEAVY_ROUTE, targets)) {

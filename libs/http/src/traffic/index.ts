@@ -1,7 +1,6 @@
 export * from './always-served';
 export * from './heavy-route';
 export * from './admission';
-export * from './request-context';
 export * from './traffic.middleware';
 export * from './traffic.module';
 export * from './metrics.controller';

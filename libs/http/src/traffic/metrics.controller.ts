@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '@lib/auth/access';
+import { Public } from '@lib/core';
 import { AlwaysServed } from './always-served';
 import { Metrics } from '@lib/metrics';
 

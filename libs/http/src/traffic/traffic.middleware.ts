@@ -2,9 +2,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Metrics } from '@lib/metrics';
 import { recordProblem } from '@lib/tracing';
 import { requestIdFor } from '../logging/request-id';
-import { PROBLEM_CONTENT_TYPE, ProblemException } from '../problem/problem';
+import { PROBLEM_CONTENT_TYPE, ProblemException, RequestAbandoned, runInRequestContext } from '@lib/core';
 import type { AdmissionControl } from './admission';
-import { RequestAbandoned, runInRequestContext } from './request-context';
 
 /** Seconds a refused client should wait before trying again. */
 export const BUSY_RETRY_AFTER_SECONDS = 1;

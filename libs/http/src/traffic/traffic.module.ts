@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AdmissionControl, AdmissionOptions } from './admission';
 import { MetricsController } from './metrics.controller';
 import { MetricsListener, MetricsListenerOptions } from './metrics-listener';
@@ -18,6 +19,7 @@ export class TrafficModule {
   static forRoot(options: TrafficOptions): DynamicModule {
     return {
       module: TrafficModule,
+      imports: [DiscoveryModule],
       controllers: [MetricsController],
       providers: [
         { provide: AdmissionOptions, useValue: { maxInFlight: options.maxInFlight, maxHeavyInFlight: options.maxHeavyInFlight } },

@@ -2,6 +2,7 @@ import { Type as ClassType } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsMongoId, IsOptional, Max, Min } from 'class-validator';
+import type { Paged } from '@lib/core';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -11,7 +12,8 @@ export const MAX_PAGE_SIZE = 1000;
  * not a `nextCursor` this API handed out is a 400, never a silent restart at the first page.
  */
 export class PageQuery {
-  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Items per page' })
+  /** Items per page */
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -19,17 +21,10 @@ export class PageQuery {
   @Max(MAX_PAGE_SIZE)
   limit?: number;
 
-  @ApiPropertyOptional({ type: String, description: 'The `nextCursor` of the previous page; omit for the first page' })
+  /** The `nextCursor` of the previous page; omit for the first page */
   @IsOptional()
   @IsMongoId({ message: 'cursor must be a nextCursor value returned by this endpoint' })
   cursor?: string;
-}
-
-/** One page of a list, as every paginated operation answers it. */
-export interface Paged<T> {
-  items: T[];
-  /** Pass as `cursor` for the next page; `null` on the last page. */
-  nextCursor: string | null;
 }
 
 /** The response DTO of a page of `item`, for OpenAPI: `class JobPage extends PageOf(JobDto) {}`. */

@@ -151,7 +151,9 @@ async function runAggregate(command: Document, context: CommandContext): Promise
   if (!databaseLevel && typeof target !== 'string') {
     throw commandError('InvalidNamespace', 'Invalid aggregate namespace');
   }
-  const collection: Collection | undefined = databaseLevel ? undefined : storage.getCollection(db, validateCollectionName(db, target as string));
+  const collection: Collection | undefined = databaseLevel
+    ? undefined
+    : storage.getCollection(db, validateCollectionName(db, target as string));
   const collation = effectiveCollation(command.collation, collection);
   const variables = isPlainObject(command.let) ? command.let : undefined;
   const level = collation?.level ?? 0;
@@ -170,7 +172,8 @@ async function runAggregate(command: Document, context: CommandContext): Promise
   const query = prepareQuery(filter, collation, variables);
   const ns = `${db}.${String(target)}`;
   const asCount = shape.sort === undefined && command.explain !== true ? countShape(remaining) : null;
-  if (asCount) return { results: asCount((await countQuery(op, parameters, ns, collection, query, shape.hint)).n), outcome: null, remaining };
+  if (asCount)
+    return { results: asCount((await countQuery(op, parameters, ns, collection, query, shape.hint)).n), outcome: null, remaining };
   const outcome = await runQuery(op, parameters, ns, collection, query, shape);
   const stages = pipeline.slice(pipeline.length - remaining.length);
   if (stages.length === 0) return { results: outcome.docs, outcome, remaining };

@@ -84,7 +84,9 @@ export async function explainFindAndModify(command: Document, context: CommandCo
   if (remove) return explainQuery(explain, outcome, { root: writeRoot('DELETE', { nWouldDelete: target ? 1 : 0 }), nReturned: 0 });
   const update = parseUpdate(command.update);
   const arrayFilters = Array.isArray(command.arrayFilters) ? (command.arrayFilters as Document[]) : undefined;
-  const wouldModify = target ? applyUpdate(target, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options }).modified : false;
+  const wouldModify = target
+    ? applyUpdate(target, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options }).modified
+    : false;
   const stats = { nMatched: target ? 1 : 0, nWouldModify: wouldModify ? 1 : 0, nWouldUpsert: !target && command.upsert === true ? 1 : 0 };
   return explainQuery(explain, outcome, { root: writeRoot('UPDATE', stats), nReturned: 0 });
 }

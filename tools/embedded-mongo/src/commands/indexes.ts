@@ -114,12 +114,15 @@ function checkAgainstExisting(collection: Collection, spec: IndexSpec): boolean 
       if (!sameKey) {
         throw commandError(
           'IndexKeySpecsConflict',
-          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
+          `An existing index has the same name as the requested index. When index names are not specified, ` +
+            `they are auto generated and can cause conflicts. Please refer to our documentation. ` +
+            `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
         );
       }
       throw commandError(
         'IndexOptionsConflict',
-        `An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
+        `An equivalent index already exists with the same name but different options. ` +
+          `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
       );
     }
     if (sameKey && sameOptions) {
@@ -174,7 +177,9 @@ const listIndexes: CommandHandler = (command, { storage, db, cursors, op }) => {
   if (!collection) throw commandError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
   const cursorOptions = isPlainObject(command.cursor) ? command.cursor : {};
   const batchSize = toNumber(cursorOptions.batchSize);
-  return cursors.openCursor(op, `${db}.$cmd.listIndexes.${name}`, allSpecs(collection), { batchSize: batchSize ?? Number.MAX_SAFE_INTEGER });
+  return cursors.openCursor(op, `${db}.$cmd.listIndexes.${name}`, allSpecs(collection), {
+    batchSize: batchSize ?? Number.MAX_SAFE_INTEGER,
+  });
 };
 
 const dropIndexes: CommandHandler = (command, { storage, db }) => {

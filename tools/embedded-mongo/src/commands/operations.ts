@@ -27,7 +27,20 @@ function opType(name: string): string {
   }
 }
 
-const COLLECTION_COMMANDS = new Set(['find', 'aggregate', 'count', 'distinct', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'createIndexes', 'listIndexes', 'drop']);
+const COLLECTION_COMMANDS = new Set([
+  'find',
+  'aggregate',
+  'count',
+  'distinct',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'findandmodify',
+  'createIndexes',
+  'listIndexes',
+  'drop',
+]);
 
 function namespaceOf(operation: Operation): string {
   const { command, name } = operation;
@@ -88,7 +101,8 @@ const killOp: CommandHandler = (command, { db, operations }) => {
   requireAdmin(db, 'killOp');
   if (command.op === undefined) throw commandError('NoSuchKey', 'Missing expected field "op"');
   const opid = toNumber(command.op);
-  if (opid === undefined || !Number.isInteger(opid)) throw commandError('TypeMismatch', '"op" had the wrong type. Expected long, found ' + typeof command.op);
+  if (opid === undefined || !Number.isInteger(opid))
+    throw commandError('TypeMismatch', '"op" had the wrong type. Expected long, found ' + typeof command.op);
   operations.get(opid)?.kill(commandError('Interrupted', 'operation was interrupted'));
   return { info: 'attempting to kill op', ok: 1 };
 };

@@ -7,9 +7,18 @@ import { indexValues } from '../document-paths';
 import { commandError } from '../errors';
 import { explainCount, explainQuery, type ExplainContext } from '../explain';
 import { encodeValue } from '../key-encoding';
-import { countQuery, effectiveCollation, prepareQuery, runQuery, type CountOutcome, type PreparedQuery, type QueryOutcome, type QueryShape } from '../matching';
+import {
+  countQuery,
+  effectiveCollation,
+  prepareQuery,
+  runQuery,
+  type CountOutcome,
+  type PreparedQuery,
+  type QueryOutcome,
+  type QueryShape,
+} from '../matching';
 import { compileProjection, validateSort, type Projector } from '../query-engine';
-import type { QueryRequest } from '../query-planner';
+import type { QueryRequest } from '../query-request';
 import { parseMaxTimeMS } from '../operation';
 import { collectionArgument, optionalNonNegativeInt, refuseOptions } from './arguments';
 

@@ -107,8 +107,10 @@ export class DataDirectory {
     const total = collections.reduce((sum, collection) => sum + collection.docs.size, 0);
     if (checkpoint || segments.length > 0) {
       this.log(
-        `embedded-mongo: recovered ${formatCount(total)} documents in ${collections.length} collections from ${this.dir} in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
-          `(checkpoint ${checkpoint ? `${formatCount(documents)} documents` : 'none'}, ${segments.length} journal segments, ${formatCount(records)} records replayed)`,
+        `embedded-mongo: recovered ${formatCount(total)} documents in ${collections.length} ` +
+          `collections from ${this.dir} in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
+          `(checkpoint ${checkpoint ? `${formatCount(documents)} documents` : 'none'}, ` +
+          `${segments.length} journal segments, ${formatCount(records)} records replayed)`,
       );
     }
     this.maybeCheckpoint();
@@ -141,7 +143,8 @@ export class DataDirectory {
     if (result.damage || !ended) {
       // Checkpoints are written to a temporary file and renamed once complete: this is damage on disk.
       throw new Error(
-        `the checkpoint ${file} is damaged (${result.damage ?? 'it has no end record'} at byte ${result.validBytes} of ${result.totalBytes}); ` +
+        `the checkpoint ${file} is damaged (${result.damage ?? 'it has no end record'} ` +
+          `at byte ${result.validBytes} of ${result.totalBytes}); ` +
           'move it away to start from the journal alone, or restore the directory from a backup',
       );
     }
@@ -282,9 +285,7 @@ export class DataDirectory {
           `${(written.bytes / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     } catch (error) {
-      this.log(
-        `embedded-mongo: checkpoint ${checkpointName(sequence)} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.log(`embedded-mongo: checkpoint ${checkpointName(sequence)} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Document } from '../bson-values';
-import type { ChangeLog } from '../change-log';
-import type { Collection } from '../collection';
+import type { ChangeLog, Collection } from '../collection';
 import type { IndexSpec } from '../index-state';
 import { Op, RecordWriter, syncDirectory, type OpCode } from './records';
 import { serialize } from 'bson';

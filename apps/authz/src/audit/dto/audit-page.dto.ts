@@ -1,32 +1,36 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PageOf, type Paged } from '@lib/http';
+import { PageOf } from '@lib/http';
+import type { Paged } from '@lib/core';
 import type { AuditRecord } from '../schemas/audit-record.schema';
 
 const STATE = { type: 'object', additionalProperties: true } as const;
 
 export class AuditRecordResponse {
-  @ApiProperty({ description: 'Record id' })
+  /** Record id */
   id: string;
 
-  @ApiProperty({ description: 'User id of whoever made the change' })
+  /** User id of whoever made the change */
   actor: string;
 
-  @ApiProperty({ description: 'What was done, e.g. `create` or `update`' })
+  /** What was done, e.g. `create` or `update` */
   action: string;
 
-  @ApiProperty({ description: 'Kind of the changed resource, e.g. `configvalue` or `featureflag`' })
+  /** Kind of the changed resource, e.g. `configvalue` or `featureflag` */
   resource: string;
 
-  @ApiPropertyOptional({ description: 'Id or key of the changed resource' })
+  /** Id or key of the changed resource */
   resourceId?: string;
 
-  @ApiPropertyOptional({ ...STATE, description: 'State before the change (absent on creation); secrets read `********`' })
+  /** State before the change (absent on creation); secrets read `********` */
+  @ApiPropertyOptional({ ...STATE })
   before?: unknown;
 
-  @ApiPropertyOptional({ ...STATE, description: 'State after the change; secrets read `********`' })
+  /** State after the change; secrets read `********` */
+  @ApiPropertyOptional({ ...STATE })
   after?: unknown;
 
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the change was recorded' })
+  /** When the change was recorded */
+  @ApiProperty({ format: 'date-time' })
   at: string;
 }
 

@@ -1,6 +1,10 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { CreateAuthTypeConfigurationRequest, ListAuthTypeConfigurationsQuery, UpdateAuthTypeConfigurationRequest } from './auth-type-configuration.dto';
+import {
+  CreateAuthTypeConfigurationRequest,
+  ListAuthTypeConfigurationsQuery,
+  UpdateAuthTypeConfigurationRequest,
+} from './auth-type-configuration.dto';
 import { CreateIdpMappingRequest } from './idp-mapping.dto';
 
 async function failedFields<T extends object>(type: new () => T, body: object): Promise<string[]> {
@@ -9,7 +13,7 @@ async function failedFields<T extends object>(type: new () => T, body: object): 
 }
 
 describe('auth-type configuration DTOs', () => {
-  it('accepts the internal and hybrid bodies of the spec, trimmed', async () => {
+  it('accepts the internal and hybrid bodies, trimmed', async () => {
     expect(await failedFields(CreateAuthTypeConfigurationRequest, { name: 'Corp', auth_type: 'internal' })).toEqual([]);
     expect(
       await failedFields(CreateAuthTypeConfigurationRequest, {
@@ -25,7 +29,9 @@ describe('auth-type configuration DTOs', () => {
   });
 
   it('requires the external reference for hybrid and refuses the hybrid fields for internal', async () => {
-    expect(await failedFields(CreateAuthTypeConfigurationRequest, { name: 'H', auth_type: 'hybrid' })).toEqual(['initial_system_admin_team_external_ref_id']);
+    expect(await failedFields(CreateAuthTypeConfigurationRequest, { name: 'H', auth_type: 'hybrid' })).toEqual([
+      'initial_system_admin_team_external_ref_id',
+    ]);
     expect(
       await failedFields(CreateAuthTypeConfigurationRequest, {
         name: 'I',
@@ -43,11 +49,20 @@ describe('auth-type configuration DTOs', () => {
     expect(await failedFields(CreateAuthTypeConfigurationRequest, { name: 'x'.repeat(129), auth_type: 'internal' })).toEqual(['name']);
     expect(await failedFields(CreateAuthTypeConfigurationRequest, { name: 'x', auth_type: 'saml' })).toEqual(['auth_type']);
     expect(
-      await failedFields(CreateAuthTypeConfigurationRequest, { name: 'x', auth_type: 'hybrid', initial_system_admin_team_external_ref_id: 'g', initial_system_admin_team_code: '-bad code' }),
+      await failedFields(CreateAuthTypeConfigurationRequest, {
+        name: 'x',
+        auth_type: 'hybrid',
+        initial_system_admin_team_external_ref_id: 'g',
+        initial_system_admin_team_code: '-bad code',
+      }),
     ).toEqual(['initial_system_admin_team_code']);
-    expect(await failedFields(CreateAuthTypeConfigurationRequest, { name: 'x', auth_type: 'internal', singletonKey: 'y' })).toEqual(['singletonKey']);
+    expect(await failedFields(CreateAuthTypeConfigurationRequest, { name: 'x', auth_type: 'internal', singletonKey: 'y' })).toEqual([
+      'singletonKey',
+    ]);
     expect(await failedFields(UpdateAuthTypeConfigurationRequest, { name: 'x', auth_type: 'hybrid' })).toEqual(['auth_type']);
-    expect(await failedFields(UpdateAuthTypeConfigurationRequest, { initial_system_admin_team_external_ref_id: '' })).toEqual(['initial_system_admin_team_external_ref_id']);
+    expect(await failedFields(UpdateAuthTypeConfigurationRequest, { initial_system_admin_team_external_ref_id: '' })).toEqual([
+      'initial_system_admin_team_external_ref_id',
+    ]);
     expect(await failedFields(ListAuthTypeConfigurationsQuery, { auth_type: 'x' })).toEqual(['auth_type']);
     expect(await failedFields(CreateIdpMappingRequest, { idp_id: 'idp' })).toEqual(['auth_type_id']);
   });

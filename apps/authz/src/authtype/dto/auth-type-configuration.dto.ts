@@ -12,32 +12,45 @@ export const MAX_EXTERNAL_REF_LENGTH = 256;
 const CODE_RULE = 'letters, digits, "_", "." and "-", starting with a letter or digit';
 
 export class CreateAuthTypeConfigurationRequest {
-  @ApiProperty({ description: 'Unique per tenant, case-insensitive', minLength: 1, maxLength: MAX_NAME_LENGTH, example: 'Cloud admins' })
+  /**
+   * Unique per tenant, case-insensitive
+   * @example "Cloud admins"
+   */
+  @ApiProperty({ minLength: 1, maxLength: MAX_NAME_LENGTH })
   @Trim()
   @IsSafeText(MAX_NAME_LENGTH)
   name: string;
 
-  @ApiProperty({ enum: AUTH_TYPES, description: 'Only one `internal` configuration can exist per tenant' })
+  /** Only one `internal` configuration can exist per tenant */
+  @ApiProperty({ enum: AUTH_TYPES })
   @IsIn(AUTH_TYPES)
   auth_type: AuthType;
 
-  @ApiPropertyOptional({
-    description: 'Required for `hybrid`, refused for `internal`. The external group that stands for the System Admin team; must not be associated with any team yet.',
-    minLength: 1,
-    maxLength: MAX_EXTERNAL_REF_LENGTH,
-    example: 'cloud-admins',
-  })
-  @ValidateIf((body: CreateAuthTypeConfigurationRequest) => body.auth_type === 'hybrid' || body.initial_system_admin_team_external_ref_id !== undefined)
+  /**
+   * Required for `hybrid`, refused for `internal`. The external group that stands for the System Admin team; must not be associated with
+   * any team yet.
+   * @example "cloud-admins"
+   */
+  @ApiPropertyOptional({ minLength: 1, maxLength: MAX_EXTERNAL_REF_LENGTH })
+  @ValidateIf(
+    (body: CreateAuthTypeConfigurationRequest) =>
+      body.auth_type === 'hybrid' || body.initial_system_admin_team_external_ref_id !== undefined,
+  )
   @Trim()
   @OnlyForAuthType('hybrid')
   @IsDefined({ message: 'initial_system_admin_team_external_ref_id is required when auth_type is hybrid' })
   @IsSafeText(MAX_EXTERNAL_REF_LENGTH)
   initial_system_admin_team_external_ref_id?: string;
 
+  /**
+   *
+   * @example "CLOUD-ADMINS"
+   */
   @ApiPropertyOptional({
-    description: `Hybrid only: code of the new System Admin team; must not exist yet. Generated (\`ADMIN-<name>-<random>\`) when omitted. ${CODE_RULE}.`,
+    description:
+      'Hybrid only: code of the new System Admin team; must not exist yet. Generated (`ADMIN-<name>-<random>`) when omitted. ' +
+      `${CODE_RULE}.`,
     maxLength: MAX_CODE_LENGTH,
-    example: 'CLOUD-ADMINS',
   })
   @ValidateIf((body: CreateAuthTypeConfigurationRequest) => body.initial_system_admin_team_code !== undefined)
   @Trim()
@@ -47,13 +60,12 @@ export class CreateAuthTypeConfigurationRequest {
   @Matches(TEAM_CODE_PATTERN, { message: `initial_system_admin_team_code may hold ${CODE_RULE}` })
   initial_system_admin_team_code?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'Hybrid only: org of the new team, created when missing. Default `admin_org`: the spec names the default `admin-org` in its field table but ' +
-      '`admin_org` in its samples and in the delete rules; the product uses `admin_org` everywhere (the bootstrap org).',
-    maxLength: MAX_CODE_LENGTH,
-    example: 'admin_org',
-  })
+  /**
+   * Hybrid only: org of the new team, created when missing. Default `admin_org` (with an underscore, as everywhere in the product:
+   * the bootstrap org).
+   * @example "admin_org"
+   */
+  @ApiPropertyOptional({ maxLength: MAX_CODE_LENGTH })
   @ValidateIf((body: CreateAuthTypeConfigurationRequest) => body.initial_system_admin_org_code !== undefined)
   @Trim()
   @OnlyForAuthType('hybrid')
@@ -64,13 +76,15 @@ export class CreateAuthTypeConfigurationRequest {
 }
 
 export class UpdateAuthTypeConfigurationRequest {
-  @ApiPropertyOptional({ description: 'Required for an `internal` configuration; optional for `hybrid`. Stays unique, case-insensitive.', maxLength: MAX_NAME_LENGTH })
+  /** Required for an `internal` configuration; optional for `hybrid`. Stays unique, case-insensitive. */
+  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
   @IsOptional()
   @Trim()
   @IsSafeText(MAX_NAME_LENGTH)
   name?: string;
 
-  @ApiPropertyOptional({ description: '`hybrid` only: the new external reference id of the configuration’s System Admin team', maxLength: MAX_EXTERNAL_REF_LENGTH })
+  /** `hybrid` only: the new external reference id of the configuration’s System Admin team */
+  @ApiPropertyOptional({ maxLength: MAX_EXTERNAL_REF_LENGTH })
   @IsOptional()
   @Trim()
   @IsSafeText(MAX_EXTERNAL_REF_LENGTH)
@@ -78,7 +92,7 @@ export class UpdateAuthTypeConfigurationRequest {
 }
 
 export class ListAuthTypeConfigurationsQuery {
-  @ApiPropertyOptional({ description: 'Exact name, compared case-insensitively' })
+  /** Exact name, compared case-insensitively */
   @IsOptional()
   @Trim()
   @IsSafeText(MAX_NAME_LENGTH)
@@ -91,22 +105,21 @@ export class ListAuthTypeConfigurationsQuery {
 }
 
 export class AuthTypeConfigurationResponse {
-  @ApiProperty({ description: 'Identifier of the configuration' })
+  /** Identifier of the configuration */
   id: string;
 
-  @ApiProperty()
   name: string;
 
   @ApiProperty({ enum: AUTH_TYPES })
   auth_type: AuthType;
 
-  @ApiPropertyOptional({ description: 'hybrid only' })
+  /** hybrid only */
   initial_system_admin_team_external_ref_id?: string;
 
-  @ApiPropertyOptional({ description: 'hybrid only: code of the System Admin team (generated when it was not given)' })
+  /** hybrid only: code of the System Admin team (generated when it was not given) */
   initial_system_admin_team_code?: string;
 
-  @ApiPropertyOptional({ description: 'hybrid only: org of the System Admin team (`admin_org` when it was not given)' })
+  /** hybrid only: org of the System Admin team (`admin_org` when it was not given) */
   initial_system_admin_org_code?: string;
 
   static from(doc: AuthTypeConfiguration & { _id: unknown }): AuthTypeConfigurationResponse {

@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
 
-/** One IdP ↔ one auth-type configuration (spec A.2). An IdP without a mapping is `internal`. */
+/** One IdP ↔ one auth-type configuration (docs/interface.md#idp-mappings). An IdP without a mapping is `internal`. */
 @Schema({ collection: 'idp_mappings', timestamps: true })
 export class IdpMapping {
   tenantId: string;

@@ -23,7 +23,11 @@ const VALUE_SCHEMA = {
 };
 
 export class PutConfigValueRequest {
-  @ApiProperty({ description: KEY_DESCRIPTION, pattern: CONFIG_KEY_PATTERN.source, example: 'SUPPORTED_CD_PROVIDERS' })
+  /**
+   *
+   * @example "SUPPORTED_CD_PROVIDERS"
+   */
+  @ApiProperty({ description: KEY_DESCRIPTION, pattern: CONFIG_KEY_PATTERN.source })
   @IsString()
   @Matches(CONFIG_KEY_PATTERN, { message: `configurationkey must be ${CONFIG_KEY_RULE}` })
   configurationkey: string;
@@ -34,15 +38,23 @@ export class PutConfigValueRequest {
 }
 
 export class ConfigValueResponse {
-  @ApiProperty({ description: 'The configuration key', example: 'SUPPORTED_CD_PROVIDERS' })
+  /**
+   * The configuration key
+   * @example "SUPPORTED_CD_PROVIDERS"
+   */
   configurationkey: string;
 
-  @ApiProperty({ description: 'The stored value; the `_ldap_config` password always reads `********`', ...VALUE_SCHEMA })
+  /** The stored value; the `_ldap_config` password always reads `********` */
+  @ApiProperty({ ...VALUE_SCHEMA })
   configurationvalue: ConfigValue;
 }
 
 export class ConfigKeyParams {
-  @ApiProperty({ description: KEY_DESCRIPTION, pattern: CONFIG_KEY_PATTERN.source, example: 'DEFAULT_CURRENCY' })
+  /**
+   *
+   * @example "DEFAULT_CURRENCY"
+   */
+  @ApiProperty({ description: KEY_DESCRIPTION, pattern: CONFIG_KEY_PATTERN.source })
   @Matches(CONFIG_KEY_PATTERN, { message: `key must be ${CONFIG_KEY_RULE}` })
   key: string;
 }

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@lib/http';
+import type { FieldProblem } from '@lib/core';
 import { ConfigKeys } from '../config-keys';
 import { defaultCurrencyProblems, exchangeRatesProblems, instanceCurrenciesProblems } from './currency.rules';
 import { genericValueProblems } from './generic-value.rule';

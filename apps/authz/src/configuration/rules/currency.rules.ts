@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@lib/http';
+import type { FieldProblem } from '@lib/core';
 import { isPlainObject, problemAt } from './field-problem';
 
 const ISO_4217 = /^[A-Z]{3}$/;

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@lib/http';
+import type { FieldProblem } from '@lib/core';
 
 /** The body field every value rule reports under. */
 export const VALUE_FIELD = 'configurationvalue';

@@ -1,4 +1,5 @@
-import { type FieldProblem, unsafeTextReason } from '@lib/http';
+import type { FieldProblem } from '@lib/core';
+import { unsafeTextReason } from '@lib/http';
 import { problemAt } from './field-problem';
 
 export const MAX_VALUE_BYTES = 64 * 1024;
@@ -14,7 +15,9 @@ export function genericValueProblems(value: unknown): FieldProblem[] {
     return Buffer.byteLength(value, 'utf8') > MAX_VALUE_BYTES ? [problemAt(undefined, 'must be at most 64 KiB')] : textProblem(value);
   }
   if (!Array.isArray(value)) return [problemAt(undefined, 'must be a string or an array of strings')];
-  const problems = value.flatMap((item: unknown, index) => (typeof item === 'string' ? textProblem(item, index) : [problemAt(index, 'must be a string')]));
+  const problems = value.flatMap((item: unknown, index) =>
+    typeof item === 'string' ? textProblem(item, index) : [problemAt(index, 'must be a string')],
+  );
   if (problems.length > 0) return problems;
   const bytes = (value as string[]).reduce((total, item) => total + Buffer.byteLength(item, 'utf8'), 0);
   return bytes > MAX_VALUE_BYTES ? [problemAt(undefined, 'must be at most 64 KiB in all')] : [];

@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { FieldProblem } from '@lib/http';
+import type { FieldProblem } from '@lib/core';
 import { isNonEmptyString, isPlainObject, problemAt } from './field-problem';
 
 const LDAP_FIELDS = ['base', 'host', 'username', 'password', 'useSSL'];
@@ -43,7 +43,10 @@ export function isLdapHost(host: string): boolean {
   return !!match && isHostName(match[1]) && (match[2] === undefined || isPort(match[2]));
 }
 
-/** `_ldap_config` (spec §2.4): exactly base, host, username, password (non-empty strings) and useSSL (boolean). */
+/**
+ * `_ldap_config` (docs/interface.md#the-directory-entry-_ldap_config): exactly base, host, username,
+ * password (non-empty strings) and useSSL (boolean).
+ */
 export function ldapConfigProblems(value: unknown): FieldProblem[] {
   if (!isPlainObject(value)) return [problemAt(undefined, 'must be an object with base, host, username, password and useSSL')];
   const problems: FieldProblem[] = Object.keys(value)

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@lib/http';
+import type { FieldProblem } from '@lib/core';
 import { problemAt } from './field-problem';
 
 const PROVIDER_ID = /^[a-z][a-z0-9_-]{0,63}$/;

@@ -8,45 +8,62 @@ const keyRule = (field: string) => ({ message: `${field} must be ${CONFIG_KEY_RU
 const valueRule = (field: string) => ({ message: `${field} must be the string "true" or "false"` });
 const SHAPES = 'Send exactly one shape: `flag_key` + `flag_value`, or `configurationkey` + `configurationvalue`.';
 
-/** Both body shapes of spec §2.13; the service picks the one sent and refuses a mix. */
+/** Both body shapes of the feature-flag request; the service picks the one sent and refuses a mix. */
 export class FeatureFlagRequest implements FlagBody {
+  /**
+   *
+   * @example "COMMON_DISCOVERY"
+   */
   @ApiPropertyOptional({
     description: `Flag key (first shape). ${SHAPES} On PUT the key may be omitted; when sent it must equal the path key.`,
     pattern: CONFIG_KEY_PATTERN.source,
-    example: 'COMMON_DISCOVERY',
   })
   @IsOptional()
   @IsString()
   @Matches(CONFIG_KEY_PATTERN, keyRule('flag_key'))
   flag_key?: string;
 
-  @ApiPropertyOptional({ description: 'Flag value (first shape): the string `true` or `false`', enum: FLAG_VALUES })
+  /** Flag value (first shape): the string `true` or `false` */
+  @ApiPropertyOptional({ enum: FLAG_VALUES })
   @IsOptional()
   @IsIn(FLAG_VALUES, valueRule('flag_value'))
   flag_value?: string;
 
-  @ApiPropertyOptional({ description: `Flag key (second shape). ${SHAPES}`, pattern: CONFIG_KEY_PATTERN.source, example: 'COSAMetering' })
+  /**
+   *
+   * @example "COSAMetering"
+   */
+  @ApiPropertyOptional({ description: `Flag key (second shape). ${SHAPES}`, pattern: CONFIG_KEY_PATTERN.source })
   @IsOptional()
   @IsString()
   @Matches(CONFIG_KEY_PATTERN, keyRule('configurationkey'))
   configurationkey?: string;
 
-  @ApiPropertyOptional({ description: 'Flag value (second shape): the string `true` or `false`', enum: FLAG_VALUES })
+  /** Flag value (second shape): the string `true` or `false` */
+  @ApiPropertyOptional({ enum: FLAG_VALUES })
   @IsOptional()
   @IsIn(FLAG_VALUES, valueRule('configurationvalue'))
   configurationvalue?: string;
 }
 
 export class FeatureFlagResponse {
-  @ApiProperty({ description: 'The flag key', example: 'COMMON_DISCOVERY' })
+  /**
+   * The flag key
+   * @example "COMMON_DISCOVERY"
+   */
   configurationkey: string;
 
-  @ApiProperty({ description: 'The flag value', enum: FLAG_VALUES })
+  /** The flag value */
+  @ApiProperty({ enum: FLAG_VALUES })
   configurationvalue: string;
 }
 
 export class FlagKeyParams {
-  @ApiProperty({ description: `The flag key (${CONFIG_KEY_RULE})`, pattern: CONFIG_KEY_PATTERN.source, example: 'COSAMetering' })
+  /**
+   *
+   * @example "COSAMetering"
+   */
+  @ApiProperty({ description: `The flag key (${CONFIG_KEY_RULE})`, pattern: CONFIG_KEY_PATTERN.source })
   @Matches(CONFIG_KEY_PATTERN, keyRule('configurationKey'))
   configurationKey: string;
 }

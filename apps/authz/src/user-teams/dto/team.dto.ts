@@ -6,18 +6,22 @@ import { IsIdentifier, MAX_CODE_LENGTH, MAX_EXTERNAL_REF_LENGTH, MAX_ROLE_LENGTH
 export const MAX_ROLES_PER_TEAM = 50;
 
 export class CreateTeamRequest {
-  @ApiProperty({ maxLength: MAX_CODE_LENGTH, description: 'Unique team code within the tenant' })
+  /** Unique team code within the tenant */
+  @ApiProperty({ maxLength: MAX_CODE_LENGTH })
   @IsIdentifier(MAX_CODE_LENGTH)
   team_code: string;
 
-  @ApiProperty({ maxLength: MAX_CODE_LENGTH, description: 'Org of the team; created when it does not exist' })
+  /** Org of the team; created when it does not exist */
+  @ApiProperty({ maxLength: MAX_CODE_LENGTH })
   @IsIdentifier(MAX_CODE_LENGTH)
   org_code: string;
 
   @ApiProperty({
     type: [String],
     maxItems: MAX_ROLES_PER_TEAM,
-    description: `Role names (free strings, at most ${MAX_ROLE_LENGTH} characters each; role records are created when missing). \`System Admin\` makes members System Admins.`,
+    description:
+      `Role names (free strings, at most ${MAX_ROLE_LENGTH} characters each; role records are created when missing). ` +
+      '`System Admin` makes members System Admins.',
   })
   @IsArray()
   @ArrayMaxSize(MAX_ROLES_PER_TEAM)
@@ -25,29 +29,23 @@ export class CreateTeamRequest {
   @IsIdentifier(MAX_ROLE_LENGTH, true)
   roles: string[];
 
-  @ApiPropertyOptional({
-    maxLength: MAX_EXTERNAL_REF_LENGTH,
-    description: 'External group (IdP / directory) that stands for this team in hybrid authorization; belongs to at most one team',
-  })
+  /** External group (IdP / directory) that stands for this team in hybrid authorization; belongs to at most one team */
+  @ApiPropertyOptional({ maxLength: MAX_EXTERNAL_REF_LENGTH })
   @IsOptional()
   @IsIdentifier(MAX_EXTERNAL_REF_LENGTH)
   external_ref_id?: string;
 }
 
 export class TeamResponse {
-  @ApiProperty()
   team_code: string;
 
-  @ApiProperty()
   org_code: string;
 
-  @ApiProperty({ type: [String] })
   roles: string[];
 
-  @ApiPropertyOptional()
   external_ref_id?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ format: 'date-time' })
   created_at?: string;
 }
 

@@ -3,7 +3,8 @@ import { PageOf } from '@lib/http';
 import { IsIdentifier, MAX_USER_ID_LENGTH, OptionalIdpId } from './identifiers';
 
 export class CreateUserRequest {
-  @ApiProperty({ maxLength: MAX_USER_ID_LENGTH, description: 'The user id, as the `sub` of its tokens will carry it' })
+  /** The user id, as the `sub` of its tokens will carry it */
+  @ApiProperty({ maxLength: MAX_USER_ID_LENGTH })
   @IsIdentifier(MAX_USER_ID_LENGTH)
   user_id: string;
 
@@ -12,19 +13,20 @@ export class CreateUserRequest {
 }
 
 export class UserResponse {
-  @ApiProperty()
   user_id: string;
 
-  @ApiProperty({ description: 'The IdP of the user: a user is its subject as one IdP of the tenant asserts it' })
+  /** The IdP of the user: a user is its subject as one IdP of the tenant asserts it */
   idp_id: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ format: 'date-time' })
   created_at?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'When a token of the user was last resolved (absent until its first login)' })
+  /** When a token of the user was last resolved (absent until its first login) */
+  @ApiPropertyOptional({ format: 'date-time' })
   last_seen_at?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Since when the user is disabled (absent while it is enabled)' })
+  /** Since when the user is disabled (absent while it is enabled) */
+  @ApiPropertyOptional({ format: 'date-time' })
   disabled_at?: string;
 }
 

@@ -1,6 +1,8 @@
 import { useRoute } from 'preact-iso';
 import { useMe } from '../../auth/me';
-import { Empty, PageHeader } from '../../components/states';
+import { Page } from '../../components/page';
+import { Empty } from '../../components/states';
+import { oneOf } from '../../components/url-state';
 import { Access } from './access';
 import { People } from './people';
 import { Audit, Config, Flags } from './settings';
@@ -17,30 +19,34 @@ const SECTIONS = [
 export default function Administration() {
   const me = useMe();
   const { params } = useRoute();
-  const section = SECTIONS.find(([id]) => id === params.section)?.[0] ?? 'access';
+  const section = oneOf(
+    params.section,
+    SECTIONS.map(([id]) => id),
+    'access',
+  );
   if (!me.is_system_admin) {
     return (
-      <div class="page">
-        <PageHeader title="Administration" />
+      <Page title="Administration">
         <Empty title="Administration is for System Admins">Ask a System Admin of your tenant if you need a change here.</Empty>
-      </div>
+      </Page>
     );
   }
+  const tabs = (
+    <nav class="tabs" aria-label="Administration sections">
+      {SECTIONS.map(([id, label]) => (
+        <a key={id} href={`/admin/${id}`} aria-current={section === id ? 'page' : undefined}>
+          {label}
+        </a>
+      ))}
+    </nav>
+  );
   return (
-    <div class="page">
-      <PageHeader title="Administration" subtitle="Authorization, people, flags and configuration of this tenant." />
-      <nav class="tabs" aria-label="Administration sections">
-        {SECTIONS.map(([id, label]) => (
-          <a key={id} href={`/admin/${id}`} aria-current={section === id ? 'page' : undefined}>
-            {label}
-          </a>
-        ))}
-      </nav>
+    <Page title="Administration" subtitle="Authorization, people, flags and configuration of this tenant." toolbar={tabs}>
       {section === 'access' && <Access idp={me.idp_id} />}
       {section === 'people' && <People />}
       {section === 'flags' && <Flags />}
       {section === 'config' && <Config />}
       {section === 'audit' && <Audit />}
-    </div>
+    </Page>
   );
 }

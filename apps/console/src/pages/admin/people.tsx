@@ -1,12 +1,20 @@
 import { useState } from 'preact/hooks';
 import { authz, unwrap } from '../../api/client';
 import type { Team, User } from '../../api/types';
-import { dateTime } from '../../components/format';
+import { type Column, DataTable } from '../../components/data-table';
 import { TextField } from '../../components/forms';
-import { Card, ErrorBox, Loading } from '../../components/states';
+import { Loaded } from '../../components/loaded';
+import { Card, ErrorBox } from '../../components/states';
 import { useAction, useApi } from '../../components/use-api';
 
-const listOf = (text: string) => [...new Set(text.split(/[\s,]+/).map((entry) => entry.trim()).filter(Boolean))];
+const listOf = (text: string) => [
+  ...new Set(
+    text
+      .split(/[\s,]+/)
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  ),
+];
 
 async function allPages<T>(load: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string | null }>): Promise<T[]> {
   const items: T[] = [];
@@ -19,15 +27,42 @@ async function allPages<T>(load: (cursor?: string) => Promise<{ items: T[]; next
   return items;
 }
 
+const TEAM_COLUMNS: Column<Team>[] = [
+  { key: 'team', header: 'Team', value: (team) => team.team_code },
+  { key: 'org', header: 'Org', value: (team) => team.org_code },
+  {
+    key: 'roles',
+    header: 'Roles',
+    value: (team) => team.roles.join(', '),
+    cell: (team) => team.roles.join(', ') || <span class="muted">none</span>,
+  },
+  { key: 'external', header: 'External group', value: (team) => team.external_ref_id },
+];
+
+const USER_COLUMNS: Column<User>[] = [
+  { key: 'user', header: 'User', value: (user) => user.user_id },
+  { key: 'idp', header: 'IdP', value: (user) => user.idp_id },
+  { key: 'created', header: 'Created', value: (user) => user.created_at, format: 'date' },
+  { key: 'seen', header: 'Last seen', value: (user) => user.last_seen_at, format: 'date' },
+];
+
 /** Teams, users and bulk membership (all-or-nothing on the API side). */
 export function People() {
-  const teams = useApi(() => allPages<Team>((cursor) => unwrap(authz.GET('/authorization/v2/teams', { params: { query: { limit: 200, cursor } } }))), []);
-  const users = useApi(() => allPages<User>((cursor) => unwrap(authz.GET('/authorization/v2/users', { params: { query: { limit: 200, cursor } } }))), []);
+  const teams = useApi(
+    () => allPages<Team>((cursor) => unwrap(authz.GET('/authorization/v2/teams', { params: { query: { limit: 200, cursor } } }))),
+    [],
+  );
+  const users = useApi(
+    () => allPages<User>((cursor) => unwrap(authz.GET('/authorization/v2/users', { params: { query: { limit: 200, cursor } } }))),
+    [],
+  );
   const [team, setTeam] = useState({ code: '', org: 'admin_org', roles: '' });
   const [user, setUser] = useState('');
   const [bulk, setBulk] = useState({ users: '', teams: '' });
   const [bulkResult, setBulkResult] = useState<string>();
-  const createTeam = useAction(() => unwrap(authz.POST('/authorization/v2/teams', { body: { team_code: team.code, org_code: team.org, roles: listOf(team.roles) } })));
+  const createTeam = useAction(() =>
+    unwrap(authz.POST('/authorization/v2/teams', { body: { team_code: team.code, org_code: team.org, roles: listOf(team.roles) } })),
+  );
   const createUser = useAction(() => unwrap(authz.POST('/authorization/v2/users', { body: { user_id: user } })));
   const membership = useAction(async (add: boolean) => {
     const body = { user_id_list: listOf(bulk.users), team_code_list: listOf(bulk.teams) };
@@ -42,34 +77,19 @@ export function People() {
   return (
     <div class="grid two">
       <Card title="Teams">
-        {teams.error ? (
-          <ErrorBox error={teams.error} onRetry={teams.reload} />
-        ) : !teams.data ? (
-          <Loading />
-        ) : (
-          <div class="table-scroll" style={{ maxHeight: '320px' }}>
-            <table class="table dense">
-              <thead>
-                <tr>
-                  <th scope="col">Team</th>
-                  <th scope="col">Org</th>
-                  <th scope="col">Roles</th>
-                  <th scope="col">External group</th>
-                </tr>
-              </thead>
-              <tbody>
-                {teams.data.map((entry) => (
-                  <tr key={entry.team_code}>
-                    <td>{entry.team_code}</td>
-                    <td>{entry.org_code}</td>
-                    <td>{entry.roles.join(', ') || <span class="muted">none</span>}</td>
-                    <td>{entry.external_ref_id ?? <span class="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <Loaded state={teams} empty={{ title: 'No teams yet' }}>
+          {(list) => (
+            <DataTable
+              label="Teams"
+              dense
+              maxHeight="320px"
+              rows={list}
+              columns={TEAM_COLUMNS}
+              rowKey={(entry) => entry.team_code}
+              csv="teams"
+            />
+          )}
+        </Loaded>
         <form
           style={{ marginTop: '12px' }}
           onSubmit={async (event) => {
@@ -80,7 +100,13 @@ export function People() {
           <div class="form-grid">
             <TextField id="team-code" label="Team code" value={team.code} onValue={(code) => setTeam({ ...team, code })} required />
             <TextField id="team-org" label="Org" value={team.org} onValue={(org) => setTeam({ ...team, org })} required />
-            <TextField id="team-roles" label="Roles" value={team.roles} onValue={(roles) => setTeam({ ...team, roles })} hint="comma-separated; System Admin makes members admins" />
+            <TextField
+              id="team-roles"
+              label="Roles"
+              value={team.roles}
+              onValue={(roles) => setTeam({ ...team, roles })}
+              hint="comma-separated; System Admin makes members admins"
+            />
           </div>
           {createTeam.error && <ErrorBox error={createTeam.error} />}
           <div class="form-actions">
@@ -91,34 +117,19 @@ export function People() {
         </form>
       </Card>
       <Card title="Users">
-        {users.error ? (
-          <ErrorBox error={users.error} onRetry={users.reload} />
-        ) : !users.data ? (
-          <Loading />
-        ) : (
-          <div class="table-scroll" style={{ maxHeight: '320px' }}>
-            <table class="table dense">
-              <thead>
-                <tr>
-                  <th scope="col">User</th>
-                  <th scope="col">IdP</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last seen</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.map((entry) => (
-                  <tr key={`${entry.idp_id}\u0000${entry.user_id}`}>
-                    <td>{entry.user_id}</td>
-                    <td>{entry.idp_id}</td>
-                    <td>{dateTime(entry.created_at)}</td>
-                    <td>{dateTime(entry.last_seen_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <Loaded state={users} empty={{ title: 'No users yet' }}>
+          {(list) => (
+            <DataTable
+              label="Users"
+              dense
+              maxHeight="320px"
+              rows={list}
+              columns={USER_COLUMNS}
+              rowKey={(entry) => `${entry.idp_id}\u0000${entry.user_id}`}
+              csv="users"
+            />
+          )}
+        </Loaded>
         <form
           style={{ marginTop: '12px' }}
           onSubmit={async (event) => {
@@ -142,11 +153,23 @@ export function People() {
         <div class="form-grid">
           <div class="field">
             <label for="bulk-users">Users</label>
-            <textarea id="bulk-users" rows={3} value={bulk.users} onInput={(event) => setBulk({ ...bulk, users: (event.target as HTMLTextAreaElement).value })} placeholder="alice, bob" />
+            <textarea
+              id="bulk-users"
+              rows={3}
+              value={bulk.users}
+              onInput={(event) => setBulk({ ...bulk, users: (event.target as HTMLTextAreaElement).value })}
+              placeholder="alice, bob"
+            />
           </div>
           <div class="field">
             <label for="bulk-teams">Teams</label>
-            <textarea id="bulk-teams" rows={3} value={bulk.teams} onInput={(event) => setBulk({ ...bulk, teams: (event.target as HTMLTextAreaElement).value })} placeholder="FINOPS, AWS-TEAM" />
+            <textarea
+              id="bulk-teams"
+              rows={3}
+              value={bulk.teams}
+              onInput={(event) => setBulk({ ...bulk, teams: (event.target as HTMLTextAreaElement).value })}
+              placeholder="FINOPS, AWS-TEAM"
+            />
           </div>
         </div>
         {membership.error && <ErrorBox error={membership.error} />}

@@ -33,20 +33,28 @@ const RANGE_BOUND = /^(\d{4}(0[1-9]|1[0-2])|\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d
 
 /** `a,b` and repeated `groupBy=a&groupBy=b` both give `['a', 'b']`. */
 function listOf(value: unknown): unknown {
-  if (typeof value === 'string') return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
   if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value.flatMap((entry) => listOf(entry) as string[]);
   return value;
 }
 
 /** The query of `GET /api/costasset/v1/costs`; every parameter is optional. */
 export class CostsQuery {
+  /**
+   *
+   * @example "providerName,serviceName"
+   */
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_GROUP_BY,
     description:
-      `Up to ${MAX_GROUP_BY} groupings, comma-separated or repeated: ${COST_DIMENSIONS.join(', ')}, or at most one tag written \`tag:<group>:<key>\` ` +
+      `Up to ${MAX_GROUP_BY} groupings, comma-separated or repeated: ${COST_DIMENSIONS.join(', ')}, ` +
+      'or at most one tag written `tag:<group>:<key>` ' +
       '(the first `:` after `tag:` ends the group; the key may hold `:`). Without it: one series, the total.',
-    example: 'providerName,serviceName',
   })
   @IsOptional()
   @Transform(({ value }) => listOf(value))
@@ -57,37 +65,43 @@ export class CostsQuery {
   @Matches(GROUPING, { each: true, message: `each groupBy entry must be one of ${COST_DIMENSIONS.join(', ')} or tag:<group>:<key>` })
   groupBy?: string[];
 
-  @ApiPropertyOptional({
-    type: String,
-    description: 'An expression of the expression language (no `${}` placeholders); 400 INVALID_EXPRESSION with the position of an error',
-    example: 'providerName == "aws" && region != "us-east-1"',
-  })
+  /** An expression of the expression language (no `${}` placeholders); 400 INVALID_EXPRESSION with the position of an error */
+  @ApiPropertyOptional({ example: 'providerName == "aws" && region != "us-east-1"' })
   @IsOptional()
   @IsString()
   @MaxLength(4096)
   filter?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'First period (YYYYMM) or day (YYYY-MM-DD), inclusive; with `to`, in the same form', example: '202401' })
+  /**
+   * First period (YYYYMM) or day (YYYY-MM-DD), inclusive; with `to`, in the same form
+   * @example "202401"
+   */
   @IsOptional()
   @Matches(RANGE_BOUND, { message: 'from must be YYYYMM or YYYY-MM-DD' })
   from?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Last period (YYYYMM) or day (YYYY-MM-DD), inclusive', example: '202406' })
+  /**
+   * Last period (YYYYMM) or day (YYYY-MM-DD), inclusive
+   * @example "202406"
+   */
   @IsOptional()
   @Matches(RANGE_BOUND, { message: 'to must be YYYYMM or YYYY-MM-DD' })
   to?: string;
 
-  @ApiPropertyOptional({ enum: COST_GRANULARITIES, default: 'month', description: 'Buckets by month (the line item period) or by UTC day of the charge period start' })
+  /** Buckets by month (the line item period) or by UTC day of the charge period start */
+  @ApiPropertyOptional({ enum: COST_GRANULARITIES, default: 'month' })
   @IsOptional()
   @IsIn(COST_GRANULARITIES)
   granularity?: CostGranularity;
 
-  @ApiPropertyOptional({ enum: COST_METRICS, default: 'cost', description: '`cost` is in the corporate currency; the others in the billing currency' })
+  /** `cost` is in the corporate currency; the others in the billing currency */
+  @ApiPropertyOptional({ enum: COST_METRICS, default: 'cost' })
   @IsOptional()
   @IsIn(COST_METRICS)
   metric?: CostMetric;
 
-  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_TOP, default: DEFAULT_TOP, description: 'The N series with the largest absolute total; the rest are summed into one `other` series' })
+  /** The N series with the largest absolute total; the rest are summed into one `other` series */
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_TOP, default: DEFAULT_TOP })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

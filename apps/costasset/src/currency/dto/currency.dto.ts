@@ -1,11 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class InstanceCurrenciesResponse {
-  @ApiProperty({ type: [String], example: ['USD', 'EUR'], description: 'ISO 4217 codes of INSTANCE_CURRENCIES in the core service (the default currency alone when unset)' })
+  /** ISO 4217 codes of INSTANCE_CURRENCIES in the core service (the default currency alone when unset) */
+  @ApiProperty({ type: [String], example: ['USD', 'EUR'] })
   instanceCurrencies: string[];
 }
 
 export class DefaultCurrencyResponse {
-  @ApiProperty({ example: 'USD', description: 'DEFAULT_CURRENCY of the core service (the corporate currency); USD when unset' })
+  /**
+   * DEFAULT_CURRENCY of the core service (the corporate currency); USD when unset
+   * @example "USD"
+   */
   defaultCurrency: string;
 }

@@ -91,7 +91,12 @@ export class ExtensionFlowHandler implements JobHandler<FlowPayload>, OnModuleIn
       });
       // Chained, not awaited: a job must not wait for another job on the same queue.
       const enrichment = payload.enrichAfter
-        ? await this.gpd.enrich(tenantId, { GPDUploadRefId: [jobId], provider: [], retry: 'true' }, undefined, payload.requester ?? SERVICE_IMPORT)
+        ? await this.gpd.enrich(
+            tenantId,
+            { GPDUploadRefId: [jobId], provider: [], retry: 'true' },
+            undefined,
+            payload.requester ?? SERVICE_IMPORT,
+          )
         : undefined;
       const result = {
         ...(enrichment ? { enrichmentJobId: enrichment.jobs[0].jobId } : {}),

@@ -2,7 +2,7 @@ import type { Principal } from '@lib/auth';
 import { requesterOf } from '../../gpd/import-requester';
 import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 import { CostassetEnvironment } from '../../costasset.environment';
 import { JobsService } from '../../jobs/jobs.service';
 import { FlowStarted } from '../dto/extension-files.dto';
@@ -22,7 +22,12 @@ export class ExtensionFlowService {
   ) {}
 
   /** `caller`: the user who asks (it follows the job, sees the GPD upload, and the enrichment runs within its visibility). */
-  async start(tenantId: string, providerCode: string, options: { enrichAfter?: boolean; rawFile?: string } = {}, caller?: Principal): Promise<FlowStarted> {
+  async start(
+    tenantId: string,
+    providerCode: string,
+    options: { enrichAfter?: boolean; rawFile?: string } = {},
+    caller?: Principal,
+  ): Promise<FlowStarted> {
     const extensionKey = await this.extensions.latestKey(tenantId, providerCode);
     if (!extensionKey) throw extensionNotFound(`No extension uploaded for provider ${providerCode}`);
     const checked = await this.extensions.check(tenantId, providerCode, extensionKey);

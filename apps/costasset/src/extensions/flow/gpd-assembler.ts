@@ -55,7 +55,10 @@ export class GpdAssembler {
       };
       this.files.set(placement.entryName, file);
     }
-    const line = csvRecord(this.columns.map((column) => placement.cells[column] ?? ''), 'product');
+    const line = csvRecord(
+      this.columns.map((column) => placement.cells[column] ?? ''),
+      'product',
+    );
     file.pending.push(line);
     file.pendingBytes += line.length;
     if (file.pendingBytes >= FLUSH_BYTES) await this.flush(file);
@@ -74,7 +77,8 @@ export class GpdAssembler {
     const zip = new ZipFile();
     zip.addBuffer(
       Buffer.from(
-        `providerName: ${JSON.stringify(metadata.providerName)}\nproviderCode: ${JSON.stringify(metadata.providerCode)}\ncurrency: ${metadata.currency}\n`,
+        `providerName: ${JSON.stringify(metadata.providerName)}\nproviderCode: ` +
+          `${JSON.stringify(metadata.providerCode)}\ncurrency: ${metadata.currency}\n`,
       ),
       METADATA_FILE,
     );

@@ -80,7 +80,8 @@ describe('RowPlacer', () => {
     const placed = placer().place({ ...valid, BillingAccountId: '/providers/Microsoft.Billing/billingAccounts/7' }, source);
     expect(placed).toMatchObject({
       entryName:
-        '202410/%2Fproviders%2FMicrosoft.Billing%2FbillingAccounts%2F7/C_%2Fproviders%2FMicrosoft.Billing%2FbillingAccounts%2F7_20241001T000000Z.csv',
+        '202410/%2Fproviders%2FMicrosoft.Billing%2FbillingAccounts%2F7/' +
+        'C_%2Fproviders%2FMicrosoft.Billing%2FbillingAccounts%2F7_20241001T000000Z.csv',
     });
   });
 

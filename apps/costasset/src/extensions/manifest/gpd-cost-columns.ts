@@ -2,7 +2,7 @@ import { REQUIRED_COLUMNS } from '../../enrichment/gpd-columns';
 import { FOCUS_COLUMNS } from '../../ingest-rules/focus-columns';
 
 /**
- * The cost-file columns an extension maps to: the required ones of the GPD reader (contract §5),
+ * The cost-file columns an extension maps to: the required ones of the GPD reader (docs/gpd-format.md#cost-file-c_account_timestampcsv),
  * then any other FOCUS column (the provider of a GPD file is its metadata's, so the provider
  * columns are left out).
  */

@@ -14,7 +14,10 @@ export class LinearRegex {
 
   constructor(source: RegExp | string) {
     const flags = typeof source === 'string' ? '' : source.flags;
-    this.re = RE2JS.compile(typeof source === 'string' ? source : source.source, [...flags].reduce((all, flag) => all | (FLAGS[flag] ?? 0), 0));
+    this.re = RE2JS.compile(
+      typeof source === 'string' ? source : source.source,
+      [...flags].reduce((all, flag) => all | (FLAGS[flag] ?? 0), 0),
+    );
   }
 
   exec(input: string): RegExpExecArray | null {

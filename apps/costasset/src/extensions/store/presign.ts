@@ -1,3 +1,3 @@
-import { Problems } from '@lib/http';
+import { Problems } from '@lib/core';
 
 export const storeUnavailable = () => Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');

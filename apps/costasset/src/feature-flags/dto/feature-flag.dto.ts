@@ -2,7 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, Matches } from 'class-validator';
 
 export class FeatureFlagBody {
-  @ApiProperty({ example: 'COSAMetering' })
+  /**
+   *
+   * @example "COSAMetering"
+   */
   @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'configurationkey must be 1-128 letters, digits, or _ . -' })
   configurationkey: string;
 
@@ -12,7 +15,6 @@ export class FeatureFlagBody {
 }
 
 export class FeatureFlagRecordResponse {
-  @ApiProperty()
   configurationkey: string;
 
   @ApiProperty({ enum: ['true', 'false'] })

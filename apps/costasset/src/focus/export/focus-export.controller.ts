@@ -14,8 +14,9 @@ export class FocusExportController {
   @ApiOperation({
     summary: 'Cost line items as a FOCUS 1.2 file (CSV or Parquet), streamed',
     description:
-      'Same filters, `expr` and visibility as GET costLineItems. Every FOCUS 1.2 column plus the `x_` columns the rows carry; amounts as stored (never rounded), datetimes in UTC. ' +
-      'Importing the file (POST /focus/uploads) gives the same line items back. `Content-Disposition` names the file.',
+      'Same filters, `expr` and visibility as GET costLineItems. Every FOCUS 1.2 column plus the `x_` ' +
+      'columns the rows carry; amounts as stored (never rounded), datetimes in UTC. Importing the ' +
+      'file (POST /focus/uploads) gives the same line items back. `Content-Disposition` names the file.',
   })
   @ApiProduces('text/csv', 'application/vnd.apache.parquet')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })

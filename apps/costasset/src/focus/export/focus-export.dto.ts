@@ -4,7 +4,7 @@ import { ListCostLineItemsQuery } from '../../line-items/dto/list-cost-line-item
 
 /** The line-items list's filters (fields, `expr`, visibility) and the file format. */
 export class ExportFocusQuery extends OmitType(ListCostLineItemsQuery, ['limit', 'cursor'] as const) {
-  @ApiPropertyOptional({ type: String, enum: ['csv', 'parquet'], default: 'csv' })
+  @ApiPropertyOptional({ enum: ['csv', 'parquet'], default: 'csv' })
   @IsOptional()
   @IsIn(['csv', 'parquet'])
   format?: 'csv' | 'parquet';

@@ -62,7 +62,12 @@ export class FocusExportService {
     let lines: string[] = [];
     for await (const item of items) {
       const row = toFocusRow(item, layout);
-      lines.push(csvRecord(layout.header.map((name) => csvCell(row[name])), 'spreadsheet'));
+      lines.push(
+        csvRecord(
+          layout.header.map((name) => csvCell(row[name])),
+          'spreadsheet',
+        ),
+      );
       if (lines.length >= 500) {
         yield Buffer.from(lines.join(''));
         lines = [];

@@ -2,28 +2,10 @@ import { Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Client } from 'minio';
 import { readCsvRows } from '../../enrichment/csv-rows';
-import type { CellRow } from '../../ingest-rules/cells';
 import { PermanentJobError } from '../../jobs/job-handler';
 import type { FocusFileFormat } from '../../gpd/schemas/gpd-upload.schema';
+import type { FocusFile, FocusFileRow } from './focus-file';
 import { openParquet } from './parquet-rows';
-
-export interface FocusFileRow {
-  row: CellRow;
-  /** CSV: the line (header = 1). Parquet: the 1-based row. */
-  line: number;
-  /** A row that cannot be used as a whole (a CSV row with the wrong number of fields). */
-  problem?: string;
-}
-
-/** One file of an upload, opened for reading: its header first, then its rows, streamed. */
-export interface FocusFile {
-  header: string[];
-  /** Key-value metadata of the file (Parquet), e.g. `FocusVersion`. */
-  metadata: Record<string, string>;
-  rows: AsyncGenerator<FocusFileRow>;
-  /** Bytes of the stored object read so far (the unit of progress). */
-  bytesRead(): number;
-}
 
 /**
  * Opens a stored FOCUS file for streaming: CSV and CSV.gz through csv-parse (gunzipped on the

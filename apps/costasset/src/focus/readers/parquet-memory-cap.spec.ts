@@ -7,7 +7,12 @@ function file(): ArrayBuffer {
   const rows = 2000;
   return parquetWriteBuffer({
     columnData: [
-      { name: 'ResourceName', data: Array.from({ length: rows }, (_, at) => `${at}`.padEnd(200, 'x')), encoding: 'PLAIN', offsetIndex: false },
+      {
+        name: 'ResourceName',
+        data: Array.from({ length: rows }, (_, at) => `${at}`.padEnd(200, 'x')),
+        encoding: 'PLAIN',
+        offsetIndex: false,
+      },
       { name: 'BilledCost', data: Array.from({ length: rows }, (_, at) => at), type: 'DOUBLE', offsetIndex: false },
     ],
     rowGroupSize: 1000,
@@ -32,7 +37,9 @@ describe('Parquet memory cap', () => {
     })();
     expect(thrown).toBeInstanceOf(ParquetCapExceeded);
     expect(thrown?.rowGroup).toBe(0);
-    expect(thrown?.message).toMatch(/^row group 0: column ResourceName \(decoded\) needs about \d+ bytes to read, over the cap of 100000 bytes/);
+    expect(thrown?.message).toMatch(
+      /^row group 0: column ResourceName \(decoded\) needs about \d+ bytes to read, over the cap of 100000 bytes/,
+    );
   });
 
   it('refuses a row group read whole when its columns together are over the cap', () => {

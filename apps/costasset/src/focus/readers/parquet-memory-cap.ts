@@ -83,7 +83,10 @@ export function guardedDecompressors(allowance: ReadAllowance): Compressors {
       return output;
     },
   };
-  for (const [codec, decompress] of Object.entries({ ...guarded, ...compressors }) as [keyof Compressors, NonNullable<Compressors[keyof Compressors]>][]) {
+  for (const [codec, decompress] of Object.entries({ ...guarded, ...compressors }) as [
+    keyof Compressors,
+    NonNullable<Compressors[keyof Compressors]>,
+  ][]) {
     guarded[codec] = (input, outputLength) => {
       allowance.take(outputLength, 'a decompressed page');
       return decompress(input, outputLength);

@@ -2,7 +2,7 @@ import { Client } from 'minio';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData, RowGroup } from 'hyparquet';
 import { PermanentJobError } from '../../jobs/job-handler';
-import type { FocusFile, FocusFileRow } from './focus-file-reader';
+import type { FocusFile, FocusFileRow } from './focus-file';
 import { checkRowGroups, guardedDecompressors, ParquetCapExceeded, ReadAllowance } from './parquet-memory-cap';
 
 /** Rows decoded at once from a row group that has offset indexes (pages are read as needed). */
@@ -12,7 +12,14 @@ export const PARQUET_SLICE_ROWS = 10_000;
  * hyparquet's file: every `slice` is an HTTP range request on the object store, nothing is cached.
  * Each range is taken from the read's allowance before it is fetched.
  */
-function objectBuffer(store: Client, bucket: string, key: string, size: number, allowance: ReadAllowance, onRead: (bytes: number) => void): AsyncBuffer {
+function objectBuffer(
+  store: Client,
+  bucket: string,
+  key: string,
+  size: number,
+  allowance: ReadAllowance,
+  onRead: (bytes: number) => void,
+): AsyncBuffer {
   return {
     byteLength: size,
     async slice(start: number, end?: number): Promise<ArrayBuffer> {

@@ -81,7 +81,10 @@ export interface GpdUpload {
   providerName?: string;
   fileName: string;
   objectKey: string;
-  /** The size declared for the object at `objectKey` (POST /v1/gpd `sizeBytes`): its URL takes that length only, and the import checks it. */
+  /**
+   * The size declared for the object at `objectKey` (POST /v1/gpd `sizeBytes`): its URL takes that length only, and the import
+   * checks it.
+   */
   declaredBytes?: number;
   status: GpdStatus;
   jobId?: string;
@@ -180,7 +183,13 @@ GpdUploadSchema.index({ refId: 1 }, { unique: true });
 // carry this collation): a GPD file by its provider, a FOCUS import by the providers of its rows
 // (one index per branch of the query's $or). Own names: indexes these replace may still exist in
 // older databases.
-GpdUploadSchema.index({ tenantId: 1, providerName: 1, _id: 1 }, { name: 'tenantId_1_providerName_1__id_1_ci', collation: { locale: 'en', strength: 2 } });
-GpdUploadSchema.index({ tenantId: 1, providers: 1, _id: 1 }, { name: 'tenantId_1_providers_1__id_1_ci', collation: { locale: 'en', strength: 2 } });
+GpdUploadSchema.index(
+  { tenantId: 1, providerName: 1, _id: 1 },
+  { name: 'tenantId_1_providerName_1__id_1_ci', collation: { locale: 'en', strength: 2 } },
+);
+GpdUploadSchema.index(
+  { tenantId: 1, providers: 1, _id: 1 },
+  { name: 'tenantId_1_providers_1__id_1_ci', collation: { locale: 'en', strength: 2 } },
+);
 // Housekeeping marks a tenant's enriched or failed uploads as cleaned.
 GpdUploadSchema.index({ tenantId: 1, status: 1 });

@@ -64,7 +64,10 @@ export const JobSchema = new Schema<JobRecord>(
     attempts: { type: Number, default: 0 },
     run: { type: Number, default: 0 },
     terminateRequested: { type: Boolean, default: false },
-    submittedBy: { type: new Schema<JobSubmitter>({ userId: { type: String, required: true }, idpId: { type: String, required: true } }, { _id: false }), default: undefined },
+    submittedBy: {
+      type: new Schema<JobSubmitter>({ userId: { type: String, required: true }, idpId: { type: String, required: true } }, { _id: false }),
+      default: undefined,
+    },
     error: String,
     result: Schema.Types.Mixed,
     startedAt: Date,

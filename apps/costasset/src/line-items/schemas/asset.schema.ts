@@ -48,4 +48,5 @@ AssetSchema.index({ tenantId: 1, resourceId: 1 });
 // Pages of a tenant's assets in _id order, whatever else the filter holds.
 AssetSchema.index({ tenantId: 1, _id: 1 });
 // The list's other filters (ListAssetsQuery): equality on the field, then pages in `_id` order.
-for (const field of ['billingAccountId', 'assetAccountId', 'assetType', 'category', 'region']) AssetSchema.index({ tenantId: 1, [field]: 1, _id: 1 });
+for (const field of ['billingAccountId', 'assetAccountId', 'assetType', 'category', 'region'])
+  AssetSchema.index({ tenantId: 1, [field]: 1, _id: 1 });

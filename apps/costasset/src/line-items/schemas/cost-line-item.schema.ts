@@ -11,7 +11,7 @@ export interface CustomColumn {
 }
 
 /**
- * One cost row of a GPD file or a FOCUS export (contract §5, FOCUS 1.0–1.3). Written in bulk on
+ * One cost row of a GPD file or a FOCUS export (docs/gpd-format.md, docs/focus.md#column-mapping). Written in bulk on
  * the driver by enrichment and the FOCUS import. Amounts are binary doubles, stored as given
  * (never rounded); `cost` is `billedCost` in the corporate currency.
  */

@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
 
-/** An object-storage provider (spec §2.11), addressed by its code within the tenant. */
+/** An object-storage provider (docs/interface.md#object-storage-providers), addressed by its code within the tenant. */
 @Schema({ collection: 'object_storage_providers', timestamps: true })
 export class ObjectStorageProvider {
   tenantId: string;

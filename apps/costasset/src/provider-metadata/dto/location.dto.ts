@@ -2,30 +2,32 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH, MAX_URL_LENGTH, OptionalText, RequiredText } from './text';
 
 export class LocationsQuery {
-  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH, description: 'Only the mappings of this provider; all providers when absent' })
+  /** Only the mappings of this provider; all providers when absent */
+  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
   @OptionalText(MAX_NAME_LENGTH)
   providerName?: string;
 
-  @ApiPropertyOptional({
-    maxLength: MAX_TEXT_LENGTH,
-    description: 'Accepted for existing clients and ignored: a location mapping has no asset type',
-  })
+  /** Accepted for existing clients and ignored: a location mapping has no asset type */
+  @ApiPropertyOptional({ maxLength: MAX_TEXT_LENGTH })
   @OptionalText(MAX_TEXT_LENGTH)
   assetType?: string;
 }
 
 export class OptionalProviderNameQuery {
-  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH, description: 'When given, every posted item must carry this provider name' })
+  /** When given, every posted item must carry this provider name */
+  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
   @OptionalText(MAX_NAME_LENGTH)
   providerName?: string;
 }
 
 export class PatchLocationsQuery {
-  @ApiProperty({ maxLength: MAX_NAME_LENGTH, description: 'Provider name (case-sensitive)' })
+  /** Provider name (case-sensitive) */
+  @ApiProperty({ maxLength: MAX_NAME_LENGTH })
   @RequiredText(MAX_NAME_LENGTH)
   providerName: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH, description: 'Only this region; every location mapping of the provider when absent' })
+  /** Only this region; every location mapping of the provider when absent */
+  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
   @OptionalText(MAX_NAME_LENGTH)
   providerRegionCode?: string;
 }
@@ -61,35 +63,33 @@ export class LocationFieldsDto {
   country?: string;
 }
 
-/** One location mapping (spec §2.10), as posted and as answered. */
+/** One location mapping, as posted and as answered. */
 export class LocationMappingDto extends LocationFieldsDto {
   @ApiProperty({ maxLength: MAX_NAME_LENGTH })
   @RequiredText(MAX_NAME_LENGTH)
   providerName: string;
 
-  @ApiProperty({
-    maxLength: MAX_NAME_LENGTH,
-    description: 'Region code of the provider (GPD `RegionId`); key of the mapping within the provider',
-  })
+  /** Region code of the provider (GPD `RegionId`); key of the mapping within the provider */
+  @ApiProperty({ maxLength: MAX_NAME_LENGTH })
   @RequiredText(MAX_NAME_LENGTH)
   providerRegionCode: string;
 }
 
 export class LocationUpsertResponse {
-  @ApiProperty({ description: 'Mappings created' })
+  /** Mappings created */
   upserted: number;
 
-  @ApiProperty({ description: 'Mappings that existed and were replaced by the posted values' })
+  /** Mappings that existed and were replaced by the posted values */
   updated: number;
 
-  @ApiProperty({ type: [LocationMappingDto], description: 'The posted mappings as stored, sorted by provider and region code' })
+  /** The posted mappings as stored, sorted by provider and region code */
   items: LocationMappingDto[];
 }
 
 export class LocationPatchResponse {
-  @ApiProperty({ description: 'Mappings selected and changed' })
+  /** Mappings selected and changed */
   updated: number;
 
-  @ApiProperty({ type: [LocationMappingDto], description: 'The selected mappings as stored now, sorted by region code' })
+  /** The selected mappings as stored now, sorted by region code */
   items: LocationMappingDto[];
 }

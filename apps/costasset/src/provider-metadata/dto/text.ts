@@ -8,7 +8,7 @@ export const MAX_TEXT_LENGTH = 256;
 export const MAX_URL_LENGTH = 2048;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-/** An optional value that is blank after trimming counts as absent (`?assetType=` lists all, spec B.4). */
+/** An optional value that is blank after trimming counts as absent (`?assetType=` lists all: docs/interface.md#provider-metadata). */
 const trimToUndefined = ({ value }: { value: unknown }) => {
   const trimmed = trim({ value });
   return trimmed === '' ? undefined : trimmed;

@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
 
-/** Provider region code → location (spec §2.10); one per (tenant, provider, region code). */
+/** Provider region code → location (docs/interface.md#provider-metadata); one per (tenant, provider, region code). */
 @Schema({ collection: 'provider_locations', timestamps: true })
 export class LocationMappingRecord {
   tenantId: string;

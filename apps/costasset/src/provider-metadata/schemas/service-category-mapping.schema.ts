@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { tenantScopedPlugin } from '@lib/persistence';
 
-/** Asset type of a provider → service category (spec §2.9); one per (tenant, provider, asset type). */
+/** Asset type of a provider → service category (docs/interface.md#provider-metadata); one per (tenant, provider, asset type). */
 @Schema({ collection: 'provider_service_categories', timestamps: true })
 export class ServiceCategoryMapping {
   tenantId: string;

@@ -9,11 +9,13 @@ export const REPORT_MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 const EXPR =
-  'Filter expression (`==`, `!=`, `&&`, `||`, `!`, parentheses, `tag(group, key == value)`) over providerName, billingAccountId, billingAccountName, assetAccountId, category, serviceName, region, period; `${name}` placeholders are filled from `templateParams` at execution, always as literal strings.';
+  'Filter expression (`==`, `!=`, `&&`, `||`, `!`, parentheses, `tag(group, key == value)`) over providerName, billingAccountId, ' +
+  'billingAccountName, assetAccountId, category, serviceName, region, period; `${name}` placeholders are filled from `templateParams` ' +
+  'at execution, always as literal strings.';
 const VTAGS = 'Ids of `visibility` resource groups; their expressions are ANDed with the model expression at execution.';
 
 export class ReportModelPath {
-  @ApiProperty({ description: 'Identifier of the report model' })
+  /** Identifier of the report model */
   @Matches(REPORT_MODEL_ID, { message: 'reportModelID must be 1-128 letters, digits, or . _ : -' })
   reportModelID: string;
 }
@@ -23,38 +25,38 @@ export class CreateReportModelQuery {
   @IsIn(REPORT_TEMPLATE_IDS)
   templateId: ReportTemplateId;
 
-  @ApiPropertyOptional({ description: 'Keep the output of each execution (readable at `/outputs`)' })
+  /** Keep the output of each execution (readable at `/outputs`) */
   @IsOptional()
   @Transform(toBoolean)
   @IsBoolean()
   saveOutput?: boolean;
 
-  @ApiPropertyOptional({ description: 'Accepted for compatibility; must equal the path id when given' })
+  /** Accepted for compatibility; must equal the path id when given */
   @IsOptional()
   @Matches(REPORT_MODEL_ID)
   reportModelId?: string;
 }
 
 export class ReplaceReportModelQuery {
-  @ApiPropertyOptional({ enum: REPORT_TEMPLATE_IDS, description: 'Changes the template when given' })
+  /** Changes the template when given */
+  @ApiPropertyOptional({ enum: REPORT_TEMPLATE_IDS })
   @IsOptional()
   @IsIn(REPORT_TEMPLATE_IDS)
   templateId?: ReportTemplateId;
 
-  @ApiPropertyOptional()
   @IsOptional()
   @Transform(toBoolean)
   @IsBoolean()
   saveOutput?: boolean;
 
-  @ApiPropertyOptional({ description: 'Must equal the path id when given' })
+  /** Must equal the path id when given */
   @IsOptional()
   @Matches(REPORT_MODEL_ID)
   reportModelId?: string;
 }
 
 export class CreateReportModelRequest {
-  @ApiProperty({ description: 'With saveOutput: keep every output (true) or only the last (false)' })
+  /** With saveOutput: keep every output (true) or only the last (false) */
   @IsBoolean()
   append: boolean;
 
@@ -62,7 +64,8 @@ export class CreateReportModelRequest {
   @IsIn(['v1'])
   type: string;
 
-  @ApiPropertyOptional({ enum: REPORT_SCOPES, description: '`public`: the tenant; `private`: its creator and System Admins. Default public' })
+  /** `public`: the tenant; `private`: its creator and System Admins. Default public */
+  @ApiPropertyOptional({ enum: REPORT_SCOPES })
   @IsOptional()
   @IsIn(REPORT_SCOPES)
   scope?: ReportScope;
@@ -90,7 +93,6 @@ export class ReplaceReportModelRequest extends IntersectionType(OmitType(CreateR
 
 /** PATCH: the fields given replace the stored ones. */
 export class PatchReportModelRequest {
-  @ApiPropertyOptional()
   @IsOptional()
   @IsBoolean()
   append?: boolean;
@@ -119,33 +121,26 @@ export class PatchReportModelRequest {
 }
 
 export class ReportModelResponse {
-  @ApiProperty()
   reportModelId: string;
 
   @ApiProperty({ enum: REPORT_TEMPLATE_IDS })
   templateId: string;
 
-  @ApiProperty()
   type: string;
 
   @ApiProperty({ enum: REPORT_SCOPES })
   scope: string;
 
-  @ApiProperty({ type: [String] })
   vtags: string[];
 
-  @ApiProperty()
   expr: string;
 
-  @ApiProperty()
   append: boolean;
 
-  @ApiProperty()
   saveOutput: boolean;
 
-  @ApiProperty({ type: [String], description: 'Placeholders the expression needs in templateParams' })
+  /** Placeholders the expression needs in templateParams */
   parameters: string[];
 
-  @ApiProperty()
   createdBy: string;
 }

@@ -12,27 +12,37 @@ const GROUP_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const toVersionNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
 
 const CONTEXT_DESCRIPTION =
-  'String keys mapping to arrays of strings. `teams` lists the team codes whose members see the group and the data its expression selects (a System Admin sees every group).';
+  'String keys mapping to arrays of strings. `teams` lists the team codes whose members see the group ' +
+  'and the data its expression selects (a System Admin sees every group).';
 const EXPR_DESCRIPTION =
-  "Boolean expression over providerName, billingAccountId, billingAccountName, assetAccountId, category, serviceName, region, period: `==`, `!=`, `&&`, `||`, `!`, parentheses, quoted strings, `tag('group', 'key' == 'value')`. Placeholders (`${...}`) are not allowed in groups.";
+  'Boolean expression over providerName, billingAccountId, billingAccountName, assetAccountId, category, serviceName, region, period: ' +
+  "`==`, `!=`, `&&`, `||`, `!`, parentheses, quoted strings, `tag('group', 'key' == 'value')`. " +
+  'Placeholders (`${...}`) are not allowed in groups.';
 
 export class CreateResourceGroupRequest {
-  @ApiPropertyOptional({ description: 'Identifier chosen by the caller; generated when missing', example: 'team-a-aws' })
+  /**
+   * Identifier chosen by the caller; generated when missing
+   * @example "team-a-aws"
+   */
   @IsOptional()
   @Matches(GROUP_ID, { message: '_id must be 1-128 letters, digits, or . _ : -' })
   _id?: string;
 
-  @ApiProperty({ enum: RESOURCE_GROUP_TYPES, description: '`visibility` restricts what team members see; `budgetary` groups are budget scopes' })
+  /** `visibility` restricts what team members see; `budgetary` groups are budget scopes */
+  @ApiProperty({ enum: RESOURCE_GROUP_TYPES })
   @IsIn(RESOURCE_GROUP_TYPES)
   type: ResourceGroupType;
 
-  @ApiPropertyOptional({ type: String, description: 'A string on create (spec §2.7), e.g. "1"; the stored version starts at 1 and grows with each change' })
+  /** A string on create, e.g. "1"; the stored version starts at 1 and grows with each change */
   @IsOptional()
   @IsString()
   @Matches(/^\d{1,9}$/)
   version?: string;
 
-  @ApiProperty({ description: EXPR_DESCRIPTION, example: 'providerName == "aws" && (billingAccountName == "prod" || category == "Compute")' })
+  @ApiProperty({
+    description: EXPR_DESCRIPTION,
+    example: 'providerName == "aws" && (billingAccountName == "prod" || category == "Compute")',
+  })
   @IsSafeText(4096, { multiline: true })
   expr: string;
 
@@ -45,11 +55,11 @@ export class CreateResourceGroupRequest {
 
 /** PUT replaces expr, type and context; PATCH changes the fields given. */
 export class UpdateResourceGroupRequest {
-  @ApiProperty({ description: 'The group to change' })
+  /** The group to change */
   @Matches(GROUP_ID)
   _id: string;
 
-  @ApiPropertyOptional({ type: Number, description: 'A number on update (spec §2.7): when given, it must equal the stored version (optimistic concurrency, 409 otherwise)' })
+  /** A number on update: when given, it must equal the stored version (optimistic concurrency, 409 otherwise) */
   @IsOptional()
   @Transform(toVersionNumber)
   @IsInt()
@@ -74,11 +84,11 @@ export class UpdateResourceGroupRequest {
 }
 
 export class ReplaceResourceGroupRequest {
-  @ApiProperty({ description: 'The group to replace' })
+  /** The group to replace */
   @Matches(GROUP_ID)
   _id: string;
 
-  @ApiPropertyOptional({ type: Number, description: 'When given, it must equal the stored version (409 otherwise)' })
+  /** When given, it must equal the stored version (409 otherwise) */
   @IsOptional()
   @Transform(toVersionNumber)
   @IsInt()
@@ -101,16 +111,14 @@ export class ReplaceResourceGroupRequest {
 }
 
 export class ResourceGroupResponse {
-  @ApiProperty()
   _id: string;
 
   @ApiProperty({ enum: RESOURCE_GROUP_TYPES })
   type: ResourceGroupType;
 
-  @ApiProperty({ description: 'Grows by one with each change' })
+  /** Grows by one with each change */
   version: number;
 
-  @ApiProperty()
   expr: string;
 
   @ApiProperty({ ...CONTEXT_SCHEMA, example: { teams: ['TEAM-A'] } })

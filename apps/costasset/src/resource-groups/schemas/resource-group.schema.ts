@@ -6,8 +6,9 @@ export const RESOURCE_GROUP_TYPES = ['visibility', 'budgetary'] as const;
 export type ResourceGroupType = (typeof RESOURCE_GROUP_TYPES)[number];
 
 /**
- * A named slice of the tenant's cost data (spec §2.7). `groupId` is the group's `_id` in the API;
- * the MongoDB `_id` stays internal so that callers may choose readable ids.
+ * A named slice of the tenant's cost data (docs/interface.md#resource-groups-report-models-budgets).
+ * `groupId` is the group's `_id` in the API; the MongoDB `_id` stays internal so that callers may
+ * choose readable ids.
  */
 @Schema({ collection: 'resource_groups', timestamps: true })
 export class ResourceGroup {

@@ -33,7 +33,9 @@ export type RollupAmount = (typeof ROLLUP_AMOUNTS)[number];
  * dimensions. `chargePeriodStart` is the day's midnight (UTC), so range filters and day buckets
  * written for line items run unchanged over rollups; `lineItems` counts the rows summed.
  */
-export type CostRollup = { tenantId: string; uploadRefId: string; chargePeriodStart: Date | null; lineItems: number } & Partial<Record<RollupDimension, string | null>> &
+export type CostRollup = { tenantId: string; uploadRefId: string; chargePeriodStart: Date | null; lineItems: number } & Partial<
+  Record<RollupDimension, string | null>
+> &
   Record<RollupAmount, number>;
 
 const dimensions = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, String]));

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ProblemException } from '../problem/problem';
+import { ProblemException } from './problem';
 
 /** What the work of one HTTP request carries down to the repositories. */
 export interface RequestContext {

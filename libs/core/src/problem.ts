@@ -66,8 +66,7 @@ export class ProblemException extends HttpException {
 }
 
 export const Problems = {
-  badRequest: (code: string, detail: string, errors?: FieldProblem[]) =>
-    new ProblemException(400, code, detail, errors),
+  badRequest: (code: string, detail: string, errors?: FieldProblem[]) => new ProblemException(400, code, detail, errors),
   unauthorized: (code: string, detail: string) => new ProblemException(401, code, detail),
   forbidden: (code: string, detail: string) => new ProblemException(403, code, detail),
   notFound: (code: string, detail: string) => new ProblemException(404, code, detail),

@@ -1,7 +1,7 @@
-import { checkDashboard, Dashboard, panelsOf, provisionedDashboards } from '../../../tools/grafana/dashboard';
-import { exportedSeries } from '../../../tools/grafana/exported-series';
-import { ExportedSeriesByService } from '../../../tools/grafana/promql-check';
-import { Metrics } from './metrics';
+import { Metrics } from '@lib/metrics';
+import { checkDashboard, Dashboard, panelsOf, provisionedDashboards } from './dashboard';
+import { exportedSeries } from './exported-series';
+import { ExportedSeriesByService } from './promql-check';
 
 /**
  * Each service's registry as PlatformModule builds it (`MetricsModule.forRoot(service)`), with the
@@ -105,7 +105,8 @@ describe('the Grafana dashboards of deploy/grafana', () => {
           ),
         ),
       ).toEqual([
-        'test, panel "under test": corelite_http_request_duration_seconds_count on authz uses "collection", not a label of instance, job, method, route, service, status',
+        'test, panel "under test": corelite_http_request_duration_seconds_count on authz ' +
+          'uses "collection", not a label of instance, job, method, route, service, status',
         'test, panel "under test": sum by uses "path", not a label of instance, job, method, route, service, status',
       ]);
     });
@@ -116,7 +117,8 @@ describe('the Grafana dashboards of deploy/grafana', () => {
         problemsOf(
           dashboardOf(
             `histogram_quantile(0.99, sum by (route) (rate(${http}_bucket{service="authz"}[$__rate_interval])))`,
-            `sum by (route) (rate(${http}_count{service="authz", status=~"5.."}[$__rate_interval])) / sum by (route, status) (rate(${http}_count{service="authz"}[$__rate_interval]))`,
+            `sum by (route) (rate(${http}_count{service="authz", status=~"5.."}[$__rate_interval])) ` +
+              `/ sum by (route, status) (rate(${http}_count{service="authz"}[$__rate_interval]))`,
             'rate(corelite_http_requests_in_flight{service="authz"}[5m])',
           ),
         ),

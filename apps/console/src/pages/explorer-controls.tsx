@@ -1,0 +1,163 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiError } from '../api/problem';
+import type { Costs } from '../api/types';
+import { ExpressionInput } from '../components/expression-input';
+import { SelectField } from '../components/forms';
+import { Card } from '../components/states';
+import { DIMENSIONS, fromInput, METRICS, toInput, type View } from './explorer-view';
+
+const FILTER_HINT = 'e.g. providerName == "aws" && region != "us-east-1" or tag("team", "owner" == "alpha")';
+
+function GroupingSelect({
+  index,
+  value,
+  onChange,
+}: {
+  index: number;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
+  const isTag = value?.startsWith('tag:') ?? false;
+  const [tag, setTag] = useState(isTag ? value!.slice(4) : '');
+  useEffect(() => setTag(isTag ? value!.slice(4) : ''), [value]);
+  const id = `group-${index}`;
+  return (
+    <div class="field grouping">
+      <label for={id}>{index === 0 ? 'Group by' : index === 1 ? 'Then by' : 'And by'}</label>
+      <div class="inline">
+        <select
+          id={id}
+          value={isTag ? 'tag' : (value ?? '')}
+          onChange={(event) => {
+            const selected = (event.target as HTMLSelectElement).value;
+            onChange(selected === '' ? undefined : selected === 'tag' ? `tag:${tag || 'team:owner'}` : selected);
+          }}
+        >
+          <option value="">{index === 0 ? 'Nothing (total)' : '—'}</option>
+          {DIMENSIONS.map(([dimension, label]) => (
+            <option value={dimension} key={dimension}>
+              {label}
+            </option>
+          ))}
+          <option value="tag">Tag…</option>
+        </select>
+        {isTag && (
+          <input
+            aria-label={`Tag to group by (group:key), grouping ${index + 1}`}
+            class="mono tag-input"
+            value={tag}
+            placeholder="group:key"
+            onChange={(event) => onChange(`tag:${(event.target as HTMLInputElement).value}`)}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The explorer's controls: groupings, granularity, range, metric, number of series, chart, and the filter. */
+export function ExplorerControls({
+  view,
+  shown,
+  setView,
+  filterDraft,
+  setFilterDraft,
+  problem,
+}: {
+  view: View;
+  shown?: Costs;
+  setView: (changes: Partial<View>) => void;
+  filterDraft: string;
+  setFilterDraft: (filter: string) => void;
+  problem?: ApiError;
+}) {
+  const day = view.granularity === 'day';
+  const groupings: (string | undefined)[] = [0, 1, 2].map((index) => view.groupBy[index]);
+  const setGrouping = (index: number, value: string | undefined) => {
+    const next = [...groupings];
+    next[index] = value;
+    setView({ groupBy: next.filter((entry): entry is string => entry !== undefined) });
+  };
+  const bound = (which: 'from' | 'to') => toInput(view[which] || shown?.[which] || '', day, which === 'to');
+  return (
+    <Card class="controls">
+      <div class="control-grid">
+        {groupings.map((value, index) =>
+          index === 0 || groupings[index - 1] !== undefined || value !== undefined ? (
+            <GroupingSelect key={index} index={index} value={value} onChange={(next) => setGrouping(index, next)} />
+          ) : null,
+        )}
+        <SelectField
+          id="granularity"
+          label="Granularity"
+          value={view.granularity}
+          options={[
+            ['month', 'Monthly'],
+            ['day', 'Daily'],
+          ]}
+          onValue={(value) => {
+            const next = value as View['granularity'];
+            const month = shown?.to && shown.to.length === 6 ? shown.to : undefined;
+            setView({ granularity: next, from: next === 'day' && month ? month : '', to: next === 'day' && month ? month : '' });
+          }}
+        />
+        <div class="field">
+          <label for="from">From</label>
+          <input
+            id="from"
+            type={day ? 'date' : 'month'}
+            value={bound('from')}
+            onChange={(event) =>
+              setView({ from: fromInput((event.target as HTMLInputElement).value, day), to: fromInput(bound('to'), day) })
+            }
+          />
+        </div>
+        <div class="field">
+          <label for="to">To</label>
+          <input
+            id="to"
+            type={day ? 'date' : 'month'}
+            value={bound('to')}
+            onChange={(event) =>
+              setView({ to: fromInput((event.target as HTMLInputElement).value, day), from: fromInput(bound('from'), day) })
+            }
+          />
+        </div>
+        <SelectField
+          id="metric"
+          label="Metric"
+          value={view.metric}
+          options={METRICS}
+          onValue={(metric) => setView({ metric: metric as View['metric'] })}
+        />
+        <SelectField
+          id="top"
+          label="Series"
+          value={String(view.top)}
+          options={[5, 10, 20, 50].map((top) => [String(top), `Top ${top}`] as const)}
+          onValue={(top) => setView({ top: Number(top) })}
+        />
+        <SelectField
+          id="chart-kind"
+          label="Chart"
+          value={view.chart}
+          options={[
+            ['bar', 'Stacked bars'],
+            ['area', 'Stacked area'],
+          ]}
+          onValue={(chart) => setView({ chart: chart as View['chart'] })}
+        />
+      </div>
+      <ExpressionInput
+        id="filter"
+        label="Filter"
+        value={filterDraft}
+        onInput={setFilterDraft}
+        onEnter={() => setView({ filter: filterDraft })}
+        error={problem}
+        placeholder='providerName == "aws"'
+        hint={FILTER_HINT}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,442 @@
+import fc from 'fast-check';
+import type { PipelineStage } from 'mongoose';
+import { compileExpression } from '../expressions';
+import { costTotalsPipeline, totalsReadFields } from '../line-items/cost-totals';
+import type { CostLineItemRepository } from '../line-items/line-items.repository';
+import { RollupAccumulator } from './rollup-accumulator';
+import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow } from './rollup-fields';
+import { LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
+import type { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import { REPAIR_AFTER_MS, RollupsService } from './rollups.service';
+import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
+
+/**
+ * Which source answers a cost aggregation (monthly rollups, daily rollups or the line items), when
+ * the rollups may answer at all, and that both answer the same: the rules every cost, budget and
+ * report query relies on. Repositories are stubs; nothing runs a database.
+ */
+
+const MONTH = { source: 'rollup', rollupLevel: 'month' } as const;
+const DAY = { source: 'rollup', rollupLevel: 'day' } as const;
+
+function plannerWith(ready: boolean) {
+  const rollupsService = { ready: jest.fn(async () => ready) };
+  const level = (name: string) => ({ aggregate: jest.fn(async () => [{ from: name }]) });
+  const daily = level('daily');
+  const monthly = level('monthly');
+  const lineItems = level('line-items');
+  const planner = new RollupPlanner(
+    rollupsService as unknown as RollupsService,
+    daily as unknown as CostRollupRepository,
+    monthly as unknown as CostRollupMonthlyRepository,
+    lineItems as unknown as CostLineItemRepository,
+  );
+  return { planner, rollupsService, daily, monthly, lineItems };
+}
+
+describe('RollupPlanner.choose (which level answers)', () => {
+  const byMonth = compileExpression('providerName == "aws" && region != "eu-west-1"');
+
+  it('answers from the monthly rollups, the coarsest level, when the query reads no day', async () => {
+    const { planner } = plannerWith(true);
+    expect(await planner.choose('t1', byMonth, totalsReadFields(['serviceName', 'period']))).toEqual(MONTH);
+    expect(await planner.choose('t1', { period: { $gte: '202401', $lte: '202403' } }, ['period', 'cost'])).toEqual(MONTH);
+    expect(await planner.choose('t1', {}, totalsReadFields([]))).toEqual(MONTH);
+  });
+
+  it('answers from the daily rollups when the filter or the grouping reads the day (chargePeriodStart)', async () => {
+    const { planner } = plannerWith(true);
+    const range = { chargePeriodStart: { $gte: new Date('2024-01-05'), $lt: new Date('2024-03-20') } };
+    expect(await planner.choose('t1', range, totalsReadFields(['providerName']))).toEqual(DAY);
+    expect(await planner.choose('t1', byMonth, ['chargePeriodStart', 'cost'])).toEqual(DAY);
+    expect(await planner.choose('t1', { $and: [byMonth, { $or: [range] }] }, ['cost'])).toEqual(DAY);
+  });
+
+  it('falls back to the line items when the filter reads a field that is not rolled up', async () => {
+    const { planner } = plannerWith(true);
+    expect(await planner.choose('t1', compileExpression(`tag('env', 'stage' == 'prod')`), ['cost'])).toEqual(LINE_ITEMS);
+    expect(await planner.choose('t1', { resourceId: { $eq: 'i-1' } }, ['cost'])).toEqual(LINE_ITEMS);
+    expect(await planner.choose('t1', { $nor: [{ $and: [byMonth, { skuId: { $eq: 'x' } }] }] }, ['cost'])).toEqual(LINE_ITEMS);
+  });
+
+  it('falls back to the line items when the query groups or sums by a field that is not rolled up', async () => {
+    const { planner } = plannerWith(true);
+    expect(await planner.choose('t1', byMonth, totalsReadFields(['resourceId']))).toEqual(LINE_ITEMS);
+    expect(await planner.choose('t1', {}, ['period', 'consumedQuantity'])).toEqual(LINE_ITEMS);
+  });
+
+  it('falls back to the line items when the filter compares an amount (a condition on each line item, not on a sum)', async () => {
+    const { planner } = plannerWith(true);
+    for (const amount of ['cost', 'billedCost', 'effectiveCost', 'listCost', 'contractedCost'])
+      expect(await planner.choose('t1', { [amount]: { $gt: 10 } }, ['period', 'cost'])).toEqual(LINE_ITEMS);
+    // summing the amount is fine
+    expect(await planner.choose('t1', { period: { $eq: '202401' } }, ['cost', 'billedCost'])).toEqual(MONTH);
+  });
+
+  it('falls back to the line items while the tenant’s rollups are not current (stale upload or backfill running)', async () => {
+    const { planner, rollupsService } = plannerWith(false);
+    expect(await planner.choose('t1', byMonth, ['cost'])).toEqual(LINE_ITEMS);
+    expect(rollupsService.ready).toHaveBeenCalledWith('t1');
+  });
+
+  it('takes the readiness a request already looked up instead of asking again', async () => {
+    const { planner, rollupsService } = plannerWith(false);
+    expect(await planner.choose('t1', byMonth, ['cost'], true)).toEqual(MONTH);
+    expect(await planner.choose('t1', byMonth, ['cost'], false)).toEqual(LINE_ITEMS);
+    expect(rollupsService.ready).not.toHaveBeenCalled();
+  });
+
+  it('does not look up readiness for a query the rollups cannot answer anyway', async () => {
+    const { planner, rollupsService } = plannerWith(true);
+    await planner.choose('t1', { resourceId: { $eq: 'x' } }, ['cost']);
+    expect(rollupsService.ready).not.toHaveBeenCalled();
+  });
+});
+
+describe('RollupPlanner.aggregate (one pipeline, the chosen collection)', () => {
+  const pipeline: PipelineStage[] = [{ $match: {} }];
+
+  it('runs the pipeline over the level chosen, and only there', async () => {
+    const { planner, daily, monthly, lineItems } = plannerWith(true);
+    expect(await planner.aggregate('t1', MONTH, pipeline)).toEqual([{ from: 'monthly' }]);
+    expect(await planner.aggregate('t1', DAY, pipeline)).toEqual([{ from: 'daily' }]);
+    expect(await planner.aggregate('t1', LINE_ITEMS, pipeline)).toEqual([{ from: 'line-items' }]);
+    for (const level of [daily, monthly, lineItems]) expect(level.aggregate).toHaveBeenCalledTimes(1);
+    expect(monthly.aggregate).toHaveBeenCalledWith('t1', pipeline);
+  });
+
+  it('counts line items as one per line item, or each rollup row’s count', () => {
+    expect(lineItemCount('line-items')).toBe(1);
+    expect(lineItemCount('rollup')).toBe('$lineItems');
+  });
+});
+
+/** Just enough of MongoDB to run `costTotalsPipeline`: `$match` on equality, `$group` with `$sum`/`$max`, `$sort`. */
+function runTotals(rows: Record<string, unknown>[], pipeline: PipelineStage[]): Record<string, unknown>[] {
+  const [match, group] = pipeline as [{ $match: Record<string, { $eq: unknown }> }, { $group: Record<string, unknown> }];
+  const kept = rows.filter((row) => Object.entries(match.$match).every(([field, condition]) => row[field] === condition.$eq));
+  const { _id: id, ...accumulators } = group.$group as { _id: Record<string, string> | null } & Record<string, Record<string, unknown>>;
+  const groups = new Map<string, Record<string, unknown>>();
+  for (const row of kept) {
+    const key = id ? Object.fromEntries(Object.entries(id).map(([name, path]) => [name, row[path.slice(1)] ?? null])) : null;
+    const out = groups.get(JSON.stringify(key)) ?? { _id: key };
+    for (const [name, accumulator] of Object.entries(accumulators)) {
+      if ('$sum' in accumulator) {
+        const operand = accumulator.$sum;
+        const value = typeof operand === 'string' ? row[operand.slice(1)] : operand;
+        out[name] = ((out[name] as number | undefined) ?? 0) + (typeof value === 'number' ? value : 0);
+      } else {
+        const value = row[(accumulator.$max as string).slice(1)] as string | undefined;
+        out[name] =
+          [out[name] as string | undefined, value]
+            .filter((v) => v != null)
+            .sort()
+            .pop() ?? null;
+      }
+    }
+    groups.set(JSON.stringify(key), out);
+  }
+  return [...groups.values()].sort((a, b) => JSON.stringify(a._id).localeCompare(JSON.stringify(b._id)));
+}
+
+describe('rollups answer what the line items answer', () => {
+  const lineItem = fc.record({
+    providerName: fc.constantFrom('aws', 'azure'),
+    region: fc.constantFrom('eu-west-1', 'us-east-1', undefined),
+    serviceName: fc.constantFrom('EC2', 'S3'),
+    period: fc.constantFrom('202401', '202402'),
+    day: fc.integer({ min: 1, max: 28 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    // up to six decimals, credits included, as billing exports write them
+    micros: fc.integer({ min: -2_000_000, max: 50_000_000 }),
+  });
+
+  it('gives the same groups, line-item counts and sums (to the last binary digits) at the daily and the monthly level', () => {
+    fc.assert(
+      fc.property(
+        fc.array(lineItem, { minLength: 1, maxLength: 40 }),
+        fc.subarray(['providerName', 'region', 'serviceName', 'period']),
+        (specs, groupBy) => {
+          const items = specs.map(({ day, hour, micros, region, ...dimensions }) => ({
+            ...dimensions,
+            ...(region ? { region } : {}),
+            currency: 'USD',
+            chargePeriodStart: new Date(
+              `${dimensions.period.slice(0, 4)}-${dimensions.period.slice(4)}-${String(day).padStart(2, '0')}` +
+                `T${String(hour).padStart(2, '0')}:00:00Z`,
+            ),
+            cost: micros / 1e6,
+            billedCost: micros / 1e6,
+            effectiveCost: micros / 1e5,
+          }));
+          const load = new RollupAccumulator();
+          load.add(items);
+          const daily = load.rows();
+          const dailyRows = daily.map((group) => rollupRow('u1', group));
+          const monthlyRows = monthlyGroups(daily).map((group) => monthlyRollupRow('u1', group));
+          const match = { providerName: { $eq: 'aws' } };
+          const expected = runTotals(items, costTotalsPipeline(match, groupBy, 'line-items'));
+          for (const rows of [dailyRows, monthlyRows]) {
+            const actual = runTotals(rows as unknown as Record<string, unknown>[], costTotalsPipeline(match, groupBy, 'rollup'));
+            expect(actual.map((row) => [row._id, row.lineItems, row.currency])).toEqual(
+              expected.map((row) => [row._id, row.lineItems, row.currency]),
+            );
+            actual.forEach((row, index) => {
+              for (const amount of ['cost', 'billedCost', 'effectiveCost', 'listCost', 'contractedCost']) {
+                const want = expected[index][amount] as number;
+                expect(Math.abs((row[amount] as number) - want)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
+              }
+            });
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+/** The RollupKeyRepository methods RollupsService uses, over an array of rollup states. */
+class FakeKeys {
+  readonly states: RollupKey[] = [];
+  readonly bump = jest.fn(async (tenantId: string, uploadRefId: string) => {
+    const state = this.state(tenantId, uploadRefId);
+    state.generation += 1;
+    state.dirtySince = new Date();
+    return state.generation;
+  });
+  readonly markDirty = jest.fn(async (tenantId: string, uploadRefIds: string[]) => {
+    for (const id of uploadRefIds) await this.bump(tenantId, id);
+  });
+  readonly lock = jest.fn(async (tenantId: string, uploadRefId: string) => {
+    const state = this.state(tenantId, uploadRefId);
+    if (state.lockedUntil) return null;
+    state.lockedUntil = new Date(Date.now() + 60_000);
+    return { ...state };
+  });
+  readonly settle = jest.fn(async (tenantId: string, uploadRefId: string, generation: number) => {
+    const state = this.state(tenantId, uploadRefId);
+    if (state.generation !== generation) return false;
+    Object.assign(state, { dirtySince: null, lockedUntil: null });
+    return true;
+  });
+  readonly unlock = jest.fn(async (tenantId: string, uploadRefId: string) => {
+    this.state(tenantId, uploadRefId).lockedUntil = null;
+  });
+
+  async findOne(tenantId: string, filter: Record<string, unknown>) {
+    const mine = this.states.filter((state) => state.tenantId === tenantId);
+    if ('uploadRefId' in filter) return mine.find((state) => state.uploadRefId === filter.uploadRefId) ?? null;
+    return (
+      mine.filter((state) => state.dirtySince).sort((a, b) => (a.dirtySince as Date).getTime() - (b.dirtySince as Date).getTime())[0] ??
+      null
+    );
+  }
+
+  async find(tenantId: string, filter: { dirtySince?: { $lt: Date } }) {
+    return this.states.filter(
+      (state) =>
+        state.tenantId === tenantId && (!filter.dirtySince || (state.dirtySince !== null && state.dirtySince < filter.dirtySince.$lt)),
+    );
+  }
+
+  async updateOne(tenantId: string, filter: { uploadRefId: string }, update: { $set: Partial<RollupKey> }) {
+    Object.assign(this.state(tenantId, filter.uploadRefId), update.$set);
+    return 1;
+  }
+
+  state(tenantId: string, uploadRefId: string): RollupKey {
+    let state = this.states.find((entry) => entry.tenantId === tenantId && entry.uploadRefId === uploadRefId);
+    if (!state) {
+      state = { tenantId, uploadRefId, generation: 0, dirtySince: null, lockedUntil: null };
+      this.states.push(state);
+    }
+    return state;
+  }
+}
+
+function rollupsWorld(uploadsWithLineItems: string[] = []) {
+  const keys = new FakeKeys();
+  const stored = (name: string) => ({
+    name,
+    rows: [] as Record<string, unknown>[],
+    deleteMany: jest.fn(async () => 0),
+    insertBulk: jest.fn(async (_t: string, docs: unknown[]) => docs.length),
+  });
+  const daily = stored('daily');
+  const monthly = stored('monthly');
+  const lineItems = {
+    aggregate: jest.fn(async (_tenantId: string, pipeline: PipelineStage[]): Promise<unknown[]> => {
+      const [first] = pipeline as [{ $match: Record<string, unknown> }];
+      // uploadsMatching: one group per upload; rollupPipeline: the upload's daily groups (one here)
+      if (first.$match.uploadRefId) return [{ _id: { providerName: 'aws', period: '202401', day: '2024-01-02' }, cost: 7, lineItems: 3 }];
+      return uploadsWithLineItems.map((id) => ({ _id: id }));
+    }),
+  };
+  const service = new RollupsService(
+    lineItems as unknown as CostLineItemRepository,
+    daily as unknown as CostRollupRepository,
+    monthly as unknown as CostRollupMonthlyRepository,
+    keys as unknown as RollupKeyRepository,
+  );
+  return { service, keys, daily, monthly, lineItems };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('RollupsService.ready (when the rollups may answer)', () => {
+  it('lets the rollups answer once every upload is rolled up (the backfill marker) and none is stale', async () => {
+    const { service, keys } = rollupsWorld();
+    keys.state('t1', BACKFILL_MARKER);
+    keys.state('t1', 'u1');
+    expect(await service.ready('t1')).toBe(true);
+  });
+
+  it('keeps queries on the line items while an upload is marked stale (a write in progress)', async () => {
+    const { service, keys } = rollupsWorld();
+    keys.state('t1', BACKFILL_MARKER);
+    keys.state('t1', 'u1').dirtySince = new Date();
+    expect(await service.ready('t1')).toBe(false);
+    // another tenant's stale mark does not matter
+    keys.state('t2', BACKFILL_MARKER);
+    expect(await service.ready('t2')).toBe(true);
+  });
+
+  it('repairs a stale mark a crash left behind (older than REPAIR_AFTER_MS), answering from the line items meanwhile', async () => {
+    const { service, keys, lineItems } = rollupsWorld();
+    const now = new Date();
+    keys.state('t1', BACKFILL_MARKER);
+    keys.state('t1', 'crashed').dirtySince = new Date(now.getTime() - REPAIR_AFTER_MS - 1000);
+    expect(await service.ready('t1', now)).toBe(false);
+    await settle();
+    await settle();
+    expect(lineItems.aggregate).toHaveBeenCalledWith('t1', rollupPipeline('crashed'), 'bulk');
+    expect(keys.state('t1', 'crashed').dirtySince).toBeNull();
+    expect(await service.ready('t1')).toBe(true);
+  });
+
+  it('does not repair a recent stale mark (its writer is still at work)', async () => {
+    const { service, keys, lineItems } = rollupsWorld();
+    keys.state('t1', BACKFILL_MARKER);
+    keys.state('t1', 'writing').dirtySince = new Date();
+    expect(await service.ready('t1')).toBe(false);
+    await settle();
+    expect(lineItems.aggregate).not.toHaveBeenCalled();
+  });
+
+  it('backfills the uploads written before rollups existed in the background, then lets the rollups answer', async () => {
+    const { service, keys, lineItems } = rollupsWorld(['old-1', 'old-2']);
+    expect(await service.ready('t1')).toBe(false);
+    for (let i = 0; i < 10; i++) await settle();
+    expect(lineItems.aggregate).toHaveBeenCalledWith('t1', rollupPipeline('old-1'), 'bulk');
+    expect(lineItems.aggregate).toHaveBeenCalledWith('t1', rollupPipeline('old-2'), 'bulk');
+    expect(await keys.findOne('t1', { uploadRefId: BACKFILL_MARKER })).not.toBeNull();
+    expect(await service.ready('t1')).toBe(true);
+  });
+
+  it('marks a tenant whose uploads all have rollup state backfilled at once', async () => {
+    const { service, keys, lineItems } = rollupsWorld(['u1']);
+    keys.state('t1', 'u1');
+    expect(await service.ready('t1')).toBe(true);
+    expect(lineItems.aggregate).not.toHaveBeenCalledWith('t1', rollupPipeline('u1'), 'bulk');
+  });
+});
+
+describe('RollupsService.refresh (recomputes an upload after a write)', () => {
+  it('replaces the upload’s daily and monthly rows with the sums of its line items, and clears the stale mark', async () => {
+    const { service, keys, daily, monthly } = rollupsWorld();
+    await service.begin('t1', ['u1']);
+    expect(keys.state('t1', 'u1').dirtySince).toBeInstanceOf(Date);
+    await service.refresh('t1', ['u1', 'u1']);
+    expect(daily.deleteMany).toHaveBeenCalledWith('t1', { uploadRefId: 'u1' });
+    expect(daily.insertBulk).toHaveBeenCalledWith('t1', [expect.objectContaining({ uploadRefId: 'u1', cost: 7, lineItems: 3 })]);
+    expect(monthly.insertBulk).toHaveBeenCalledWith('t1', [
+      expect.objectContaining({ uploadRefId: 'u1', cost: 7, lineItems: 3, period: '202401' }),
+    ]);
+    expect(keys.state('t1', 'u1')).toMatchObject({ dirtySince: null, lockedUntil: null });
+  });
+
+  it('leaves the recompute to the refresh already holding the upload’s lease', async () => {
+    const { service, keys, lineItems } = rollupsWorld();
+    keys.state('t1', 'u1').lockedUntil = new Date(Date.now() + 60_000);
+    await service.refresh('t1', ['u1']);
+    expect(lineItems.aggregate).not.toHaveBeenCalled();
+    expect(keys.state('t1', 'u1').dirtySince).toBeInstanceOf(Date);
+  });
+
+  it('releases the lease when the recompute fails, so that the next refresh can take it', async () => {
+    const { service, keys, lineItems } = rollupsWorld();
+    lineItems.aggregate.mockRejectedValueOnce(new Error('database down'));
+    await expect(service.refresh('t1', ['u1'])).rejects.toThrow('database down');
+    expect(keys.state('t1', 'u1')).toMatchObject({ lockedUntil: null, dirtySince: expect.any(Date) });
+  });
+
+  // A write during the recompute bumps the generation: settling fails, the lease is given back and the loop recomputes.
+  it('recomputes again when a write bumped the upload while it was being recomputed', async () => {
+    const { service, keys, lineItems } = rollupsWorld();
+    const compute = lineItems.aggregate.getMockImplementation() as (tenantId: string, pipeline: PipelineStage[]) => Promise<unknown[]>;
+    lineItems.aggregate.mockImplementationOnce(async (tenantId, pipeline) => {
+      await keys.bump('t1', 'u1'); // a concurrent write to the upload's line items
+      return compute(tenantId, pipeline);
+    });
+    await service.refresh('t1', ['u1']);
+    expect(lineItems.aggregate).toHaveBeenCalledTimes(2);
+    expect(keys.state('t1', 'u1')).toMatchObject({ dirtySince: null, lockedUntil: null });
+  });
+});
+
+describe('LoadTracker (a load keeps the rollups equal to its line items)', () => {
+  const docs = [
+    { providerName: 'aws', period: '202401', chargePeriodStart: new Date('2024-01-02T05:00:00Z'), cost: 1.25 },
+    { providerName: 'aws', period: '202401', chargePeriodStart: new Date('2024-01-02T07:00:00Z'), cost: 2 },
+  ];
+
+  it('stores the sums made while loading, without reading the line items back, when the load was the upload’s only writer', async () => {
+    const { service, keys, daily, monthly, lineItems } = rollupsWorld();
+    const tracker = service.track('t1', 'u1');
+    await tracker.touch();
+    tracker.written(docs, docs.length);
+    await tracker.touch();
+    await tracker.finish();
+    expect(lineItems.aggregate).not.toHaveBeenCalled();
+    expect(daily.deleteMany).toHaveBeenCalledWith('t1', { uploadRefId: 'u1' });
+    expect(daily.insertBulk).toHaveBeenCalledWith('t1', [
+      expect.objectContaining({ uploadRefId: 'u1', cost: 3.25, lineItems: 2, chargePeriodStart: new Date('2024-01-02T00:00:00Z') }),
+    ]);
+    expect(monthly.insertBulk).toHaveBeenCalledWith('t1', [expect.objectContaining({ uploadRefId: 'u1', cost: 3.25, lineItems: 2 })]);
+    expect(keys.state('t1', 'u1')).toMatchObject({ dirtySince: null, lockedUntil: null });
+  });
+
+  it('recomputes from the line items when another writer changed the upload during the load (a gap in the generations)', async () => {
+    const { service, keys, daily, lineItems } = rollupsWorld();
+    const tracker = service.track('t1', 'u1');
+    await tracker.touch();
+    tracker.written(docs, docs.length);
+    await keys.bump('t1', 'u1'); // e.g. a delete by filter on the same upload
+    await tracker.touch();
+    await tracker.finish();
+    expect(lineItems.aggregate).toHaveBeenCalledWith('t1', rollupPipeline('u1'), 'bulk');
+    expect(daily.insertBulk).toHaveBeenLastCalledWith('t1', [expect.objectContaining({ cost: 7, lineItems: 3 })]);
+    expect(keys.state('t1', 'u1').dirtySince).toBeNull();
+  });
+
+  it('recomputes from the line items when a batch was stored only in part (its sums would be wrong)', async () => {
+    const { service, lineItems } = rollupsWorld();
+    const tracker = service.track('t1', 'u1');
+    await tracker.touch();
+    tracker.written(docs, docs.length - 1);
+    await tracker.finish();
+    expect(lineItems.aggregate).toHaveBeenCalledWith('t1', rollupPipeline('u1'), 'bulk');
+  });
+
+  // The load's sums are stale when another write came: they are recomputed from the line items.
+  it('recomputes when another write came while the load stored its sums, and clears the stale mark', async () => {
+    const { service, keys, lineItems } = rollupsWorld();
+    const tracker = service.track('t1', 'u1');
+    await tracker.touch();
+    tracker.written(docs, docs.length);
+    keys.settle.mockImplementationOnce(async () => false);
+    await tracker.finish();
+    expect(lineItems.aggregate).toHaveBeenCalledWith('t1', rollupPipeline('u1'), 'bulk');
+    expect(keys.state('t1', 'u1')).toMatchObject({ dirtySince: null, lockedUntil: null });
+  });
+});
