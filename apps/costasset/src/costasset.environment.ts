@@ -153,4 +153,11 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Min(1)
   @Max(10_000)
   EXTENSION_ROW_TIMEOUT_MS: number = 100;
+
+  /**
+   * The address people reach the console at (the gateway's): messages link to the console views
+   * behind them. `npm start` sets it to its gateway's address.
+   */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_URL: string = 'http://127.0.0.1:8080';
 }
