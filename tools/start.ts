@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   await assertPortsFree(startPlan(process.env, args));
   const verbose = startPlan(process.env, args).verbose;
-  progress('starting the local stack (nats, ldap, s3, mongo)');
+  progress('starting the local stack (nats, ldap, s3, mongo, smtp)');
   // Package installs take minutes: those lines always show; the rest only with --verbose.
   const stackEnv = await stackUp({
     profile: 'dev',

@@ -134,6 +134,12 @@ describe('authorization matrix over every route', () => {
       providerName: `${MARK} store`,
       providerCode: `${MARK}-osp`,
     });
+    const mailChannel = { name: `${MARK} mail`, type: 'email', recipients: ['mxa@example.com'] };
+    ids.channel = (await admin('costasset', 'POST', '/api/costasset/v1/notificationChannels', mailChannel)).body.id;
+    ids.doomedChannel = (await admin('costasset', 'POST', '/api/costasset/v1/notificationChannels', mailChannel)).body.id;
+    const subscription = { name: `${MARK} subscription`, channelIds: [ids.channel], topic: 'anomalies' };
+    ids.subscription = (await admin('costasset', 'POST', '/api/costasset/v1/notificationSubscriptions', subscription)).body.id;
+    ids.doomedSubscription = (await admin('costasset', 'POST', '/api/costasset/v1/notificationSubscriptions', subscription)).body.id;
     await admin(
       'costasset',
       'POST',
@@ -427,12 +433,41 @@ describe('authorization matrix over every route', () => {
       'GET /api/costasset/v1/costLineItems/export': {},
       'GET /api/costasset/v1/assets': {},
       'GET /api/costasset/v1/costs': {},
+      'GET /api/costasset/v1/costs/forecast': {},
+      'GET /api/costasset/v1/anomalies': {},
+      'GET /api/costasset/v1/anomalies/settings': {},
+      // settings are the tenant's (a System Admin's); triage is a Cost Data Manager's, within its visibility
+      'PUT /api/costasset/v1/anomalies/settings': { call: { body: {} } },
+      'PATCH /api/costasset/v1/anomalies/:id': byPath({ id: NO_SUCH_ID }, { body: { status: 'dismissed' }, admin: 404 }),
       'GET /api/costasset/v1/jobs': {},
       'GET /api/costasset/v1/focus/uploads': {},
       'GET /api/costasset/v1/providers/object-storage': {},
       'GET /api/costasset/v1/dynamicResourceGroups': {},
       'GET /api/costasset/v1/reportModels': {},
       'GET /api/costasset/v1/budgetController/budgets': {},
+      // notification channels and subscriptions are a System Admin's (a test send goes to the local SMTP server)
+      'POST /api/costasset/v1/notificationChannels': {
+        call: { body: { name: `${MARK} mail`, type: 'email', recipients: ['mxa@example.com'] } },
+      },
+      'GET /api/costasset/v1/notificationChannels': {},
+      'GET /api/costasset/v1/notificationChannels/:id': byPath({ id: ids.channel }, { absentPath: { id: NO_SUCH_ID } }),
+      'PATCH /api/costasset/v1/notificationChannels/:id': byPath(
+        { id: ids.channel },
+        { body: { name: `${MARK} mail` }, absentPath: { id: NO_SUCH_ID } },
+      ),
+      'DELETE /api/costasset/v1/notificationChannels/:id': byPath({ id: ids.doomedChannel }, { absentPath: { id: NO_SUCH_ID } }),
+      'POST /api/costasset/v1/notificationChannels/:id/test': byPath({ id: ids.channel }, { absentPath: { id: NO_SUCH_ID } }),
+      'GET /api/costasset/v1/notificationChannels/:id/deliveries': byPath({ id: ids.channel }, { absentPath: { id: NO_SUCH_ID } }),
+      'POST /api/costasset/v1/notificationSubscriptions': {
+        call: { body: { name: `${MARK} subscription`, channelIds: [ids.channel], topic: 'anomalies' } },
+      },
+      'GET /api/costasset/v1/notificationSubscriptions': {},
+      'GET /api/costasset/v1/notificationSubscriptions/:id': byPath({ id: ids.subscription }, { absentPath: { id: NO_SUCH_ID } }),
+      'PATCH /api/costasset/v1/notificationSubscriptions/:id': byPath(
+        { id: ids.subscription },
+        { body: { name: `${MARK} subscription` }, absentPath: { id: NO_SUCH_ID } },
+      ),
+      'DELETE /api/costasset/v1/notificationSubscriptions/:id': byPath({ id: ids.doomedSubscription }, { absentPath: { id: NO_SUCH_ID } }),
       'GET /api/costasset/v1/dataManagement': {},
       'GET /api/costasset/v1/dataManagement/accounts': {},
       'GET /api/costasset/v1/dataManagement/filters': {},

@@ -69,6 +69,9 @@ describe('costasset budgets', () => {
     expect((await post(budget({ name: 'x', startPeriod: '202412', endPeriod: '202401' }))).body.code).toBe('BUDGET_PERIODS_INVALID');
     expect((await post(budget({ name: 'x', currency: 'JPY' }))).body.code).toBe('CURRENCY_RATE_MISSING');
     expect((await post(budget({ name: 'x', amount: -1 }))).body.code).toBe('VALIDATION_FAILED');
+    expect((await post(budget({ name: 'x', forecastThresholds: [0] }))).body.code).toBe('VALIDATION_FAILED');
+    expect((await post(budget({ name: 'x', forecastThresholds: [100, 100] }))).body.code).toBe('VALIDATION_FAILED');
+    expect(created.body.forecastThresholds).toEqual([]);
     // a member (in a team, without System Admin) changes no budget; neither does a user in no team
     expectProblem(await post(budget({ name: 'x' }), bob), 403, 'SYSTEM_ADMIN_REQUIRED');
     expectProblem(await post(budget({ name: 'x' }), await platform.token({ sub: 'loner' })), 403, 'SYSTEM_ADMIN_REQUIRED');
@@ -77,9 +80,9 @@ describe('costasset budgets', () => {
     const replaced = await request(platform.costasset.url)
       .put(`${BUDGETS}/${temp.body.id}`)
       .set('corelite-token', admin)
-      .send(budget({ name: 'temp', amount: 50, thresholds: [] }))
+      .send(budget({ name: 'temp', amount: 50, thresholds: [], forecastThresholds: [120, 90] }))
       .expect(200);
-    expect(replaced.body).toMatchObject({ amount: 50, thresholds: [] });
+    expect(replaced.body).toMatchObject({ amount: 50, thresholds: [], forecastThresholds: [90, 120] });
     await request(platform.costasset.url).delete(`${BUDGETS}/${temp.body.id}`).set('corelite-token', admin).expect(204);
     await request(platform.costasset.url).get(`${BUDGETS}/${temp.body.id}`).set('corelite-token', admin).expect(404);
     await request(platform.costasset.url).get(`${BUDGETS}/not-an-id`).set('corelite-token', admin).expect(404);
@@ -110,6 +113,8 @@ describe('costasset budgets', () => {
       amount: 200,
       currency: 'USD',
       percentUsed: 105,
+      kind: 'actual',
+      forecast: 210,
     });
   });
 
@@ -128,7 +133,15 @@ describe('costasset budgets', () => {
         actual: 211,
         remaining: -11,
         percentUsed: 105.5,
+        thresholds: [50, 80, 100],
         thresholdsCrossed: [50, 80, 100],
+        phase: 'past',
+        forecast: 211,
+        forecastLower: 211,
+        forecastUpper: 211,
+        forecastPercentUsed: 105.5,
+        forecastThresholds: [],
+        forecastThresholdsCrossed: [],
         currency: 'USD',
         source: 'rollup',
       },
@@ -140,7 +153,15 @@ describe('costasset budgets', () => {
         actual: 30,
         remaining: 170,
         percentUsed: 15,
+        thresholds: [50, 80, 100],
         thresholdsCrossed: [],
+        phase: 'past',
+        forecast: 30,
+        forecastLower: 30,
+        forecastUpper: 30,
+        forecastPercentUsed: 15,
+        forecastThresholds: [],
+        forecastThresholdsCrossed: [],
         currency: 'USD',
         source: 'rollup',
       },

@@ -13,6 +13,8 @@ export interface SeedItem {
   resourceId?: string;
   serviceName?: string;
   tags?: { group: string; key: string; value: string }[];
+  /** When the charge starts (the day of the daily rollups and of forecasts); none by default. */
+  chargePeriodStart?: Date;
   /** The upload the rows belong to (default `seed`). */
   uploadRefId?: string;
 }

@@ -111,6 +111,11 @@ export async function startPlatform(overrides: NodeJS.ProcessEnv = {}): Promise<
     MONGODB_URI: isolatedMongoUri(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:37017/corelite', `e2e_${id}`),
     NATS_NAMESPACE: `e2e_${id}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    // notification deliveries: the tests' receivers listen on the loopback, and retries come quickly
+    NOTIFICATIONS_ALLOW_PRIVATE_HOSTS: 'true',
+    NOTIFICATIONS_RETRY_DELAY_MS: '200',
+    NOTIFICATIONS_MAX_ATTEMPTS: '3',
+    NOTIFICATIONS_TIMEOUT_MS: '3000',
     ...overrides,
   };
   await setNotablescan(base.MONGODB_URI as string, false);

@@ -145,8 +145,10 @@ describe('docker-compose.yml against its images', () => {
     const environment = Object.fromEntries(
       Object.entries(compose().services[name].environment ?? {}).map(([variable, value]) => [
         variable,
-        // a `${VAR:?…}` reference (or a URI around one) holds what .env will give it
-        String(value).replace(/\$\{([A-Z0-9_]+)[^}]*\}/g, (_, reference: string) => sampleSecret(reference)),
+        // a `${VAR:?…}` reference (or a URI around one) holds what .env will give it; `${VAR:-x}` its default
+        String(value).replace(/\$\{([A-Z0-9_]+)(:-([^}]*))?[^}]*\}/g, (_, reference: string, _default?: string, fallback?: string) =>
+          fallback !== undefined ? fallback : sampleSecret(reference),
+        ),
       ]),
     );
     expect(requiredVariables(name).filter((variable) => !(variable in environment))).toEqual([]);

@@ -9,13 +9,13 @@ export const ENVIRONMENTS: Record<ServiceName, ClassConstructor<object>> = { aut
 
 /**
  * Required in production but checked when they are used rather than by the environment's class:
- * the signing key (libs/auth/src/signing-key.ts), the migration sealer's key
+ * the signing key (libs/auth/src/signing-key.ts), the migration and notifications sealers' keys
  * (libs/config/src/secrets/secret-key.ts), and costasset's JWKS URL, which otherwise points at an
  * authz on the same machine (CostassetEnvironment.jwksUrl).
  */
 const CHECKED_AT_USE: Record<ServiceName, string[]> = {
   authz: ['JWT_PRIVATE_KEY'],
-  costasset: ['MIGRATION_ENCRYPTION_KEY', 'AUTHZ_JWKS_URL'],
+  costasset: ['MIGRATION_ENCRYPTION_KEY', 'NOTIFICATIONS_ENCRYPTION_KEY', 'AUTHZ_JWKS_URL'],
 };
 
 const PORT: Record<ServiceName, string> = { authz: 'AUTHZ_PORT', costasset: 'COSTASSET_PORT' };

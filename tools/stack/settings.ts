@@ -7,6 +7,7 @@ export interface StackPorts {
   ldap: number;
   s3: number;
   mongo: number;
+  smtp: number;
 }
 
 export interface StackSettings {
@@ -27,8 +28,8 @@ export interface StackSettings {
 export const DEFAULT_PROFILE = 'dev';
 
 export const PROFILE_PORTS: Record<string, StackPorts> = {
-  dev: { nats: 4222, natsMonitor: 8222, ldap: 3890, s3: 4569, mongo: 27017 },
-  test: { nats: 14222, natsMonitor: 18222, ldap: 13890, s3: 14569, mongo: 37017 },
+  dev: { nats: 4222, natsMonitor: 8222, ldap: 3890, s3: 4569, mongo: 27017, smtp: 2525 },
+  test: { nats: 14222, natsMonitor: 18222, ldap: 13890, s3: 14569, mongo: 37017, smtp: 12525 },
 };
 
 const PORT_ENV: Record<keyof StackPorts, string> = {
@@ -37,6 +38,7 @@ const PORT_ENV: Record<keyof StackPorts, string> = {
   ldap: 'STACK_LDAP_PORT',
   s3: 'STACK_S3_PORT',
   mongo: 'STACK_MONGO_PORT',
+  smtp: 'STACK_SMTP_PORT',
 };
 
 /** The variable that, when set, replaces a component by a real service. */
@@ -45,6 +47,7 @@ export const EXTERNAL_URL_ENV: Record<ComponentName, string> = {
   nats: 'NATS_URL',
   s3: 'S3_ENDPOINT',
   ldap: 'LDAP_URL',
+  smtp: 'SMTP_URL',
 };
 
 export const LDAP_BASE_DN = 'dc=corelite,dc=local';
@@ -84,6 +87,7 @@ export function localUrlsFor(ports: StackPorts): Record<ComponentName, string> {
     ldap: `ldap://127.0.0.1:${ports.ldap}`,
     s3: `http://127.0.0.1:${ports.s3}`,
     mongo: `mongodb://127.0.0.1:${ports.mongo}/${MONGO_DATABASE}`,
+    smtp: `smtp://127.0.0.1:${ports.smtp}`,
   };
 }
 

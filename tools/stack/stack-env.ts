@@ -51,6 +51,7 @@ export function buildStackEnv(
     LDAP_BASE_DN: (ldapExternal && env.LDAP_BASE_DN) || settings.ldap.baseDn,
     LDAP_BIND_DN: (ldapExternal && env.LDAP_BIND_DN) || settings.ldap.adminDn,
     LDAP_BIND_PASSWORD: (ldapExternal && env.LDAP_BIND_PASSWORD) || settings.ldap.adminPassword,
+    SMTP_URL: external.smtp ?? localUrls.smtp,
   };
 }
 

@@ -1,4 +1,4 @@
-export const COMPONENT_NAMES = ['nats', 'ldap', 's3', 'mongo'] as const;
+export const COMPONENT_NAMES = ['nats', 'ldap', 's3', 'mongo', 'smtp'] as const;
 
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
@@ -45,6 +45,8 @@ export interface StackEnv {
   LDAP_BASE_DN: string;
   LDAP_BIND_DN: string;
   LDAP_BIND_PASSWORD: string;
+  /** The SMTP server email notifications go through (the local mailbox server, or SMTP_URL). */
+  SMTP_URL: string;
 }
 
 export interface ComponentStatus {

@@ -45,7 +45,7 @@ export const portVariable = (name: PortName) => PORT_VARIABLES[name];
 /**
  * AUTHZ_PORT, COSTASSET_PORT, GATEWAY_PORT and HOST reach everything that depends on them: each
  * service's own port, costasset's JWKS URL (derived from AUTHZ_PORT unless AUTHZ_JWKS_URL is
- * set), the gateway's upstreams and address, and the banner.
+ * set), the gateway's upstreams and address, the console links in messages, and the banner.
  */
 export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: object = {}): StartPlan {
   const unknown = args.filter((arg) => arg !== '--verbose' && arg !== '-v' && arg !== '--traces');
@@ -58,10 +58,13 @@ export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: obje
   if (clash) throw new StartError(`${PORT_VARIABLES[clash]} is the same port as another service (${ports[clash]})`);
   const host = env.HOST || '127.0.0.1';
   const reachable = reachableHost(host);
+  const gatewayUrl = `http://${reachable}:${ports.gateway}`;
   const serviceEnv: NodeJS.ProcessEnv = {
     ...env,
     ...stackEnv,
     HOST: host,
+    // the console's address: messages (budget alerts, anomalies) link to its views
+    PUBLIC_BASE_URL: env.PUBLIC_BASE_URL || gatewayUrl,
     AUTHZ_PORT: String(ports.authz),
     COSTASSET_PORT: String(ports.costasset),
     BOOTSTRAP_TENANTS: env.BOOTSTRAP_TENANTS ?? 'default',
@@ -72,7 +75,7 @@ export function startPlan(env: NodeJS.ProcessEnv, args: string[], stackEnv: obje
   return {
     host,
     ports,
-    gatewayUrl: `http://${reachable}:${ports.gateway}`,
+    gatewayUrl,
     serviceUrls: { authz: `http://${reachable}:${ports.authz}`, costasset: `http://${reachable}:${ports.costasset}` },
     upstreams: { authz: [`${reachable}:${ports.authz}`], costasset: [`${reachable}:${ports.costasset}`] },
     admission: admissionBoundsOf(serviceEnv),

@@ -24,6 +24,7 @@ describe('npm start: the plan', () => {
     const costasset = loadEnvironment(CostassetEnvironment, plan.serviceEnv);
     expect(costasset.COSTASSET_PORT).toBe(5102);
     expect(costasset.jwksUrl).toBe('http://127.0.0.1:5101/core/authorization/v1/.well-known/jwks.json');
+    expect(costasset.consoleUrl).toBe('http://127.0.0.1:5180');
     expect(banner(plan, [], '/repo')).toContain('corelite is running at http://127.0.0.1:5180');
   });
 

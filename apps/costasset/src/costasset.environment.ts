@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
 import { ObjectStoreEnvironment, toBoolean } from '@lib/config';
 
 /** A quarter of this process's V8 heap limit, at most 1 GiB: 1 GiB on a 24 GiB machine, 256 MiB where the heap is 1 GiB. */
@@ -155,9 +155,58 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   EXTENSION_ROW_TIMEOUT_MS: number = 100;
 
   /**
-   * The address people reach the console at (the gateway's): messages link to the console views
-   * behind them. `npm start` sets it to its gateway's address.
+   * The SMTP server email channels send through, e.g. `smtp://user:password@mail.example.com:587`
+   * (`smtps://` for TLS from the start). Unset: email channels cannot be created. `npm start` and
+   * `npm test` set it to the local stack's SMTP server.
    */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  PUBLIC_URL: string = 'http://127.0.0.1:8080';
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['smtp', 'smtps'] })
+  SMTP_URL?: string;
+
+  /** The sender of notification emails (`From`). */
+  @IsString()
+  @MaxLength(320)
+  SMTP_FROM: string = 'corelite <notifications@corelite.invalid>';
+
+  /** Lets notification webhooks reach private or loopback addresses (tests, labs), as MIGRATION_ALLOW_PRIVATE_HOSTS does for migration. */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  NOTIFICATIONS_ALLOW_PRIVATE_HOSTS: boolean = false;
+
+  /** base64 of 32 random bytes sealing webhook signing secrets and URLs; required in production. */
+  @IsOptional()
+  @IsString()
+  NOTIFICATIONS_ENCRYPTION_KEY?: string;
+
+  /** Attempts of one delivery before it is dead-lettered (the first is immediate). */
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  NOTIFICATIONS_MAX_ATTEMPTS: number = 5;
+
+  /** Delay before the second attempt; each next one waits four times longer, up to NOTIFICATIONS_RETRY_MAX_DELAY_MS. */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  NOTIFICATIONS_RETRY_DELAY_MS: number = 10_000;
+
+  @IsInt()
+  @Min(0)
+  @Max(24 * 3_600_000)
+  NOTIFICATIONS_RETRY_MAX_DELAY_MS: number = 3_600_000;
+
+  /** Time limit of one delivery attempt (connect, send, answer). */
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  NOTIFICATIONS_TIMEOUT_MS: number = 10_000;
+
+  /**
+   * Where people reach the console: `PUBLIC_BASE_URL`, else the gateway `npm start` runs. Messages
+   * (budget alerts, anomalies) link to the console views behind them.
+   */
+  get consoleUrl(): string {
+    return (this.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  }
 }

@@ -4,6 +4,7 @@ import { HealthModule } from '@lib/http';
 import { NatsReadinessProbe } from '@lib/messaging';
 import { MongoReadinessProbe } from '@lib/persistence';
 import { PlatformModule } from '@lib/platform';
+import { AnomaliesModule } from './anomalies/anomalies.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { CostassetEnvironment } from './costasset.environment';
 import { CostsModule } from './costs/costs.module';
@@ -19,6 +20,7 @@ import { HousekeepingModule } from './housekeeping/housekeeping.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
 import { MigrationModule } from './migration/migration.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { ObjectStorageProvidersModule } from './object-storage-providers/object-storage-providers.module';
 import { ObjectStoreReadinessProbe } from './object-store/object-store-readiness.probe';
 import { ObjectStoreModule } from './object-store/object-store.module';
@@ -56,11 +58,13 @@ export class CostassetModule {
         ResourceGroupsModule,
         ReportModelsModule,
         BudgetsModule,
+        AnomaliesModule,
         IngestionModule,
         DataManagementModule,
         HousekeepingModule,
         RemediationModule,
         MigrationModule,
+        NotificationsModule,
       ],
     };
   }

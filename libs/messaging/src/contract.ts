@@ -140,6 +140,10 @@ export class BudgetThresholdCrossed extends TenantScoped {
   @IsString() @MaxLength(16) period: string;
   @IsNumber() threshold: number;
   @IsNumber() percentUsed: number;
+  /** `actual`: the cost reached the threshold; `forecast`: the month-end forecast is to exceed it. Missing (older publishers): actual. */
+  @IsOptional() @IsIn(['actual', 'forecast']) kind?: 'actual' | 'forecast';
+  /** The period's month-end forecast; null when there is none (no recent daily cost, or a period beyond the forecast's horizon). */
+  @IsOptional() @IsNumber() forecast?: number | null;
 }
 /** Provider metadata of the tenant was written; every costasset instance drops its cached snapshots. */
 export class ProviderMetadataChanged extends TenantScoped {

@@ -31,8 +31,8 @@ export interface WorkQueueDefinition<T extends object> {
   maxDeliver: number;
   /** How long a delivery may run without a heartbeat before it is redelivered. */
   ackWaitMs: number;
-  /** Delay before a failed attempt is redelivered. */
-  retryDelayMs: number;
+  /** Delay before a failed attempt is redelivered: fixed, or by the attempt that failed (1 for the first: backoff). */
+  retryDelayMs: number | ((attempt: number) => number);
 }
 
 export interface DeliveryContext {
@@ -185,7 +185,8 @@ export class WorkQueue<T extends object> {
         msg.term();
       } else {
         this.logger.warn({ attempt, err: error }, 'work failed; it will be retried');
-        msg.nak(this.definition.retryDelayMs);
+        const { retryDelayMs } = this.definition;
+        msg.nak(typeof retryDelayMs === 'function' ? retryDelayMs(attempt) : retryDelayMs);
       }
     }
   }

@@ -3,3 +3,4 @@ export * from './tracing-environment';
 export * from './trace-api';
 export * from './trace-carrier';
 export * from './spans';
+export * from './server-span';

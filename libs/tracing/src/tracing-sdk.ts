@@ -2,7 +2,6 @@
  * The OpenTelemetry SDK, loaded by `startTracing` only when tracing is on. Sampler, batch sizes,
  * exporter URL and headers, resource attributes: the standard `OTEL_*` variables, read by the SDK.
  */
-import type { IncomingMessage } from 'node:http';
 import * as api from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -12,31 +11,9 @@ import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
-/** Requests that are not the product's work: probes and scrapes. */
-const UNTRACED_PATHS = /^\/(health|metrics)(\/|\?|$)/;
-
 export interface TracingSdk {
   api: typeof api;
   shutdown(): Promise<void>;
-}
-
-/** The route template Express matched (`/api/costasset/v1/jobs/:jobId`), as the traffic metrics label it. */
-function routeTemplateOf(request: IncomingMessage): string | undefined {
-  const { route, baseUrl } = request as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
-  return typeof route?.path === 'string' ? `${baseUrl ?? ''}${route.path}` : undefined;
-}
-
-/**
- * Names a recorded server span after its route template. This replaces the express
- * instrumentation, which wraps every middleware and route layer of every request, sampled or not
- * (bench:load, tracing at 10%: authz `/me` p99 +44% with it).
- */
-function nameAfterRoute(span: api.Span, request: unknown): void {
-  if (!span.isRecording()) return;
-  const route = routeTemplateOf(request as IncomingMessage);
-  if (!route) return;
-  span.setAttribute('http.route', route);
-  span.updateName(`${(request as IncomingMessage).method ?? 'GET'} ${route}`);
 }
 
 /** Only the command's name (`find`, `insert`…): never its values, and no serializing of each command, sampled or not. */
@@ -53,8 +30,8 @@ export function startTracingSdk(service: string, instance: string): TracingSdk {
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ''),
-        applyCustomAttributesOnSpan: (span, request) => nameAfterRoute(span, request),
+        // the server span is the traffic middleware's (traceServerRequest): cheaper for requests not sampled
+        disableIncomingRequestInstrumentation: true,
         // calls to other services (object store, JWKS) only within a traced request or job
         requireParentforOutgoingSpans: true,
       }),

@@ -5,7 +5,7 @@ import { missingPackages } from '../system-packages';
 
 describe('component selection', () => {
   it('defaults to every component and keeps the canonical order', () => {
-    expect(selectComponents(undefined)).toEqual(['nats', 'ldap', 's3', 'mongo']);
+    expect(selectComponents(undefined)).toEqual(['nats', 'ldap', 's3', 'mongo', 'smtp']);
     expect(selectComponents(['mongo', 'nats'])).toEqual(['nats', 'mongo']);
   });
 

@@ -14,8 +14,8 @@ describe('stack settings', () => {
   });
 
   it('gives each profile its own ports', () => {
-    expect(resolvePorts('dev', {})).toEqual({ nats: 4222, natsMonitor: 8222, ldap: 3890, s3: 4569, mongo: 27017 });
-    expect(resolvePorts('test', {})).toEqual({ nats: 14222, natsMonitor: 18222, ldap: 13890, s3: 14569, mongo: 37017 });
+    expect(resolvePorts('dev', {})).toEqual({ nats: 4222, natsMonitor: 8222, ldap: 3890, s3: 4569, mongo: 27017, smtp: 2525 });
+    expect(resolvePorts('test', {})).toEqual({ nats: 14222, natsMonitor: 18222, ldap: 13890, s3: 14569, mongo: 37017, smtp: 12525 });
   });
 
   it('lets the environment override a port and rejects a non-port', () => {
@@ -35,6 +35,7 @@ describe('stack settings', () => {
       ldap: 'ldap://127.0.0.1:13890',
       s3: 'http://127.0.0.1:9000',
       mongo: 'mongodb://127.0.0.1:37017/corelite',
+      smtp: 'smtp://127.0.0.1:12525',
     });
   });
 

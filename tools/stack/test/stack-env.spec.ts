@@ -16,6 +16,7 @@ describe('env.json', () => {
       LDAP_BASE_DN: 'dc=corelite,dc=local',
       LDAP_BIND_DN: 'cn=admin,dc=corelite,dc=local',
       LDAP_BIND_PASSWORD: 'admin-secret',
+      SMTP_URL: 'smtp://127.0.0.1:12525',
     });
   });
 
@@ -47,6 +48,7 @@ describe('env.json', () => {
       LDAP_BASE_DN: 'dc=example,dc=com',
       LDAP_BIND_DN: 'cn=svc,dc=example,dc=com',
       LDAP_BIND_PASSWORD: 'svc-secret',
+      SMTP_URL: 'smtp://mailer:secret@mail.example.com:587',
     };
     expect(buildStackEnv(resolveSettings('dev', env, '/repo'), env)).toEqual({ ...env, NATS_URL: 'nats://127.0.0.1:4222' });
   });

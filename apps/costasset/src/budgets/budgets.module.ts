@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
 import { BudgetEvaluator } from './budget-evaluator';
+import { CrossingKindMigration } from './crossing-kind-migration';
 import { BudgetMonitor } from './budget-monitor';
 import { BudgetRepository } from './budget.repository';
 import { BudgetsController } from './budgets.controller';
@@ -21,9 +23,10 @@ import { ThresholdCrossingRepository } from './threshold-crossing.repository';
     ]),
     LineItemsModule,
     ResourceGroupsModule,
+    NotificationsModule,
   ],
   controllers: [BudgetsController],
-  providers: [BudgetRepository, ThresholdCrossingRepository, BudgetEvaluator, BudgetsService, BudgetMonitor],
+  providers: [BudgetRepository, ThresholdCrossingRepository, CrossingKindMigration, BudgetEvaluator, BudgetsService, BudgetMonitor],
   exports: [BudgetMonitor],
 })
 export class BudgetsModule {}

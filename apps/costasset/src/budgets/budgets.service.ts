@@ -9,6 +9,7 @@ import { BudgetProblems } from './budget.problems';
 import { BudgetRepository } from './budget.repository';
 import { BudgetaryUnit, BudgetRequest, BudgetResponse } from './dto/budget.dto';
 import { Budget } from './schemas/budget.schema';
+import { ThresholdCrossingRepository } from './threshold-crossing.repository';
 
 function toResponse(budget: StoredBudget): BudgetResponse {
   return {
@@ -20,6 +21,7 @@ function toResponse(budget: StoredBudget): BudgetResponse {
     startPeriod: budget.startPeriod,
     endPeriod: budget.endPeriod,
     thresholds: budget.thresholds,
+    forecastThresholds: budget.forecastThresholds ?? [],
   };
 }
 
@@ -27,6 +29,7 @@ function toResponse(budget: StoredBudget): BudgetResponse {
 export class BudgetsService {
   constructor(
     private readonly budgets: BudgetRepository,
+    private readonly crossings: ThresholdCrossingRepository,
     private readonly evaluator: BudgetEvaluator,
     private readonly currency: CurrencyService,
     private readonly visibility: VisibilityService,
@@ -73,6 +76,7 @@ export class BudgetsService {
   async remove(principal: Principal, id: string): Promise<void> {
     const budget = await this.stored(principal.tenantId, id);
     await this.budgets.deleteOne(principal.tenantId, { _id: budget._id });
+    await this.crossings.forgetBudget(principal.tenantId, id);
   }
 
   /**
@@ -119,6 +123,7 @@ export class BudgetsService {
       startPeriod: request.startPeriod,
       endPeriod: request.endPeriod,
       thresholds: [...request.thresholds].sort((a, b) => a - b),
+      forecastThresholds: [...(request.forecastThresholds ?? [])].sort((a, b) => a - b),
     };
   }
 }

@@ -7,11 +7,25 @@ import { costsCsvLines, csvFileName } from './costs-csv';
 import { CostsService } from './costs.service';
 import { CostsQuery } from './dto/costs.query';
 import { CostsResponse } from './dto/costs.response';
+import { CostsForecastQuery, CostsForecastResponse } from './dto/costs-forecast.dto';
 
 @ApiTags('cost explorer')
 @Controller('api/costasset/v1')
 export class CostsController {
   constructor(private readonly costs: CostsService) {}
+
+  @Get('costs/forecast')
+  @AnyMember()
+  @HeavyRoute()
+  @ApiOperation({
+    summary: 'Month-end and the next three months per series, each with an 80% prediction interval, within the caller’s visibility',
+    description: 'Takes the explorer’s groupBy, filter, metric and top. See the repository’s docs/cost-explorer.md, Forecasts.',
+  })
+  @ApiOkResponse({ type: CostsForecastResponse })
+  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `INVALID_EXPRESSION` (with `position`)' })
+  forecast(@CurrentPrincipal() principal: Principal, @Query() query: CostsForecastQuery): Promise<CostsForecastResponse> {
+    return this.costs.forecast(principal, query);
+  }
 
   @Get('costs')
   @AnyMember()

@@ -18,6 +18,8 @@ import {
 import { CostsProblems } from './costs.problems';
 import { bucketExpression, currentPeriod, dayRowsBucket, rangeFilter, resolveRange } from './costs-range';
 import { CostsQuery, DEFAULT_TOP } from './dto/costs.query';
+import { forecastAnswer, forecastRange } from './costs-forecast';
+import type { CostsForecastQuery, CostsForecastResponse } from './dto/costs-forecast.dto';
 
 function filterOf(text: string | undefined): Record<string, unknown> {
   if (text === undefined || text.trim() === '') return {};
@@ -53,6 +55,15 @@ export class CostsService {
     private readonly currency: CurrencyService,
     private readonly planner: RollupPlanner,
   ) {}
+
+  /**
+   * Month-end and the next months per series (docs/cost-explorer.md, Forecasts): the explorer's
+   * aggregation by day over the current month and the 56 days before it, then `forecastSeries`.
+   */
+  async forecast(principal: Principal, query: CostsForecastQuery, now = new Date()): Promise<CostsForecastResponse> {
+    const { from, to } = forecastRange(now);
+    return forecastAnswer(await this.costs(principal, { ...query, from, to, granularity: 'day' }));
+  }
 
   async costs(principal: Principal, query: CostsQuery): Promise<CostsAnswer> {
     const groupBy = parseGroupings(query.groupBy ?? []);

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { Problems } from '@lib/core';
+import { isDuplicateKey, Problems } from '@lib/core';
 import { DeadLetter, DeliveryContext, NatsConnectionProvider, WorkQueue } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
 import { currentTraceCarrier, inSpan, setSpanAttributes } from '@lib/tracing';
@@ -117,6 +117,36 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     });
     await this.publish({ tenantId, jobId, run: 0, ...currentTraceCarrier() });
     return job;
+  }
+
+  /**
+   * Queues the job named by `key` (e.g. `anomalies:<tenant>:<day>`) unless it was queued before, by
+   * this or any other instance: its id is a UUID derived from the key, the record is unique on it
+   * and the queue's message id is that id. A record still `queued` is published again (a crash
+   * between the record and the publish), which the queue's message id makes harmless. Answers
+   * whether this call created the job.
+   */
+  async submitOnce(tenantId: string, type: string, payload: Record<string, unknown>, key: string): Promise<boolean> {
+    const jobId = keyedJobId(key);
+    try {
+      await this.jobs.create(tenantId, {
+        jobId,
+        type,
+        status: 'queued',
+        payload,
+        progress: this.initialProgress(type),
+        attempts: 0,
+        run: 0,
+        terminateRequested: false,
+      });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const existing = await this.jobs.findOne(tenantId, { jobId, status: 'queued', run: 0 });
+      if (existing) await this.queue.enqueue({ tenantId, jobId, run: 0 }, jobId).catch(() => undefined);
+      return false;
+    }
+    await this.publish({ tenantId, jobId, run: 0, ...currentTraceCarrier() });
+    return true;
   }
 
   private initialProgress(type: string): JobProgress {
@@ -328,4 +358,13 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     const progress = status === 'succeeded' || status === 'completed_with_errors' ? { 'progress.percent': 100 } : {};
     await this.jobs.updateOne(tenantId, { jobId }, { $set: { status, finishedAt: new Date(), ...fields, ...progress } });
   }
+}
+
+/** A UUID (version 5 layout) derived from a key: the same key gives the same job id on every instance. */
+export function keyedJobId(key: string): string {
+  const hash = createHash('sha1').update(`corelite-job:${key}`).digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

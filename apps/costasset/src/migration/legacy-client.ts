@@ -1,7 +1,6 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
-import { guardedLookup, isForbiddenAddress } from './host-policy';
+import { guardedLookup, isForbiddenLiteral } from '../outbound/host-policy';
 
 export interface LegacyClientOptions {
   allowPrivateHosts: boolean;
@@ -48,8 +47,7 @@ export function readLegacyAccounts(legacyURL: string, apiToken: string, userName
   return new Promise((resolve, reject) => {
     const fail = (message: string, permanent: boolean) => reject(new LegacyReadError(`legacy service ${where}: ${message}`, permanent));
     // An address literal is connected to without a lookup, so the guard is applied here.
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivateHosts && isIP(literal) && isForbiddenAddress(literal)) {
+    if (!options.allowPrivateHosts && isForbiddenLiteral(url.hostname)) {
       return fail('the host is a private or loopback address (MIGRATION_HOST_NOT_ALLOWED)', true);
     }
     const req = send(

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@lib/auth';
 import { SecretSealer } from '@lib/config';
 import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobsService } from '../jobs/jobs.service';
+import { isForbiddenHost } from '../outbound/host-policy';
 import { ACCOUNT_MIGRATION_JOB } from './account-migration.handler';
 import {
   MigrationRecordResponse,
@@ -15,7 +14,6 @@ import {
   StartMigrationRequest,
   StartMigrationResponse,
 } from './dto/migration.dto';
-import { isForbiddenAddress } from './host-policy';
 import { MigrationRecordRepository, MigrationRepository } from './migration.repositories';
 import { MigrationProblems } from './migration.problems';
 
@@ -101,13 +99,6 @@ export class MigrationService {
 
   /** A name that does not resolve passes here; the job then fails with the reason. The job's own connections are guarded too. */
   private async assertPublicHost(hostname: string): Promise<void> {
-    const host = hostname.replace(/^\[|\]$/g, '');
-    const addresses = isIP(host)
-      ? [host]
-      : await lookup(host, { all: true, verbatim: true }).then(
-          (found) => found.map((entry) => entry.address),
-          () => [],
-        );
-    if (addresses.some(isForbiddenAddress)) throw MigrationProblems.hostNotAllowed(host);
+    if (await isForbiddenHost(hostname)) throw MigrationProblems.hostNotAllowed(hostname.replace(/^\[|\]$/g, ''));
   }
 }

@@ -75,9 +75,14 @@ export class VisibilityService {
 
   /** The slice of a `budgetary` group, used as a budget scope. */
   async budgetaryFilter(tenantId: string, groupId: string): Promise<Record<string, unknown>> {
+    return groupFilter(await this.budgetaryExpression(tenantId, groupId));
+  }
+
+  /** The expression of a `budgetary` group (a budget's scope in words, and the explorer's filter of it). */
+  async budgetaryExpression(tenantId: string, groupId: string): Promise<string> {
     const group = await this.groups.findOne(tenantId, { groupId, type: 'budgetary' });
     if (!group) throw ResourceGroupProblems.notFound(groupId);
-    return groupFilter(group.expr);
+    return group.expr;
   }
 }
 

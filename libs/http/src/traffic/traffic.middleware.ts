@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Metrics } from '@lib/metrics';
-import { recordProblem } from '@lib/tracing';
+import { recordProblem, traceServerRequest } from '@lib/tracing';
 import { requestIdFor } from '../logging/request-id';
 import { PROBLEM_CONTENT_TYPE, ProblemException, RequestAbandoned, runInRequestContext } from '@lib/core';
 import type { AdmissionControl } from './admission';
@@ -23,7 +23,8 @@ function routeOf(req: Request): string {
 /**
  * The first middleware of every request: admission control (refused at once beyond the bound, see
  * `AdmissionControl`), the request's abort signal (aborted when the client goes away, so that its
- * database reads stop) and the HTTP metrics (duration by route and status, requests in flight).
+ * database reads stop), the HTTP metrics (duration by route and status, requests in flight) and
+ * the request's server span when tracing is on.
  */
 export function trafficMiddleware(admission: AdmissionControl, metrics: Metrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -55,7 +56,7 @@ export function trafficMiddleware(admission: AdmissionControl, metrics: Metrics)
       // 499: nginx's "client closed request"
       end({ route: routeOf(req), status: abandoned ? '499' : String(res.statusCode) });
     });
-    runInRequestContext({ signal: controller.signal }, next);
+    runInRequestContext({ signal: controller.signal }, () => traceServerRequest(req, res, next));
   };
 }
 

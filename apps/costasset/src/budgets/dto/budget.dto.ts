@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsSafeText, RequiredNested } from '@lib/http';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, Min } from 'class-validator';
 
@@ -68,10 +68,27 @@ export class BudgetRequest {
   @Min(1, { each: true })
   @Max(1000, { each: true })
   thresholds: number[];
+
+  /**
+   * Percentages of the amount (1-1000) that raise `costasset.budget.threshold` (kind `forecast`) once per period when the current
+   * period's month-end forecast crosses them while its actual cost is still below; none when left out
+   */
+  @ApiPropertyOptional({ type: [Number], example: [100] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ArrayUnique()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
+  @Min(1, { each: true })
+  @Max(1000, { each: true })
+  forecastThresholds?: number[];
 }
 
 export class BudgetResponse extends BudgetRequest {
   id: string;
+
+  /** Percentages of the amount the current period's forecast may cross; `[]` when none */
+  declare forecastThresholds: number[];
 }
 
 export class BudgetaryUnit {
@@ -95,7 +112,37 @@ export class BudgetaryUnit {
 
   percentUsed: number;
 
+  /** The budget's thresholds (percentages of the amount) */
+  thresholds: number[];
+
+  /** The thresholds the actual cost reached */
   thresholdsCrossed: number[];
+
+  /** Whether the period is over, the current one (UTC) or to come: what `forecast` is */
+  @ApiProperty({ enum: ['past', 'current', 'future'] })
+  phase: 'past' | 'current' | 'future';
+
+  /**
+   * Cost at the end of the period, in the corporate currency: the actual for a past period; for the current one the actual plus the
+   * forecast of its remaining days (from the daily costs of the scope, within the caller's visibility); for the next 3 periods the
+   * model's forecast of the whole period. `null` beyond them, and when no day of the last 8 weeks has cost to forecast from
+   */
+  forecast: number | null;
+
+  /** Lower end of the forecast's 80% prediction interval (the actual for a past period) */
+  forecastLower: number | null;
+
+  /** Upper end of the forecast's 80% prediction interval (the actual for a past period) */
+  forecastUpper: number | null;
+
+  /** `forecast` as a percentage of the amount */
+  forecastPercentUsed: number | null;
+
+  /** The budget's forecast thresholds (percentages of the amount) */
+  forecastThresholds: number[];
+
+  /** The forecast thresholds the forecast crosses; only the current period's (forecast thresholds concern the current period) */
+  forecastThresholdsCrossed: number[];
 
   /** The corporate currency */
   currency: string;

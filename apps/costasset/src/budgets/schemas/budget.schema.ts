@@ -32,6 +32,10 @@ export class Budget {
   /** Percentages of the amount, ascending. */
   @Prop({ type: [Number], default: [] })
   thresholds: number[];
+
+  /** Percentages of the amount the current period's month-end forecast may cross ("forecast to exceed"), ascending. */
+  @Prop({ type: [Number], default: [] })
+  forecastThresholds: number[];
 }
 
 export const BudgetSchema = SchemaFactory.createForClass(Budget);

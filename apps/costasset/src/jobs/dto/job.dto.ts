@@ -28,7 +28,7 @@ export class JobProgressDto {
   percent: number;
   /**
    * What done and total count: `rows` (data deletion), `bytes` of the CSV files read (GPD enrichment: rows are not known before the end),
-   * `bytes` of the files read (FOCUS import, extension flow), `accounts` (account migration)
+   * `bytes` of the files read (FOCUS import, extension flow), `accounts` (account migration), `series` (anomaly detection)
    */
   @ApiProperty({ enum: PROGRESS_UNITS })
   unit: ProgressUnit;

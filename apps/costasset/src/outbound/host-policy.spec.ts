@@ -1,4 +1,4 @@
-import { isForbiddenAddress } from './host-policy';
+import { isForbiddenAddress, isForbiddenHost, isForbiddenLiteral } from './host-policy';
 
 describe('isForbiddenAddress', () => {
   it.each([
@@ -37,4 +37,16 @@ describe('isForbiddenAddress', () => {
       expect(isForbiddenAddress(address)).toBe(false);
     },
   );
+});
+
+describe('isForbiddenHost and isForbiddenLiteral', () => {
+  it('refuses loopback names and literals, allows public literals', async () => {
+    expect(await isForbiddenHost('localhost')).toBe(true);
+    expect(await isForbiddenHost('127.0.0.1')).toBe(true);
+    expect(await isForbiddenHost('[::1]')).toBe(true);
+    expect(await isForbiddenHost('8.8.8.8')).toBe(false);
+    expect(isForbiddenLiteral('[::1]')).toBe(true);
+    expect(isForbiddenLiteral('10.0.0.1')).toBe(true);
+    expect(isForbiddenLiteral('example.com')).toBe(false);
+  });
 });

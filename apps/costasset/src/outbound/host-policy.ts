@@ -1,4 +1,12 @@
+/**
+ * The one rule for outbound connections to addresses a tenant's admin chooses (account migration's
+ * legacy service, notification webhooks): no private, loopback, link-local, unique-local, CGNAT or
+ * unspecified address, unless the deployment allows private hosts for that feature. Checked when the
+ * address is given (`isForbiddenHost`) and again on every connection (`guardedLookup`,
+ * `isForbiddenLiteral`), so a name that resolves elsewhere later is still refused.
+ */
 import { lookup as dnsLookup, LookupAddress, LookupOptions } from 'node:dns';
+import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 const blocked = new BlockList();
@@ -43,7 +51,7 @@ function unmapped(address: string): string {
 }
 
 /**
- * True for addresses a migration must not reach: private, loopback, link-local, unique-local, unspecified (IPv4 and IPv6, incl.
+ * True for addresses an outbound connection must not reach: private, loopback, link-local, unique-local, unspecified (IPv4 and IPv6, incl.
  * IPv4-mapped).
  */
 export function isForbiddenAddress(address: string): boolean {
@@ -74,4 +82,28 @@ export function guardedLookup(allowPrivate: boolean) {
       return callback(null, addresses[0].address, addresses[0].family);
     });
   };
+}
+
+/** The host of a URL without IPv6 brackets. */
+const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+
+/** A host given as an address literal (connected to without a lookup, so `guardedLookup` never sees it) that is forbidden. */
+export function isForbiddenLiteral(hostname: string): boolean {
+  const host = bare(hostname);
+  return isIP(host) !== 0 && isForbiddenAddress(host);
+}
+
+/**
+ * Whether `hostname` is, or resolves to, a forbidden address (any of its addresses). A name that
+ * does not resolve passes here: the connection then fails with the reason, and is guarded too.
+ */
+export async function isForbiddenHost(hostname: string): Promise<boolean> {
+  const host = bare(hostname);
+  const addresses = isIP(host)
+    ? [host]
+    : await lookup(host, { all: true, verbatim: true }).then(
+        (found) => found.map((entry) => entry.address),
+        () => [],
+      );
+  return addresses.some(isForbiddenAddress);
 }
