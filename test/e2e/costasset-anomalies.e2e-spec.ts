@@ -5,6 +5,7 @@ import { importFocus } from '../support/focus';
 import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { startReceiver } from '../support/notifications';
 
 const ANOMALIES = '/api/costasset/v1/anomalies';
 const DAY_MS = 86_400_000;
@@ -86,6 +87,8 @@ describe('costasset anomaly detection', () => {
   let admin: string;
   let inside: string;
   let outside: string;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const announcements = () => receiver.received.filter((entry) => entry.path === '/anomalies');
 
   const list = (token: string, query: Record<string, string> = {}) =>
     request(platform.costasset.url).get(ANOMALIES).query(query).set('corelite-token', token);
@@ -101,8 +104,17 @@ describe('costasset anomaly detection', () => {
     ({ 'an-outside': outside } = await teamMembers(platform, { code: 'AN-OUT' }, ['an-outside']));
     await group({ _id: 'an-in', type: 'visibility', expr: `billingAccountId == "${ACCOUNT}"`, context: { teams: ['AN-IN'] } });
     await group({ _id: 'an-out', type: 'visibility', expr: 'billingAccountId == "999999999999"', context: { teams: ['AN-OUT'] } });
+    // a channel subscribed to anomalies: each detection run's new anomalies reach it as one message
+    receiver = await startReceiver();
+    const admin_ = (path: string, body: object) =>
+      request(platform.costasset.url).post(`/api/costasset/v1/${path}`).set('corelite-token', admin).send(body).expect(201);
+    const hook = await admin_('notificationChannels', { name: 'Anomalies hook', type: 'webhook', url: `${receiver.url}/anomalies` });
+    await admin_('notificationSubscriptions', { name: 'Anomalies', channelIds: [hook.body.id], topic: 'anomalies' });
   }, 120_000);
-  afterAll(() => platform?.close());
+  afterAll(async () => {
+    await platform?.close();
+    await new Promise((resolve) => receiver?.server.close(resolve));
+  });
 
   it('has defaults, and only a System Admin changes them', async () => {
     const settings = await request(platform.costasset.url).get(`${ANOMALIES}/settings`).set('corelite-token', inside).expect(200);
@@ -141,6 +153,14 @@ describe('costasset anomaly detection', () => {
     expect((await list(admin, { from: SPIKE_DAY, to: SPIKE_DAY, status: 'open' }).expect(200)).body.items).toHaveLength(1);
     expect((await list(admin, { status: 'dismissed' }).expect(200)).body.items).toHaveLength(0);
     expectProblem(await list(admin, { status: 'maybe' }), 400, 'VALIDATION_FAILED', ['status']);
+
+    // the run's message reached the subscribed channel: one message, naming the spike
+    await eventually(async () => expect(announcements()).toHaveLength(1), 20_000);
+    const message = JSON.parse(announcements()[0].body);
+    expect(message.topic).toEqual({ kind: 'anomalies' });
+    expect(message.link).toMatch(/\/anomalies$/);
+    expect(JSON.stringify(message.data)).toContain(SPIKE_DAY);
+    expect(JSON.stringify(message.data)).toContain(SPIKED);
   }, 120_000);
 
   it('a dismissed anomaly is not raised again by a later run', async () => {
@@ -173,6 +193,7 @@ describe('costasset anomaly detection', () => {
       throw new Error(`detection runs after the re-import: ${JSON.stringify(runs)}; ${String(error)}`);
     });
     expect(runs[0].result).toMatchObject({ created: 0, announced: 0 });
+    expect(announcements()).toHaveLength(1);
     const [after] = await spikes(admin);
     expect(after).toMatchObject({ id: anomaly.id, status: 'dismissed', detectionRunId: anomaly.detectionRunId });
     expect((await list(admin, { status: 'open' }).expect(200)).body.items).toHaveLength(0);

@@ -9,6 +9,8 @@ import { forecastSeries } from '../../apps/costasset/src/forecasting/forecast';
 import { withServiceNatsUser } from '../../tools/stack';
 import { seedLineItems, SeedItem } from '../support/line-item-seed';
 import { collectThresholdEvents, natsProbe } from '../support/nats-probe';
+import { mailsWith, startReceiver } from '../support/notifications';
+import { verifySignature } from '../../apps/costasset/src/notifications/channels/signature';
 import { eventually, Platform, startPlatform } from '../support/platform';
 
 const BUDGETS = '/api/costasset/v1/budgetController/budgets';
@@ -139,6 +141,85 @@ describe('costasset budget alerts (forecasts, two instances)', () => {
       .toArray();
     expect(crossings.map((crossing) => crossing.kind).sort()).toEqual(['actual', 'forecast']);
     expect(crossings.every((crossing) => crossing.notifiedAt instanceof Date)).toBe(true);
+  });
+
+  it('tells the subscribed channels of an 80% crossing once: one email and one signed webhook, with two instances', async () => {
+    const receiver = await startReceiver();
+    try {
+      const api = (method: 'post' | 'get', path: string, body?: object) =>
+        request(platform.costasset.url)[method](path).set('corelite-token', admin).send(body);
+      const name = `Alerted ${randomUUID().slice(0, 8)}`;
+      const budget = (
+        await api('post', BUDGETS, {
+          name,
+          amount: 1000,
+          currency: 'USD',
+          scope: { expr: 'providerName == "gcp"' },
+          startPeriod: current,
+          endPeriod: current,
+          thresholds: [80],
+        }).expect(201)
+      ).body;
+      const email = (
+        await api('post', '/api/costasset/v1/notificationChannels', {
+          name: 'FinOps mail',
+          type: 'email',
+          recipients: ['finops@example.com'],
+        }).expect(201)
+      ).body;
+      const hook = (
+        await api('post', '/api/costasset/v1/notificationChannels', {
+          name: 'FinOps hook',
+          type: 'webhook',
+          url: `${receiver.url}/budgets`,
+        }).expect(201)
+      ).body;
+      await api('post', '/api/costasset/v1/notificationSubscriptions', {
+        name: 'This budget',
+        channelIds: [email.id, hook.id],
+        topic: 'budget',
+        budgetId: budget.id,
+      }).expect(201);
+
+      await seedLineItems(platform, 'default', [
+        {
+          providerName: 'gcp',
+          billingAccountId: 'analytics',
+          category: 'Compute',
+          region: 'europe-west1',
+          period: current,
+          cost: 850,
+          chargePeriodStart: new Date(today - DAY),
+        },
+      ]);
+      // both instances receive the change, twice
+      await changed([current]);
+      await changed([current]);
+
+      await eventually(async () => {
+        expect(receiver.received.filter((entry) => entry.path === '/budgets')).toHaveLength(1);
+        expect(await mailsWith(name)).toHaveLength(1);
+      }, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const hooks = receiver.received.filter((entry) => entry.path === '/budgets');
+      expect(hooks).toHaveLength(1);
+      const now = Math.floor(Date.now() / 1000);
+      expect(verifySignature(hook.signingSecret, hooks[0].body, hooks[0].headers['corelite-signature'] as string, now)).toBe(true);
+      const body = JSON.parse(hooks[0].body);
+      expect(body.topic).toEqual({ kind: 'budget', budgetId: budget.id });
+      expect(body.title).toContain(name);
+      expect(body.link).toMatch(/\/explorer\?/);
+      expect(body.data).toMatchObject({ budgetId: budget.id, period: current, threshold: 80, kind: 'actual', actual: 850, amount: 1000 });
+
+      const mails = await mailsWith(name);
+      expect(mails).toHaveLength(1);
+      expect(mails[0].to).toMatchObject({ text: 'finops@example.com' });
+      expect(mails[0].text).toContain('80');
+      expect(mails[0].html).toContain(name);
+      expect(mails[0].html).toContain('/explorer?');
+    } finally {
+      await new Promise((resolve) => receiver.server.close(resolve));
+    }
   });
 
   it('answers the actual as the forecast of past periods', async () => {

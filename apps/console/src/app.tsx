@@ -14,6 +14,8 @@ const Budgets = lazy(() => import('./pages/budgets'));
 const Data = lazy(() => import('./pages/data'));
 const ResourceGroups = lazy(() => import('./pages/resource-groups'));
 const ReportModels = lazy(() => import('./pages/report-models'));
+const Anomalies = lazy(() => import('./pages/anomalies'));
+const Alerts = lazy(() => import('./pages/alerts'));
 const Administration = lazy(() => import('./pages/admin/administration'));
 const NotFound = lazy(() => import('./pages/not-found'));
 
@@ -21,6 +23,7 @@ const NAVIGATION = [
   { href: '/', label: 'Overview', icon: 'M3 12l9-8 9 8M5 10v10h5v-6h4v6h5V10' },
   { href: '/explorer', label: 'Cost explorer', icon: 'M4 20V10m6 10V4m6 16v-8m4 8H2' },
   { href: '/budgets', label: 'Budgets', icon: 'M12 3a9 9 0 1 0 9 9h-9z M14 2.5A8 8 0 0 1 21.5 10H14z' },
+  { href: '/anomalies', label: 'Anomalies', icon: 'M3 18l5-5 4 3 4-11 5 13M3 21h18' },
   {
     href: '/data',
     label: 'Data',
@@ -29,7 +32,10 @@ const NAVIGATION = [
   { href: '/resource-groups', label: 'Resource groups', icon: 'M4 4h7v7H4zm9 0h7v7h-7zM4 13h7v7H4zm9 0h7v7h-7z' },
   { href: '/report-models', label: 'Report models', icon: 'M6 2h9l5 5v15H6zM14 2v6h6M9 13h8M9 17h8' },
 ] as const;
-const ADMIN_NAVIGATION = { href: '/admin', label: 'Administration', icon: 'M12 2l8 4v6c0 5-3.4 8.6-8 10-4.6-1.4-8-5-8-10V6z' };
+const ADMIN_NAVIGATION = [
+  { href: '/alerts', label: 'Alerts', icon: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4' },
+  { href: '/admin', label: 'Administration', icon: 'M12 2l8 4v6c0 5-3.4 8.6-8 10-4.6-1.4-8-5-8-10V6z' },
+] as const;
 
 function NavIcon({ path }: { path: string }) {
   return (
@@ -52,7 +58,7 @@ function NavIcon({ path }: { path: string }) {
 function Shell({ me }: { me: Me }) {
   const { path } = useLocation();
   const [firstPath] = useState(path);
-  const items = me.is_system_admin ? [...NAVIGATION, ADMIN_NAVIGATION] : NAVIGATION;
+  const items = me.is_system_admin ? [...NAVIGATION, ...ADMIN_NAVIGATION] : NAVIGATION;
   const active = (href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`));
   useEffect(() => {
     // after a navigation, move focus to the new page's title (screen readers announce it)
@@ -132,6 +138,8 @@ function Shell({ me }: { me: Me }) {
               <Route path="/data" component={Data} />
               <Route path="/resource-groups" component={ResourceGroups} />
               <Route path="/report-models" component={ReportModels} />
+              <Route path="/anomalies" component={Anomalies} />
+              <Route path="/alerts" component={Alerts} />
               <Route path="/admin" component={Administration} />
               <Route path="/admin/:section" component={Administration} />
               <Route default component={NotFound} />

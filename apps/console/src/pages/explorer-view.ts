@@ -1,4 +1,4 @@
-import type { Costs, CostsQuery, FocusExportQuery } from '../api/types';
+import type { AnomalyQuery, Costs, CostsQuery, FocusExportQuery, ForecastQuery } from '../api/types';
 import { hrefOf, intWithin, oneOf } from '../components/url-state';
 
 export const DIMENSIONS = [
@@ -117,3 +117,15 @@ export function toInput(bound: string, day: boolean, end: boolean): string {
   return last.toISOString().slice(0, 10);
 }
 export const fromInput = (value: string, day: boolean) => (day ? value : value.replace('-', ''));
+
+/** The forecast query of a view: the explorer's groupings, filter, metric and top N (the forecast has its own range). */
+export function forecastQuery(view: View): ForecastQuery {
+  const { groupBy, filter, metric, top } = apiQuery(view);
+  return { ...(groupBy ? { groupBy } : {}), ...(filter ? { filter } : {}), metric, top };
+}
+
+/** The anomalies query of a view: its range in days (whole months for a monthly range); none for the API's default range. */
+export function anomalyQuery(view: View): AnomalyQuery {
+  if (!view.from || !view.to) return { limit: 1000 };
+  return { from: toInput(view.from, true, false), to: toInput(view.to, true, true), limit: 1000 };
+}

@@ -1,110 +1,22 @@
 import { useLocation } from 'preact-iso';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { costasset, download, unwrap } from '../api/client';
-import type { Costs, CostSeries } from '../api/types';
+import type { Costs } from '../api/types';
 import { noVisibilityReason, useMe } from '../auth/me';
-import { Chart } from '../components/chart';
-import { stackedCostOption } from '../components/cost-chart';
-import { type Column, DataTable } from '../components/data-table';
 import { splitProblem } from '../components/expression';
 import { FocusExportButtons } from '../components/focus-export';
-import { bucketLabel, money, seriesLabel } from '../components/format';
+import { bucketLabel } from '../components/format';
 import { Loaded } from '../components/loaded';
 import { Page } from '../components/page';
 import { Card, Empty, ErrorBox } from '../components/states';
 import { useAction, useApi } from '../components/use-api';
 import { ExplorerControls } from './explorer-controls';
-import { apiQuery, dimensionLabel, exportQuery, METRICS, monthOf, urlOf, type View, viewOf } from './explorer-view';
+import { useOverlays } from './explorer-overlays';
+import { Results } from './explorer-results';
+import { apiQuery, exportQuery, monthOf, urlOf, type View, viewOf } from './explorer-view';
 
 const TITLE = 'Cost explorer';
 const SUBTITLE = 'Slice costs by provider, service, account, region or any tag, over months or days.';
-
-const amount = (value: number, currency: string | null | undefined) =>
-  value === 0 ? <span class="muted">–</span> : money(value, currency);
-
-function CostTable({ costs }: { costs: Costs }) {
-  const columns = useMemo((): Column<CostSeries>[] => {
-    const currency = (series: CostSeries) => costs.currency ?? series.key.billingCurrency;
-    return [
-      {
-        key: 'series',
-        header: costs.groupBy.length ? costs.groupBy.map(dimensionLabel).join(' · ') : 'Series',
-        value: (series) => seriesLabel(series.key, series.other),
-        rowHeader: true,
-      },
-      ...costs.buckets.map((bucket, index): Column<CostSeries> => ({
-        key: bucket,
-        header: bucketLabel(bucket),
-        value: (series) => series.values[index],
-        format: 'money',
-        cell: (series) => amount(series.values[index], currency(series)),
-      })),
-      { key: 'total', header: 'Total', value: (series) => series.total, format: 'money', currency, class: 'strong' },
-    ];
-  }, [costs]);
-  const footer =
-    costs.currency === null
-      ? undefined
-      : [
-          'Total',
-          ...costs.totals.map((value) => amount(value, costs.currency)),
-          <span data-testid="explorer-total">{money(costs.total, costs.currency)}</span>,
-        ];
-  return (
-    <DataTable
-      label="Costs per series and bucket"
-      testId="explorer-table"
-      dense
-      rows={costs.series}
-      columns={columns}
-      rowKey={(series) => JSON.stringify(series.key)}
-      rowProps={(series) => ({ class: series.other ? 'other' : undefined })}
-      footer={footer}
-    />
-  );
-}
-
-function Results({ shown, view, refreshing }: { shown: Costs; view: View; refreshing: boolean }) {
-  const option = useMemo(() => stackedCostOption(shown, view.chart), [shown, view.chart]);
-  const title = (
-    <>
-      {shown.metric === 'cost' ? 'Cost' : METRICS.find(([value]) => value === shown.metric)?.[1]}{' '}
-      {shown.granularity === 'day' ? 'per day' : 'per month'}
-      <span class="muted small">
-        {' '}
-        {bucketLabel(shown.from)} – {bucketLabel(shown.to)}
-      </span>
-    </>
-  );
-  const sum = (
-    <span class="total-chip" data-testid="explorer-sum">
-      {shown.currency ? money(shown.total, shown.currency) : 'several currencies'}
-    </span>
-  );
-  return (
-    <>
-      <Card title={title} actions={sum} class={refreshing ? 'refreshing' : ''}>
-        {shown.series.length === 0 ? (
-          <Empty title="No costs match this view">Widen the period or change the filter.</Empty>
-        ) : (
-          <Chart
-            option={option}
-            height={360}
-            label={
-              `Stacked ${view.chart} chart of ${shown.groupBy.join(', ') || 'total cost'} ` +
-              `from ${bucketLabel(shown.from)} to ${bucketLabel(shown.to)}`
-            }
-          />
-        )}
-      </Card>
-      {shown.series.length > 0 && (
-        <Card title="Breakdown">
-          <CostTable costs={shown} />
-        </Card>
-      )}
-    </>
-  );
-}
 
 export default function Explorer() {
   const me = useMe();
@@ -128,6 +40,7 @@ export default function Explorer() {
     () => (reason ? Promise.resolve(undefined) : unwrap(costasset.GET('/api/costasset/v1/costs', { params: { query: apiQuery(view) } }))),
     [location.url],
   );
+  const overlays = useOverlays(view, !reason);
   if (costs.data) lastGood.current = costs.data;
   const problem = splitProblem(costs.error);
   // while the filter does not parse, the last good answer stays on screen
@@ -185,7 +98,15 @@ export default function Explorer() {
         problem={problem.expression}
       />
       <Loaded state={{ ...costs, data: shown, error: problem.other }} label="Summing costs…">
-        {(data) => <Results shown={data} view={view} refreshing={costs.loading} />}
+        {(data) => (
+          <Results
+            shown={data}
+            view={view}
+            refreshing={costs.loading}
+            forecast={overlays.forecast.data}
+            anomalies={overlays.anomalies.data}
+          />
+        )}
       </Loaded>
     </Page>
   );

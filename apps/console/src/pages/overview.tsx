@@ -10,6 +10,7 @@ import { Loaded } from '../components/loaded';
 import { Page } from '../components/page';
 import { Card, Empty } from '../components/states';
 import { type ApiState, useApi } from '../components/use-api';
+import { AnomalyWatch, ForecastKpi } from './overview-alerts';
 import { overviewTrend } from './overview-data';
 
 const INTERACTIVE_MARK = 'corelite:overview-interactive';
@@ -164,6 +165,7 @@ function Figures({
           }
           tone={flat ? undefined : change! > 0 ? 'up' : 'down'}
         />
+        <ForecastKpi ready />
         <Kpi
           label={bucketLabel(costs.buckets[last - 1] ?? costs.to, true)}
           value={money(lastMonth, costs.currency)}
@@ -218,7 +220,8 @@ function Figures({
         >
           <Loaded state={budgets}>{(units) => <BudgetWatch units={units} period={costs.to} />}</Loaded>
         </Card>
-        <Card title={`Top services, ${bucketLabel(costs.to)}`} class="span-2">
+        <AnomalyWatch ready currency={costs.currency} />
+        <Card title={`Top services, ${bucketLabel(costs.to)}`}>
           <Loaded state={services}>{(top) => <TopServices costs={top} />}</Loaded>
         </Card>
       </div>
