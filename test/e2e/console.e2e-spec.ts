@@ -7,11 +7,13 @@ import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { describeBundle, measureBundle } from '../../tools/console/bundle-size';
 import { loadDemoData } from '../../tools/demo-data';
+import { focusRow, headerOf } from '../../tools/focus/focus-rows';
 import { csvLine } from '../../tools/gpd/gpd-content';
 import { generateGpd } from '../../tools/gpd/generate';
 import { REPO_ROOT } from '../../tools/stack/settings';
 import { launchBrowser, seriousAccessibilityViolations, TestBrowser } from '../support/browser';
-import { focusFile } from '../support/focus';
+import { focusFile, importFocus } from '../support/focus';
+import { startReceiver } from '../support/notifications';
 import { eventually, Platform, startPlatform } from '../support/platform';
 
 const SCREENSHOTS = join(REPO_ROOT, '.stack', 'test', 'screenshots');
@@ -24,6 +26,51 @@ const count = (value: number) => new Intl.NumberFormat('en-US').format(value);
 /** The console rounds money for display as Intl does (en-US); the test formats the API's amounts the same way. */
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
+
+const DAY_MS = 86_400_000;
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+const TODAY = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+/** 60 days ending yesterday (UTC), as test/e2e/costasset-anomalies.e2e-spec.ts makes them; the spike falls 6 days ago. */
+const SPIKE_DAYS = Array.from({ length: 60 }, (_, i) => TODAY - (60 - i) * DAY_MS);
+const SPIKE_DAY = isoDay(SPIKE_DAYS[54]);
+const SPIKE_SERVICES = ['Amazon Elastic Compute Cloud', 'Amazon Simple Storage Service', 'Amazon Relational Database Service'];
+
+/** A FOCUS 1.2 CSV of one AWS account: three steady services by day with a weekly pattern, and a spike of the first one. */
+function spikeCsv(): { name: string; body: Buffer } {
+  const header = headerOf('1.2');
+  const lines = [csvLine(header)];
+  let index = 0;
+  for (const day of SPIKE_DAYS) {
+    const date = new Date(day);
+    const start = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)).toISOString();
+    const end = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)).toISOString();
+    for (const [s, service] of SPIKE_SERVICES.entries()) {
+      const weekend = date.getUTCDay() === 0 || date.getUTCDay() === 6;
+      const cost = (s + 1) * 100 + (weekend ? -30 : 0) + (((index * 7919) % 9) - 4) + (s === 0 && isoDay(day) === SPIKE_DAY ? 800 : 0);
+      const amount = cost.toFixed(2);
+      const row: Record<string, string | null> = {
+        ...(focusRow(index, { version: '1.2', providers: ['aws'], periods: ['202401'], rows: 1000 }) as Record<string, string | null>),
+        ChargeCategory: 'Usage',
+        ChargeClass: null,
+        ChargeFrequency: 'Usage-Based',
+        BilledCost: amount,
+        EffectiveCost: amount,
+        ListCost: amount,
+        ContractedCost: amount,
+        PricingCurrencyEffectiveCost: amount,
+        BillingPeriodStart: start,
+        BillingPeriodEnd: end,
+        ChargePeriodStart: date.toISOString(),
+        ChargePeriodEnd: new Date(day + DAY_MS).toISOString(),
+        ServiceName: service,
+      };
+      for (const column of header.filter((name) => name.startsWith('CommitmentDiscount'))) row[column] = null;
+      lines.push(csvLine(header.map((column) => row[column] ?? '')));
+      index++;
+    }
+  }
+  return { name: 'console-spike.csv', body: Buffer.from(lines.join('')) };
+}
 
 /**
  * The web console in a real browser (Debian's Chromium through playwright-core), served by the
@@ -632,6 +679,185 @@ describe('web console in a browser', () => {
     }
     expect(await expiring.evaluate('sessionStorage.getItem("corelite.access")')).toBeNull();
     await expiring.context().close();
+    await page.context().close();
+  });
+
+  it('sends alerts: a webhook channel made in the browser, its secret shown once, a test delivered, a subscription', async () => {
+    const receiver = await startReceiver();
+    try {
+      const page = await browser.newPage();
+      await page.goto(await signInLink('admin'));
+      await page.getByRole('link', { name: 'Alerts', exact: true }).click();
+      await page.waitForSelector('[data-testid="alerts"]');
+      await settled(page);
+      expect(await page.locator('[data-testid="empty-state"]').allTextContents()).toEqual([
+        expect.stringContaining('No channels yet'),
+        expect.stringContaining('Create a channel first'),
+      ]);
+      await accessible(page, 'alerts, nothing yet');
+      await screenshot(page, '17-alerts-empty');
+
+      await page.getByRole('button', { name: 'New channel' }).click();
+      await page.fill('#channel-name', 'FinOps hook');
+      await page.fill('#channel-url', `${receiver.url}/console`);
+      await page.getByRole('button', { name: 'Create channel' }).click();
+      const secret = page.locator('[data-testid="signing-secret-value"]');
+      await secret.waitFor();
+      expect(await secret.textContent()).toMatch(/^whsec_/);
+      expect(await page.textContent('[data-testid="signing-secret"]')).toContain('You will not see it again');
+      await settled(page);
+      await accessible(page, 'alerts, the secret shown once');
+      await screenshot(page, '17-alerts-secret-once');
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await secret.waitFor({ state: 'detached' });
+      const channels = (await api(adminToken).get('/api/costasset/v1/notificationChannels').expect(200)).body.items as {
+        id: string;
+        name: string;
+      }[];
+      const channel = channels.find((one) => one.name === 'FinOps hook')!;
+      expect(channel).toMatchObject({ type: 'webhook', format: 'json', secretSet: true, urlOrigin: receiver.url });
+      const row = page.locator('tr[data-channel="FinOps hook"]');
+      expect(await row.textContent()).toContain(receiver.url);
+
+      await row.getByRole('button', { name: 'Send test' }).click();
+      expect(await page.textContent(`[data-testid="test-result-${channel.id}"]`)).toContain('Test queued');
+      // the log asks again while the delivery is queued or sending
+      await page.waitForSelector('[data-testid="delivery-log"] tr[data-topic="test"][data-status="sent"]', { timeout: 30_000 });
+      expect(receiver.received.map((one) => one.path)).toContain('/console');
+
+      await page.getByRole('button', { name: 'New subscription' }).click();
+      await page.fill('#subscription-name', 'Anomalies to FinOps');
+      await page.selectOption('#subscription-topic', 'anomalies');
+      await page.getByRole('button', { name: 'Create subscription' }).click();
+      await page.waitForSelector('[data-testid="subscription-list"] >> text=Anomalies to FinOps');
+      const subscriptions = (await api(adminToken).get('/api/costasset/v1/notificationSubscriptions').expect(200)).body.items;
+      expect(subscriptions).toEqual([
+        expect.objectContaining({ name: 'Anomalies to FinOps', topic: 'anomalies', channelIds: [channel.id] }),
+      ]);
+      await settled(page);
+      await accessible(page, 'alerts');
+      await screenshot(page, '17-alerts');
+      await page.context().close();
+
+      // a member sees no Alerts in the navigation, and its address says who it is for
+      const member = await browser.newPage();
+      await member.goto(await signInLink('viewer'));
+      await member.waitForSelector('[data-testid="overview"]');
+      expect(await member.getByRole('link', { name: 'Alerts', exact: true }).count()).toBe(0);
+      expect(await member.getByRole('link', { name: 'Anomalies', exact: true }).count()).toBe(1);
+      await member.goto(`${gateway}/alerts`);
+      await member.waitForSelector('text=Alerts are for System Admins');
+      await member.context().close();
+    } finally {
+      receiver.server.close();
+    }
+  });
+
+  it('finds a spike after an import: triaged on the Anomalies page, marked in the explorer with the forecast and overview', async () => {
+    const imported = await importFocus(platform, adminToken, [spikeCsv()]);
+    expect(imported.job.status).toBe('succeeded');
+    type AnomalyBody = { id: string; status: string; impact: number; dimensions: Record<string, string | null> };
+    let anomaly: AnomalyBody | undefined;
+    const read = async (query: Record<string, string>) =>
+      ((await api(adminToken).get('/api/costasset/v1/anomalies', query).expect(200)).body.items as AnomalyBody[]).find(
+        (one) => one.dimensions.serviceName === SPIKE_SERVICES[0],
+      );
+    await eventually(
+      async () => {
+        anomaly = await read({ from: SPIKE_DAY, to: SPIKE_DAY });
+        expect(anomaly).toBeDefined();
+      },
+      60_000,
+      500,
+    );
+
+    const page = await browser.newPage();
+    await page.goto(await signInLink('admin'));
+    await page.getByRole('link', { name: 'Anomalies', exact: true }).click();
+    const row = page.locator(`[data-testid="anomaly-list"] tr[data-day="${SPIKE_DAY}"]`, { hasText: SPIKE_SERVICES[0] });
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('open');
+    expect(await row.textContent()).toContain(money(anomaly!.impact, 'USD'));
+    await settled(page);
+    await accessible(page, 'anomalies');
+    await screenshot(page, '18-anomalies');
+
+    // acknowledged: gone from the open ones, listed with the acknowledged, and reopened from there
+    await row.getByRole('button', { name: 'Acknowledge' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await read({ from: SPIKE_DAY, to: SPIKE_DAY }))!.status).toBe('acknowledged');
+    await page.selectOption('#anomalies-status', 'acknowledged');
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('acknowledged');
+    await row.getByRole('button', { name: 'Reopen' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await read({ from: SPIKE_DAY, to: SPIKE_DAY }))!.status).toBe('open');
+
+    // its series by day in the explorer, the anomaly marked on the chart
+    await page.selectOption('#anomalies-status', 'open');
+    await row.getByRole('link', { name: `Explore the series of ${SPIKE_DAY}` }).click();
+    await page.waitForSelector('[data-testid="overlay-note"]:not([data-anomaly-marks="0"])', { timeout: 20_000 });
+    expect(page.url()).toContain('granularity=day');
+    await settled(page);
+    await accessible(page, 'explorer of an anomaly');
+    await screenshot(page, '18-anomaly-in-explorer');
+
+    // the explorer by provider: the forecast of each series, dashed, with its band
+    const forecast = (await api(adminToken).get(`${COSTS}/forecast`, { groupBy: 'providerName' }).expect(200)).body as {
+      asOf: string;
+      series: { key: { providerName: string } }[];
+    };
+    expect(forecast.series.map((series) => series.key.providerName)).toContain('AWS');
+    await page.goto(`${gateway}/explorer?groupBy=providerName`);
+    const note = page.locator('[data-testid="overlay-note"]');
+    await page.waitForSelector('[data-testid="overlay-note"][data-forecast-lines]:not([data-forecast-lines="0"])', { timeout: 20_000 });
+    expect(await note.textContent()).toContain(`from the data up to ${forecast.asOf}`);
+    await settled(page);
+    expect(await page.locator('.chart svg path[stroke-dasharray]').count()).toBeGreaterThan(0);
+    await accessible(page, 'explorer with forecast');
+    await screenshot(page, '02-explorer-forecast');
+
+    // the overview: open anomalies and the month-end forecast of the total
+    const total = (await api(adminToken).get(`${COSTS}/forecast`).expect(200)).body as {
+      currency: string;
+      series: { monthEnd: { forecast: number } }[];
+    };
+    await page.goto(`${gateway}/`);
+    await page.waitForSelector('[data-testid="open-anomalies"]:not([data-count="0"])');
+    await page.waitForFunction(`!['…', undefined].includes(document.querySelector('[data-testid="forecast-total"]')?.textContent)`);
+    expect(await page.textContent('[data-testid="forecast-total"]')).toBe(money(total.series[0].monthEnd.forecast, total.currency));
+    await settled(page);
+    await accessible(page, 'overview with anomalies and forecast');
+    await screenshot(page, '01-overview-anomalies-forecast');
+
+    // a budget of the current month: its forecast and forecast thresholds
+    const now = new Date();
+    const month = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1)).toISOString().slice(0, 7);
+    await page.goto(`${gateway}/budgets`);
+    await page.getByRole('button', { name: 'New budget' }).click();
+    await page.fill('#budget-name', 'AWS account forecast');
+    await page.fill('#budget-amount', '15000');
+    await page.fill('#budget-start', month(-1));
+    await page.fill('#budget-end', month(2));
+    await page.fill('#budget-forecast-thresholds', '90, 100');
+    await page.fill('#budget-scope', 'providerName == "AWS"');
+    await page.getByRole('button', { name: 'Create budget' }).click();
+    await page.waitForSelector('[data-testid="budget-periods"]');
+    const units = (await api(adminToken).get('/api/costasset/v1/budgetController/budgetaryUnits').expect(200)).body as {
+      name: string;
+      period: string;
+      phase: string;
+      forecast: number | null;
+      forecastThresholds: number[];
+      currency: string;
+    }[];
+    const current = units.find((unit) => unit.name === 'AWS account forecast' && unit.phase === 'current')!;
+    expect(current.forecastThresholds).toEqual([90, 100]);
+    expect(current.forecast).not.toBeNull();
+    expect(await page.textContent(`[data-testid="forecast-${current.period}"]`)).toContain(money(current.forecast!, current.currency));
+    await settled(page);
+    await accessible(page, 'budget with forecast');
+    await screenshot(page, '05-budget-forecast');
     await page.context().close();
   });
 });

@@ -1,5 +1,5 @@
 import type { Costs } from '../api/types';
-import { OTHER_COLOR, PALETTE } from './chart';
+import { OTHER_COLOR, PALETTE } from './palette';
 import { bucketLabel, money, seriesLabel } from './format';
 
 /** A stacked bar (or area) chart of a cost explorer answer: one stack per bucket, one colour per series. */

@@ -1,5 +1,5 @@
 import type { Anomaly, Costs } from '../api/types';
-import { OTHER_COLOR, PALETTE } from './chart';
+import { OTHER_COLOR, PALETTE } from './palette';
 import type { AnomalyMark, ForecastLayers, ForecastPoint } from './chart-overlays';
 import { stackedCostOption } from './cost-chart';
 import { bucketLabel, money, seriesLabel } from './format';
@@ -39,7 +39,8 @@ export function overlayTooltip(params: TooltipParam[], currency: string | null |
       const point = param.data as ForecastPoint;
       if (point.actual) continue;
       lines.push(
-        `${param.marker}${name}: ${money(point.forecast, currency)} (80%: ${money(point.lower, currency)} – ${money(point.upper, currency)})`,
+        `${param.marker}${name}: ${money(point.forecast, currency)} ` +
+          `(80%: ${money(point.lower, currency)} – ${money(point.upper, currency)})`,
       );
     } else if (id === 'anomalies') {
       for (const anomaly of (param.data as { anomalies: Anomaly[] }).anomalies)

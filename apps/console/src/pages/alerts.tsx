@@ -146,7 +146,9 @@ export default function Alerts() {
         state={channels}
         empty={{
           title: 'No channels yet',
-          body: 'Start with "New channel": an email list or a webhook (JSON, Slack or Teams). Then subscribe it to budget alerts or anomalies.',
+          body:
+            'Start with "New channel": an email list or a webhook (JSON, Slack or Teams). ' +
+            'Then subscribe it to budget alerts or to anomalies below.',
           card: true,
         }}
       >

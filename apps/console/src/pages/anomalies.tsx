@@ -41,7 +41,18 @@ export default function Anomalies() {
     unwrap(costasset.PATCH('/api/costasset/v1/anomalies/{id}', { params: { path: { id: anomaly.id } }, body: { status } }));
 
   const columns: Column<Anomaly>[] = [
-    { key: 'day', header: 'Day', value: (anomaly) => anomaly.day, rowHeader: true },
+    {
+      key: 'day',
+      header: 'Day',
+      value: (anomaly) => anomaly.day,
+      rowHeader: true,
+      // the series around that day in the explorer, by day
+      cell: (anomaly) => (
+        <a href={anomalyExplorerHref(anomaly, today)} aria-label={`Explore the series of ${anomaly.day}`} title="Open in the explorer">
+          {anomaly.day}
+        </a>
+      ),
+    },
     dimension('providerName', 'Provider'),
     dimension('billingAccountId', 'Account'),
     dimension('serviceName', 'Service'),
@@ -62,35 +73,32 @@ export default function Anomalies() {
       value: (anomaly) => anomaly.status,
       cell: (anomaly) => <span class={`badge ${TONES[anomaly.status]}`}>{anomaly.status}</span>,
     },
-    {
+  ];
+  if (triage)
+    columns.push({
       key: 'actions',
       header: 'Actions',
       actions: true,
       cell: (anomaly, scope) => (
         <>
-          <a class="button ghost small" href={anomalyExplorerHref(anomaly, today)} aria-label={`Explore the series of ${anomaly.day}`}>
-            Explore
-          </a>
-          {triage &&
-            transitions(anomaly.status).map(([status, label]) => (
-              <button
-                key={status}
-                type="button"
-                class="button secondary small"
-                onClick={() =>
-                  setStatus(anomaly, status).then(
-                    () => (scope.report(undefined), list.reload()),
-                    (error) => scope.report(error),
-                  )
-                }
-              >
-                {label}
-              </button>
-            ))}
+          {transitions(anomaly.status).map(([status, label]) => (
+            <button
+              key={status}
+              type="button"
+              class="button secondary small"
+              onClick={() =>
+                setStatus(anomaly, status).then(
+                  () => (scope.report(undefined), list.reload()),
+                  (error) => scope.report(error),
+                )
+              }
+            >
+              {label}
+            </button>
+          ))}
         </>
       ),
-    },
-  ];
+    });
 
   const toolbar = (
     <div class="card filters control-grid" role="group" aria-label="Which anomalies">
@@ -127,7 +135,7 @@ export default function Anomalies() {
         }}
       >
         {(page) => (
-          <Card title={`${page.items.length}${page.nextCursor ? '+' : ''} anomalies`}>
+          <Card title={`${page.items.length}${page.nextCursor ? '+' : ''} ${page.items.length === 1 ? 'anomaly' : 'anomalies'}`}>
             <DataTable
               label="Anomalies"
               testId="anomaly-list"

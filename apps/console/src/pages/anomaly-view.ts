@@ -50,7 +50,10 @@ export function anomalyApiQuery(filter: AnomalyFilter): AnomalyQuery {
   return { from: filter.from, to: filter.to, limit: 1000, ...(filter.status === 'all' ? {} : { status: filter.status }) };
 }
 
-/** The status changes offered for a status: acknowledge or dismiss an open one, dismiss or reopen an acknowledged one, reopen a dismissed one. */
+/**
+ * The status changes offered for a status: acknowledge or dismiss an open one, dismiss or reopen an
+ * acknowledged one, reopen a dismissed one.
+ */
 export function transitions(status: AnomalyStatus): [AnomalyStatus, string][] {
   if (status === 'open')
     return [

@@ -18,8 +18,16 @@ export function blankBudget(): BudgetRequest {
     startPeriod: periodOf(now, 2),
     endPeriod: periodOf(now, -9),
     thresholds: [50, 80, 100],
+    forecastThresholds: [100],
   };
 }
+
+/** Percentages typed with commas (`50, 80, 100`); what is not a positive number is left out. */
+export const percentages = (text: string) =>
+  text
+    .split(',')
+    .map((value) => Number(value.trim()))
+    .filter((value) => !Number.isNaN(value) && value > 0);
 
 export function BudgetForm({
   initial,
@@ -36,15 +44,14 @@ export function BudgetForm({
 }) {
   const [form, setForm] = useState(initial);
   const [thresholds, setThresholds] = useState(initial.thresholds.join(', '));
+  const [forecastThresholds, setForecastThresholds] = useState((initial.forecastThresholds ?? []).join(', '));
   const set = (changes: Partial<BudgetRequest>) => setForm({ ...form, ...changes });
   const save = useAction(async () => {
     const body: BudgetRequest = {
       ...form,
       amount: Number(form.amount),
-      thresholds: thresholds
-        .split(',')
-        .map((value) => Number(value.trim()))
-        .filter((value) => !Number.isNaN(value) && value > 0),
+      thresholds: percentages(thresholds),
+      forecastThresholds: percentages(forecastThresholds),
     };
     return id
       ? unwrap(costasset.PUT('/api/costasset/v1/budgetController/budgets/{id}', { params: { path: { id } }, body }))
@@ -85,6 +92,13 @@ export function BudgetForm({
           value={thresholds}
           onValue={setThresholds}
           hint="comma-separated, e.g. 50, 80, 100"
+        />
+        <TextField
+          id="budget-forecast-thresholds"
+          label="Forecast thresholds (% of the amount)"
+          value={forecastThresholds}
+          onValue={setForecastThresholds}
+          hint="alert when the month-end forecast reaches them first, e.g. 100"
         />
         <div class="wide">
           <ExpressionInput

@@ -1,11 +1,11 @@
 import { useLocation } from 'preact-iso';
 import { useMemo, useState } from 'preact/hooks';
 import { costasset, unwrap } from '../api/client';
-import type { Budget, BudgetaryUnit } from '../api/types';
+import type { Budget } from '../api/types';
 import { useMe } from '../auth/me';
 import { Chart } from '../components/chart';
 import { type Column, DataTable } from '../components/data-table';
-import { bucketLabel, percent } from '../components/format';
+import { bucketLabel } from '../components/format';
 import { ConfirmButton } from '../components/forms';
 import { Loaded } from '../components/loaded';
 import { Page } from '../components/page';
@@ -14,39 +14,7 @@ import { chosen, hrefOf } from '../components/url-state';
 import { useAction, useApi } from '../components/use-api';
 import { budgetOption } from './budget-chart';
 import { blankBudget, BudgetForm } from './budget-form';
-
-const thresholdList = (thresholds: number[]) => thresholds.map((threshold) => `${threshold}%`).join(', ');
-
-const PERIOD_COLUMNS: Column<BudgetaryUnit>[] = [
-  { key: 'month', header: 'Month', value: (unit) => unit.period, format: 'month', rowHeader: true },
-  { key: 'budget', header: 'Budget', value: (unit) => unit.amount, format: 'money', currency: (unit) => unit.currency },
-  {
-    key: 'actual',
-    header: 'Actual',
-    value: (unit) => unit.actual,
-    format: 'money',
-    currency: (unit) => unit.currency,
-    testId: (unit) => `actual-${unit.period}`,
-  },
-  { key: 'remaining', header: 'Remaining', value: (unit) => unit.remaining, format: 'money', currency: (unit) => unit.currency },
-  {
-    key: 'used',
-    header: 'Used',
-    value: (unit) => unit.percentUsed,
-    format: 'percent',
-    cell: (unit) => (
-      <span class={`badge ${unit.percentUsed >= 100 ? 'bad' : unit.thresholdsCrossed.length ? 'warn' : 'ok'}`}>
-        {percent(unit.percentUsed, 0)}
-      </span>
-    ),
-  },
-  {
-    key: 'crossed',
-    header: 'Thresholds crossed',
-    value: (unit) => thresholdList(unit.thresholdsCrossed),
-    cell: (unit) => (unit.thresholdsCrossed.length ? thresholdList(unit.thresholdsCrossed) : <span class="muted">none</span>),
-  },
-];
+import { PERIOD_COLUMNS, thresholdList } from './budget-periods';
 
 export default function Budgets() {
   const me = useMe();
@@ -94,6 +62,7 @@ export default function Budgets() {
       csv: false,
     },
     { key: 'thresholds', header: 'Thresholds', value: (budget) => thresholdList(budget.thresholds) },
+    { key: 'forecastThresholds', header: 'Forecast thresholds', value: (budget) => thresholdList(budget.forecastThresholds ?? []) },
   ];
   if (me.is_system_admin)
     columns.push({
@@ -121,7 +90,11 @@ export default function Budgets() {
     </button>
   );
   return (
-    <Page title="Budgets" subtitle="Monthly budgets against actual costs, with the thresholds that raise alerts." actions={newBudget}>
+    <Page
+      title="Budgets"
+      subtitle="Monthly budgets against actual and forecast costs, with the thresholds that raise alerts."
+      actions={newBudget}
+    >
       {editing && (
         <Card title={editing === 'new' ? 'New budget' : `Edit ${editedBudget?.name ?? ''}`}>
           <BudgetForm
@@ -161,12 +134,16 @@ export default function Budgets() {
               />
             </Card>
             {current && (
-              <Card title={`${current.name}: actual against budget`}>
+              <Card title={`${current.name}: actual and forecast against budget`}>
                 <Loaded state={units} empty={{ title: 'No months to show for this budget.', when: () => currentUnits.length === 0 }}>
                   {() => (
                     <>
                       {option && (
-                        <Chart option={option} height={300} label={`Actual cost against the budget of ${current.name}, per month`} />
+                        <Chart
+                          option={option}
+                          height={300}
+                          label={`Actual and forecast cost against the budget of ${current.name}, per month`}
+                        />
                       )}
                       <DataTable
                         label={`Months of ${current.name}`}

@@ -1,5 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
-import { apiQuery, dimensionLabel, exportQuery, fromInput, monthsBetween, toInput, urlOf, type View, viewOf } from './explorer-view';
+import {
+  anomalyQuery,
+  apiQuery,
+  dimensionLabel,
+  exportQuery,
+  forecastQuery,
+  fromInput,
+  monthsBetween,
+  toInput,
+  urlOf,
+  type View,
+  viewOf,
+} from './explorer-view';
 
 /** The address's query as the router hands it to the page (preact-iso: URL search params). */
 const queryOf = (href: string) => Object.fromEntries(new URL(href, 'http://console').searchParams);
@@ -129,5 +141,25 @@ describe('cost explorer: ranges and the FOCUS export', () => {
     expect(toInput('', true, false)).toBe('');
     expect(fromInput('2024-02', false)).toBe('202402');
     expect(fromInput('2024-02-10', true)).toBe('2024-02-10');
+  });
+});
+
+describe('the overlays of a view', () => {
+  it("asks the forecast with the view's groupings, filter, metric and top N only", () => {
+    const view = viewOf(
+      queryOf('/explorer?groupBy=providerName,region&filter=a&from=202401&to=202403&granularity=day&metric=listCost&top=4'),
+    );
+    expect(forecastQuery(view)).toEqual({ groupBy: ['providerName', 'region'], filter: 'a', metric: 'listCost', top: 4 });
+    expect(forecastQuery(viewOf(queryOf('/explorer?groupBy=')))).toEqual({ metric: 'cost', top: 10 });
+  });
+
+  it("asks the anomalies of the range in days (whole months), or of the API's default range", () => {
+    expect(anomalyQuery(viewOf(queryOf('/explorer?from=202401&to=202402')))).toEqual({ from: '2024-01-01', to: '2024-02-29', limit: 1000 });
+    expect(anomalyQuery(viewOf(queryOf('/explorer?granularity=day&from=2024-01-05&to=2024-01-09')))).toEqual({
+      from: '2024-01-05',
+      to: '2024-01-09',
+      limit: 1000,
+    });
+    expect(anomalyQuery(viewOf({}))).toEqual({ limit: 1000 });
   });
 });

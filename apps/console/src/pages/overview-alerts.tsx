@@ -21,7 +21,8 @@ export function ForecastKpi({ ready }: { ready: boolean }) {
       </div>
       <div class="kpi-detail">
         {total
-          ? `80%: ${money(total.lower, currency, true)} – ${money(total.upper, currency, true)} · ${money(total.actual, currency, true)} to ${forecast.data?.asOf}`
+          ? `80%: ${money(total.lower, currency, true)} – ${money(total.upper, currency, true)} · ` +
+            `${money(total.actual, currency, true)} to ${forecast.data?.asOf}`
           : forecast.error
             ? forecast.error.message
             : forecast.loading
@@ -60,9 +61,12 @@ export function AnomalyWatch({ ready, currency }: { ready: boolean; currency: st
           ) : (
             <div data-testid="open-anomalies" data-count={items.length}>
               <p>
-                <strong class="big-number">{number(items.length)}</strong> open{' '}
-                {items.length === 1 ? 'anomaly' : 'anomalies'}, {money(items.reduce((sum, one) => sum + one.impact, 0), currency)} above
-                the expected cost in all.
+                <strong class="big-number">{number(items.length)}</strong> open {items.length === 1 ? 'anomaly' : 'anomalies'},{' '}
+                {money(
+                  items.reduce((sum, one) => sum + one.impact, 0),
+                  currency,
+                )}{' '}
+                above the expected cost in all.
               </p>
               <ul class="anomaly-watch">
                 {[...items]

@@ -70,7 +70,9 @@ export function forecastSeries(values: ArrayLike<number>, lastDay: string, optio
   const last = dayNumber(lastDay);
   const start = Math.max(0, values.length - windowDays);
   const window = Float64Array.from({ length: values.length - start }, (_, i) => values[start + i]);
-  const model = fitSeasonalModel(window, last + 1, { minRelativeSigma: 0 });
+  // A day varies by at least 1% of the level, 5% while the history is shorter than four weeks: a
+  // perfectly regular or very short history says little about the days to come.
+  const model = fitSeasonalModel(window, last + 1, { minRelativeSigma: window.length >= 28 ? 0.01 : 0.05 });
 
   const month = monthOf(last);
   let actual = 0;

@@ -116,4 +116,11 @@ describe('forecasts', () => {
     expect(forecast.nextMonths[0].forecast).toBeGreaterThan(30_000);
     expect(forecast.nextMonths[0].forecast).toBeLessThan(36_000);
   });
+
+  it('gives a perfectly regular or very short history an interval of some width, never a point', () => {
+    const flat = forecastSeries(new Float64Array(60).fill(100), isoDateOf(FIRST + 59));
+    expect(flat.nextMonths[0].upper - flat.nextMonths[0].lower).toBeGreaterThan(0.005 * flat.nextMonths[0].forecast);
+    const short = forecastSeries(new Float64Array(5).fill(100), isoDateOf(FIRST + 4));
+    expect(short.monthEnd.upper - short.monthEnd.lower).toBeGreaterThan(0.05 * (short.monthEnd.forecast - short.monthEnd.actual));
+  });
 });
