@@ -149,7 +149,7 @@ describe('costasset jobs', () => {
       .set('corelite-token', admin)
       .expect(200);
     expect(rest.body.items).toHaveLength(1);
-    const succeeded = await api().get(JOBS).query({ status: 'succeeded' }).set('corelite-token', admin).expect(200);
+    const succeeded = await api().get(JOBS).query({ type: 'gpd.enrich', status: 'succeeded' }).set('corelite-token', admin).expect(200);
     expect(succeeded.body.items.map((j: Job) => j.status)).toEqual(['succeeded', 'succeeded']);
     expect(succeeded.body.items[0]).not.toHaveProperty('tenantId');
     expect((await api().get(JOBS).query({ type: 'other' }).set('corelite-token', admin).expect(200)).body.items).toEqual([]);
