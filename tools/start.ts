@@ -7,7 +7,7 @@
  * stack keeps running (`npm run stack -- down` stops it). The first start loads a small demo data
  * set into the `default` tenant (skip with DEMO_DATA=false). `npm start -- --traces` also starts a
  * local OTLP receiver (tools/traces) that the services export their spans to, written to
- * `.stack/dev/traces.jsonl`.
+ * `.stack/dev/traces.jsonl`, and that the console's Traces page shows (the gateway's `/local-traces/`).
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -129,6 +129,8 @@ async function main(): Promise<void> {
     logDir,
     accessLog: true,
     objectStoreUrl: stackEnv.S3_ENDPOINT,
+    // the console's Traces page reads the receiver's recent traces at /local-traces/
+    ...(receiver ? { tracesUpstream: new URL(receiver.url).host } : {}),
   });
   const children: ChildProcess[] = [];
   let stopping = false;

@@ -1,16 +1,19 @@
 /**
  * A minimal OTLP/HTTP receiver for traces (JSON encoding, what the services' exporter sends): it
  * takes `POST /v1/traces`, keeps the spans in memory and appends them, one JSON object a line, to a
- * file. Used by `npm start -- --traces`, the tracing e2e test and `bench:load -- --traces`. Why not
- * a real collector: the OpenTelemetry Collector and Jaeger are Go programs that neither npm nor
- * Debian ship, and a downloaded binary is not an install step this project can rely on;
- * docker-compose runs both (deploy/otel-collector.yaml).
+ * file. `GET /v1/traces/recent?limit=N` and `GET /v1/traces/<traceId>` answer the recent traces and
+ * the spans of one from a bounded ring (recent-spans.ts), for the console's Traces page. Used by
+ * `npm start -- --traces`, the tracing e2e test and `bench:load -- --traces`. Why not a real
+ * collector: the OpenTelemetry Collector and Jaeger are Go programs that neither npm nor Debian
+ * ship, and a downloaded binary is not an install step this project can rely on; docker-compose
+ * runs both (deploy/otel-collector.yaml).
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { MAX_RECENT_TRACES, RECENT_SPANS, RecentSpans } from './recent-spans';
 
 /** One span as received, flattened: its resource's service and instance, attributes as plain values. */
 export interface ReceivedSpan {
@@ -51,6 +54,8 @@ export interface OtlpReceiverOptions {
   file?: string;
   /** Keep the spans in `spans` (the default); a long-running receiver that only writes the file turns it off. */
   keep?: boolean;
+  /** How many of the last spans to keep for `GET /v1/traces/recent` and `/v1/traces/<traceId>` (20,000 by default). */
+  recentSpans?: number;
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -140,16 +145,40 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
+type Answer = { status: number; body: object; headers?: Record<string, string> };
+
+/** `GET /v1/traces/recent?limit=N` (at most 200, 50 by default) and `GET /v1/traces/<traceId>`. */
+export function queryAnswer(method: string | undefined, url: string, recent: RecentSpans<ReceivedSpan>): Answer {
+  const { pathname, searchParams } = new URL(url, 'http://receiver');
+  const traceId = /^\/v1\/traces\/([0-9a-f]{32})$/i.exec(pathname)?.[1];
+  if (pathname !== '/v1/traces/recent' && !traceId) return { status: 404, body: { message: 'not found' } };
+  if (method !== 'GET') return { status: 405, body: { message: 'only GET' }, headers: { allow: 'GET' } };
+  if (traceId) {
+    const spans = recent.trace(traceId.toLowerCase());
+    return spans.length
+      ? { status: 200, body: { traceId, spans } }
+      : { status: 404, body: { message: 'no such trace among the recent spans' } };
+  }
+  const limit = Number(searchParams.get('limit') ?? 50);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RECENT_TRACES)
+    return { status: 400, body: { message: `limit must be an integer from 1 to ${MAX_RECENT_TRACES}` } };
+  return { status: 200, body: { traces: recent.recent(limit) } };
+}
+
 export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Promise<OtlpReceiver> {
   const receiver = { spans: [] as ReceivedSpan[], refused: 0, received: 0 };
+  const recent = new RecentSpans<ReceivedSpan>(options.recentSpans ?? RECENT_SPANS);
   if (options.file) mkdirSync(dirname(options.file), { recursive: true });
-  const answer = (response: ServerResponse, status: number, body: object) => {
-    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const answer = (response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) => {
+    response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
   };
   const server = createServer((request, response) => {
     void (async () => {
-      if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/traces')
-        return answer(response, 404, { message: 'only POST /v1/traces' });
+      if (request.url?.split('?')[0] !== '/v1/traces') {
+        const { status, body, headers } = queryAnswer(request.method, request.url ?? '/', recent);
+        return answer(response, status, body, headers);
+      }
+      if (request.method !== 'POST') return answer(response, 405, { message: 'only POST /v1/traces' }, { allow: 'POST' });
       if (!String(request.headers['content-type']).startsWith('application/json')) {
         receiver.refused++;
         return answer(response, 415, { message: 'only the JSON encoding of OTLP/HTTP' });
@@ -169,6 +198,7 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions = {}): Prom
       }
       receiver.received += spans.length;
       if (options.keep !== false) receiver.spans.push(...spans);
+      recent.add(spans);
       if (options.file && spans.length) appendFileSync(options.file, spans.map((span) => JSON.stringify(span)).join('\n') + '\n');
       answer(response, 200, {});
     })().catch(() => answer(response, 500, { message: 'failed' }));

@@ -7,6 +7,7 @@ import { MeContext } from './auth/me';
 import { isSignedIn, onSessionChange, signOut, takeNotice } from './auth/session';
 import { SignIn } from './auth/sign-in';
 import { ErrorBox, Loading } from './components/states';
+import { tracesAvailable } from './pages/traces-view';
 
 const Overview = lazy(() => import('./pages/overview'));
 const Explorer = lazy(() => import('./pages/explorer'));
@@ -16,6 +17,7 @@ const ResourceGroups = lazy(() => import('./pages/resource-groups'));
 const ReportModels = lazy(() => import('./pages/report-models'));
 const Anomalies = lazy(() => import('./pages/anomalies'));
 const Alerts = lazy(() => import('./pages/alerts'));
+const Traces = lazy(() => import('./pages/traces'));
 const Administration = lazy(() => import('./pages/admin/administration'));
 const NotFound = lazy(() => import('./pages/not-found'));
 
@@ -36,6 +38,8 @@ const ADMIN_NAVIGATION = [
   { href: '/alerts', label: 'Alerts', icon: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4' },
   { href: '/admin', label: 'Administration', icon: 'M12 2l8 4v6c0 5-3.4 8.6-8 10-4.6-1.4-8-5-8-10V6z' },
 ] as const;
+/** Shown to System Admins only while the gateway proxies a local traces receiver (`npm start -- --traces`). */
+const TRACES_NAVIGATION = { href: '/traces', label: 'Traces', icon: 'M3 6h10M6 12h12M9 18h9M3 3v18' } as const;
 
 function NavIcon({ path }: { path: string }) {
   return (
@@ -58,7 +62,11 @@ function NavIcon({ path }: { path: string }) {
 function Shell({ me }: { me: Me }) {
   const { path } = useLocation();
   const [firstPath] = useState(path);
-  const items = me.is_system_admin ? [...NAVIGATION, ...ADMIN_NAVIGATION] : NAVIGATION;
+  const [traces, setTraces] = useState(false);
+  useEffect(() => {
+    if (me.is_system_admin) void tracesAvailable().then(setTraces);
+  }, [me.is_system_admin]);
+  const items = me.is_system_admin ? [...NAVIGATION, ...ADMIN_NAVIGATION, ...(traces ? [TRACES_NAVIGATION] : [])] : NAVIGATION;
   const active = (href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`));
   useEffect(() => {
     // after a navigation, move focus to the new page's title (screen readers announce it)
@@ -140,6 +148,7 @@ function Shell({ me }: { me: Me }) {
               <Route path="/report-models" component={ReportModels} />
               <Route path="/anomalies" component={Anomalies} />
               <Route path="/alerts" component={Alerts} />
+              <Route path="/traces" component={Traces} />
               <Route path="/admin" component={Administration} />
               <Route path="/admin/:section" component={Administration} />
               <Route default component={NotFound} />

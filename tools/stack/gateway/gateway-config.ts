@@ -40,6 +40,11 @@ export interface GatewayConfigInput {
   objectStoreUrl?: string;
   /** The share (0–100) of the traces the gateway starts that are marked sampled (`traceSampledPercentOf`); 100 by default. */
   traceSampledPercent?: number;
+  /**
+   * `host:port` of the local OTLP receiver of `npm start -- --traces` (tools/traces): its recent traces are
+   * proxied at `/local-traces/` for the console's Traces page, to local clients only; no such location without it.
+   */
+  tracesUpstream?: string;
 }
 
 export type TempPathModule = 'fastcgi' | 'uwsgi' | 'scgi';
@@ -139,6 +144,20 @@ export function traceSamplingLine(percent = 100): string {
   return `split_clients "$request_id" $corelite_trace_sampled { ${share}% 01; * 00; }`;
 }
 
+/** `location /local-traces/`, the local OTLP receiver's read side (`GET /v1/traces/…`), for clients on this machine only. */
+export function tracesLocation(upstream: string | undefined): string[] {
+  if (!upstream) return [];
+  if (!/^[\w.-]+:\d+$|^\[[\da-f:]+\]:\d+$/i.test(upstream)) throw new Error(`the traces upstream must be host:port, not ${upstream}`);
+  return [
+    '    location /local-traces/ {',
+    '      allow 127.0.0.1;',
+    '      allow ::1;',
+    '      deny all;',
+    `      proxy_pass http://${upstream}/v1/traces/;`,
+    '    }',
+  ];
+}
+
 /** A complete nginx.conf for an unprivileged local gateway: everything it writes stays in `runDir`. */
 export function renderGatewayConfig(input: GatewayConfigInput): string {
   const run = (name: string) => quoted(path.join(input.runDir, name));
@@ -174,6 +193,7 @@ export function renderGatewayConfig(input: GatewayConfigInput): string {
     '  server {',
     `    listen ${listen};`,
     `    ${objectStoreOriginLine(input.objectStoreUrl)}`,
+    ...tracesLocation(input.tracesUpstream),
     `    include ${quoted(path.join(input.repoRoot, ROUTES_FILE))};`,
     '  }',
     '}',

@@ -35,6 +35,8 @@ export interface GatewayOptions {
   objectStoreUrl?: string;
   /** The share (0–100) of the traces it starts that are marked sampled; by default as this process's `OTEL_TRACES_SAMPLER` says. */
   traceSampledPercent?: number;
+  /** `host:port` of the local OTLP receiver (`npm start -- --traces`): proxied at `/local-traces/` for the console. */
+  tracesUpstream?: string;
   log?: (line: string) => void;
 }
 
@@ -103,6 +105,7 @@ async function writeConfig(options: GatewayOptions & { port: number }) {
     repoRoot,
     runDir: options.runDir,
     objectStoreUrl: options.objectStoreUrl,
+    tracesUpstream: options.tracesUpstream,
     traceSampledPercent: options.traceSampledPercent ?? traceSampledPercentOf(process.env),
     errorLog,
     accessLog,
