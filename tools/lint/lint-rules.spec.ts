@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -9,7 +10,19 @@ import { join } from 'node:path';
  * dependency-cruiser is ESM-only, which Jest's CommonJS runtime does not load).
  */
 const ROOT = join(__dirname, '..', '..');
-const FIXTURES = join(__dirname, 'fixtures');
+
+/**
+ * The fixtures, copied for the run, plus the one that imports a file inside a library: written
+ * here so that no file of the repository holds a deep `@lib` import, not even on purpose.
+ */
+const FIXTURES = mkdtempSync(join(tmpdir(), 'lint-fixtures-'));
+cpSync(join(__dirname, 'fixtures'), FIXTURES, { recursive: true });
+const DEEP_IMPORT = ['@lib', 'http', 'problem'].join('/');
+writeFileSync(
+  join(FIXTURES, 'apps/demo/src/deep-import.ts'),
+  `// Refused: a file inside a library, not its barrel.\nimport { PROBLEM } from '${DEEP_IMPORT}';\n\nexport const SHOWN = PROBLEM;\n`,
+);
+afterAll(() => rmSync(FIXTURES, { recursive: true, force: true }));
 
 interface EslintMessage {
   ruleId: string | null;
@@ -64,7 +77,7 @@ describe('ESLint: imports of the libraries', () => {
   it('refuses a deep import of a library (a file inside it, not its barrel)', () => {
     const messages = eslint('apps/demo/src/deep-import.ts');
     expect(messages).toEqual([
-      expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining("'@lib/http/problem'") }),
+      expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining(`'${DEEP_IMPORT}'`) }),
     ]);
     expect(messages[0].message).toContain('through its barrel');
   });
