@@ -33,25 +33,21 @@ export async function startReceiver(): Promise<{ server: Server; url: string; re
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
+/** Every message the local SMTP server stored (the stack's mailbox of the test profile), parsed. */
+async function storedMails(): Promise<ParsedMail[]> {
+  const dir = mailboxDir(stackSettings({ profile: process.env.STACK_PROFILE || 'test' }));
+  const files = readdirSync(dir).filter((name) => name.endsWith('.eml'));
+  return Promise.all(files.map((name) => simpleParser(readFileSync(join(dir, name), 'utf8'))));
+}
+
 /** The message the local SMTP server stored for a delivery (its `X-Corelite-Delivery` header). */
 export async function mailOf(deliveryId: string): Promise<ParsedMail> {
-  const dir = mailboxDir(stackSettings({ profile: process.env.STACK_PROFILE || 'test' }));
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.eml'))) {
-    const raw = readFileSync(join(dir, file), 'utf8');
-    if (!raw.includes(deliveryId)) continue;
-    const mail = await simpleParser(raw);
-    if (mail.headers.get('x-corelite-delivery') === deliveryId) return mail;
-  }
-  throw new Error(`no message for delivery ${deliveryId} in ${dir}`);
+  const mail = (await storedMails()).find((stored) => stored.headers.get('x-corelite-delivery') === deliveryId);
+  if (!mail) throw new Error(`no message for delivery ${deliveryId} in the stack's mailbox`);
+  return mail;
 }
 
 /** Every message the local SMTP server stored whose subject or text holds `marker` (e.g. a budget's name). */
 export async function mailsWith(marker: string): Promise<ParsedMail[]> {
-  const dir = mailboxDir(stackSettings({ profile: process.env.STACK_PROFILE || 'test' }));
-  const mails = await Promise.all(
-    readdirSync(dir)
-      .filter((name) => name.endsWith('.eml'))
-      .map((name) => simpleParser(readFileSync(join(dir, name), 'utf8'))),
-  );
-  return mails.filter((mail) => `${mail.subject ?? ''}\n${mail.text ?? ''}`.includes(marker));
+  return (await storedMails()).filter((mail) => `${mail.subject ?? ''}\n${mail.text ?? ''}`.includes(marker));
 }

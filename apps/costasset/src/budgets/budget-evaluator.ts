@@ -7,9 +7,9 @@ import { groupFilter } from '../resource-groups/group-expression';
 import { VisibilityService } from '../resource-groups/visibility.service';
 import { RollupPlanner } from '../rollups/rollup-planner';
 import { BudgetaryUnit } from './dto/budget.dto';
-import { addMonths, FORECAST_MONTHS, forecastWindowStart, outlookByPeriod, periodOfDate } from './budget-forecast';
+import { FORECAST_MONTHS, forecastWindowStart, outlookByPeriod } from './budget-forecast';
 import type { ScopeDescription } from './budget-message';
-import { periodsBetween } from './budget-periods';
+import { addMonths, periodOfDate, periodsBetween } from './budget-periods';
 import { Budget } from './schemas/budget.schema';
 
 export type StoredBudget = Budget & { _id: Types.ObjectId };

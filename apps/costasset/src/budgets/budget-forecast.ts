@@ -1,19 +1,11 @@
 import { forecastSeries } from '../forecasting/forecast';
 import { dayNumber, isoDateOf } from '../forecasting/seasonal-model';
+import { addMonths } from './budget-periods';
 
 /** Days of daily cost the forecast is fitted on (the latest ones with data). */
 export const FORECAST_WINDOW_DAYS = 56;
 /** Periods after the current one that get a forecast (the model's horizon); later ones get none. */
 export const FORECAST_MONTHS = 3;
-
-/** YYYYMM of a date (UTC). */
-export const periodOfDate = (date: Date): string => date.toISOString().slice(0, 7).replace('-', '');
-
-/** `period` moved by `months` (YYYYMM). */
-export function addMonths(period: string, months: number): string {
-  const at = Number(period.slice(0, 4)) * 12 + Number(period.slice(4, 6)) - 1 + months;
-  return `${Math.floor(at / 12)}${String((at % 12) + 1).padStart(2, '0')}`;
-}
 
 /** The first day (UTC midnight) whose cost the forecast may read, as of `today`. */
 export const forecastWindowStart = (today: Date): Date =>

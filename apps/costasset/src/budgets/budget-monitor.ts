@@ -4,7 +4,7 @@ import { isDuplicateKey } from '@lib/core';
 import { CostassetEnvironment } from '../costasset.environment';
 import { Notifier } from '../notifications/notifier';
 import { BudgetEvaluator, StoredBudget } from './budget-evaluator';
-import { periodOfDate } from './budget-forecast';
+import { periodOfDate } from './budget-periods';
 import { crossingKey, crossingMessage, CrossingFacts } from './budget-message';
 import { BudgetRepository } from './budget.repository';
 import type { CrossingKind } from './schemas/threshold-crossing.schema';

@@ -14,3 +14,12 @@ export function periodsBetween(start: string, end: string): string[] {
   }
   return periods;
 }
+
+/** YYYYMM of a date (UTC). */
+export const periodOfDate = (date: Date): string => date.toISOString().slice(0, 7).replace('-', '');
+
+/** `period` moved by `months` (YYYYMM). */
+export function addMonths(period: string, months: number): string {
+  const at = Number(period.slice(0, 4)) * 12 + Number(period.slice(4, 6)) - 1 + months;
+  return `${Math.floor(at / 12)}${String((at % 12) + 1).padStart(2, '0')}`;
+}
