@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import { eventually, Platform, startPlatform } from '../support/platform';
+import { freePort, startStore } from '../support/store-process';
 
 /**
  * The embedded store killed with SIGKILL while both services run: once it is back on the same
@@ -12,36 +12,8 @@ import { eventually, Platform, startPlatform } from '../support/platform';
  * without a restart of their own (the driver reconnects). Only meaningful for the in-repo store,
  * so it runs its own store process, whatever MONGODB_URI the suite uses.
  */
-const root = path.join(__dirname, '..', '..');
 const PROVIDERS = '/api/costasset/v1/providers/object-storage';
 const TEAMS = '/authorization/v2/teams';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startStore(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/embedded-mongo/cli.ts', '--port', String(port), '--data-dir', dataDir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('listening on')) resolve(child);
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the store exited with ${code}: ${output}`)));
-  });
-}
 
 describe('the embedded store killed under running services', () => {
   let dataDir: string;

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { FocusVersion } from '../../apps/costasset/src/ingest-rules/focus-columns';
+import { FocusVersion } from '../../apps/costasset/src/imports/map/focus-columns';
 import { FocusSumsReport } from '../../tools/focus/focus-rows';
 import { FocusFileFormat, generateFocus, GenerateFocusOptions } from '../../tools/focus/generate';
 import { FinishedJob, waitForJob } from './ingest';

@@ -7,6 +7,7 @@ export interface FinishedJob {
   status: 'succeeded' | 'completed_with_errors' | 'failed' | 'terminated';
   error?: string;
   result?: Record<string, unknown>;
+  attempts?: number;
 }
 
 export async function waitForJob(platform: Platform, token: string, jobId: string, timeoutMs = 30_000): Promise<FinishedJob> {

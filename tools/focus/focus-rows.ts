@@ -6,7 +6,7 @@
  * month, JSON Tags with keys without values and keys with leading spaces, `x_` custom columns.
  * Every value is text; amounts are exact decimal strings so that `FocusSums` can add them exactly.
  */
-import { columnsOf, FocusVersion } from '../../apps/costasset/src/ingest-rules/focus-columns';
+import { columnsOf, FocusVersion } from '../../apps/costasset/src/imports/map/focus-columns';
 
 export type FocusCell = string | null;
 export type FocusRow = Record<string, FocusCell>;

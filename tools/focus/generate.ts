@@ -12,8 +12,8 @@ import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { finished } from 'node:stream/promises';
-import { FOCUS_VERSIONS, focusColumnOf, FocusVersion } from '../../apps/costasset/src/ingest-rules/focus-columns';
-import { ParquetCodec, ParquetColumn, ParquetOutput } from '../../apps/costasset/src/focus/formats/parquet-output';
+import { FOCUS_VERSIONS, focusColumnOf, FocusVersion } from '../../apps/costasset/src/imports/map/focus-columns';
+import { ParquetCodec, ParquetColumn, ParquetOutput } from '../../apps/costasset/src/focus-export/parquet-output';
 import { csvLine } from '../gpd/gpd-content';
 import { FocusRow, focusRow, FocusSums, FocusSumsReport, headerOf, NullStyle, PROVIDERS, RowOptions } from './focus-rows';
 

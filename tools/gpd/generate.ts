@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { ZipFile } from 'yazl';
-import { encodeGpdName } from '../../apps/costasset/src/enrichment/gpd-names';
+import { encodeGpdName } from '../../apps/costasset/src/imports/read/gpd-names';
 import { ASSET_HEADER, COST_HEADER, costRow, csvLine, PROFILES, ProviderProfile, UTILIZATION_HEADER, periodStart } from './gpd-content';
 
 export interface GenerateOptions {

@@ -81,10 +81,20 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Max(3_600_000)
   JOBS_ACK_WAIT_MS: number = 30_000;
 
+  /** Delay before the first retry of a failed attempt; each later retry waits four times longer. */
   @IsInt()
   @Min(0)
   @Max(600_000)
   JOBS_RETRY_DELAY_MS: number = 2000;
+
+  /**
+   * A running job without a heartbeat for this long has lost its worker: any instance's reaper
+   * ends it `failed` and removes what it wrote. Attempts write one every sixth of it.
+   */
+  @IsInt()
+  @Min(3000)
+  @Max(3_600_000)
+  JOBS_HEARTBEAT_DEADLINE_MS: number = 60_000;
 
   /** Ids deleted per `deleteMany` by a deletion request (data management); cancellation is checked between batches. */
   @IsInt()

@@ -10,13 +10,11 @@ import { CostassetEnvironment } from './costasset.environment';
 import { CostsModule } from './costs/costs.module';
 import { CurrencyModule } from './currency/currency.module';
 import { DataManagementModule } from './data-management/data-management.module';
-import { EnrichmentModule } from './enrichment/enrichment.module';
 import { ExtensionsModule } from './extensions/extensions.module';
 import { FeatureFlagsModule } from './feature-flags/feature-flags.module';
-import { FocusModule } from './focus/focus.module';
-import { IngestionModule } from './ingestion/ingestion.module';
-import { GpdModule } from './gpd/gpd.module';
+import { FocusExportModule } from './focus-export/focus-export.module';
 import { HousekeepingModule } from './housekeeping/housekeeping.module';
+import { ImportsModule } from './imports/imports.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
 import { MigrationModule } from './migration/migration.module';
@@ -29,6 +27,8 @@ import { ProviderMetadataModule } from './provider-metadata/provider-metadata.mo
 import { RemediationModule } from './remediation/remediation.module';
 import { ReportModelsModule } from './report-models/report-models.module';
 import { ResourceGroupsModule } from './resource-groups/resource-groups.module';
+import { IngestionModule } from './uploads/ingestion/ingestion.module';
+import { UploadsModule } from './uploads/uploads.module';
 
 /** The cost and asset management service. */
 @Module({})
@@ -50,9 +50,9 @@ export class CostassetModule {
         LineItemsModule,
         CostsModule,
         JobsModule,
-        GpdModule,
-        EnrichmentModule,
-        FocusModule,
+        UploadsModule,
+        ImportsModule,
+        FocusExportModule,
         ProviderMetadataModule,
         ObjectStorageProvidersModule,
         ResourceGroupsModule,

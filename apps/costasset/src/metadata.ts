@@ -9,17 +9,17 @@ export default async () => {
     ['./costs/dto/costs.response']: await import('./costs/dto/costs.response'),
     ['./data-management/dto/deletion-request.dto']: await import('./data-management/dto/deletion-request.dto'),
     ['./line-items/dto/rows-removed.dto']: await import('./line-items/dto/rows-removed.dto'),
-    ['./gpd/dto/gpd.dto']: await import('./gpd/dto/gpd.dto'),
-    ['./extensions/dto/extension-data.dto']: await import('./extensions/dto/extension-data.dto'),
     ['./extensions/dto/extension-files.dto']: await import('./extensions/dto/extension-files.dto'),
-    ['./focus/dto/focus-upload.dto']: await import('./focus/dto/focus-upload.dto'),
-    ['./ingestion/dto/ingestion.dto']: await import('./ingestion/dto/ingestion.dto'),
+    ['./uploads/gpd/dto/gpd.dto']: await import('./uploads/gpd/dto/gpd.dto'),
+    ['./uploads/focus/dto/focus-upload.dto']: await import('./uploads/focus/dto/focus-upload.dto'),
+    ['./extensions/dto/extension-data.dto']: await import('./extensions/dto/extension-data.dto'),
     ['./housekeeping/dto/housekeeping.dto']: await import('./housekeeping/dto/housekeeping.dto'),
     ['./migration/dto/migration.dto']: await import('./migration/dto/migration.dto'),
     ['./provider-metadata/dto/location.dto']: await import('./provider-metadata/dto/location.dto'),
     ['./provider-metadata/dto/service-category.dto']: await import('./provider-metadata/dto/service-category.dto'),
     ['./remediation/dto/remediate.dto']: await import('./remediation/dto/remediate.dto'),
     ['./report-models/dto/report-execution.dto']: await import('./report-models/dto/report-execution.dto'),
+    ['./uploads/ingestion/dto/ingestion.dto']: await import('./uploads/ingestion/dto/ingestion.dto'),
   };
   return {
     '@nestjs/swagger': {
@@ -1069,205 +1069,6 @@ export default async () => {
           },
         ],
         [
-          import('./gpd/dto/gpd.dto'),
-          {
-            ProviderQuery: { providername: { required: true, type: () => String, example: 'aws' } },
-            ListUploadsQuery: { providername: { required: true, type: () => String, example: 'aws' } },
-            SubmitUploadQuery: {
-              fileName: {
-                required: false,
-                type: () => String,
-                description: 'Name of the zip; `upload.zip` when absent',
-                example: 'aws-202410.zip',
-                pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$',
-              },
-              sizeBytes: { required: false, type: () => Number },
-            },
-            UploadSubmitted: {
-              GPDUploadRefId: { required: true, type: () => String },
-              uploadUrl: {
-                required: true,
-                type: () => String,
-                description:
-                  'Pre-signed PUT URL into the object store; PUT the file bytes to it (exactly `sizeBytes` of them when declared)',
-              },
-              expiresAt: {
-                required: true,
-                type: () => String,
-                description: 'When the URL expires (GPD_UPLOAD_URL_TTL_SECONDS); a PUT must start before',
-              },
-            },
-            RejectedRowDto: {
-              file: {
-                required: true,
-                type: () => String,
-                description: 'File in the archive or upload; for a GPD file made by an extension flow, the raw file',
-              },
-              line: {
-                required: true,
-                type: () => Number,
-                description: 'CSV line (1 is the header) or Parquet row (1-based); 0 for a problem of the file itself',
-              },
-              reason: { required: true, type: () => String, description: 'Every problem of the row, joined with `; `' },
-              id: { required: false, type: () => String, description: "The row's FOCUS `Id`, when the file has one" },
-            },
-            RuleExampleDto: {
-              file: { required: true, type: () => String },
-              line: { required: true, type: () => Number },
-              id: { required: false, type: () => String },
-              message: { required: true, type: () => String },
-            },
-            RuleCountDto: {
-              rule: {
-                required: true,
-                type: () => String,
-                description: 'Stable rule code, e.g. `DECIMAL_INVALID`, `VALUE_NOT_ALLOWED`, `MANDATORY_COLUMN_MISSING`',
-              },
-              severity: {
-                required: true,
-                description: '`error` rejects the row; `warning` is reported and the row is written',
-                enum: ['error', 'warning'],
-              },
-              count: { required: true, type: () => Number, description: 'How often the rule failed (rows, or files for file rules)' },
-              examples: { required: true, type: () => [t['./gpd/dto/gpd.dto'].RuleExampleDto], description: 'The first 5 occurrences' },
-            },
-            ConformanceDto: {
-              rules: {
-                required: true,
-                type: () => [t['./gpd/dto/gpd.dto'].RuleCountDto],
-                description: 'Every rule that failed, most frequent first',
-              },
-            },
-            UploadPartDto: {
-              name: { required: true, type: () => String },
-              format: { required: true, enum: ['csv', 'csv.gz', 'parquet'] },
-              sizeBytes: { required: false, type: () => Number, description: 'The size found in the store when the import was asked for' },
-              declaredBytes: { required: false, type: () => Number, description: 'The size declared when the upload was created' },
-              focusVersion: { required: false, type: () => String, example: '1.2' },
-              versionSource: { required: false, type: () => String },
-              rowsRead: { required: true, type: () => Number },
-              rowsWritten: { required: true, type: () => Number },
-              rowsRejected: { required: true, type: () => Number },
-            },
-            ImportScopeDto: {
-              providerName: { required: true, type: () => String },
-              billingAccountId: { required: true, type: () => String },
-              billingPeriod: { required: true, type: () => String, example: '202410' },
-              rows: { required: true, type: () => Number },
-            },
-            ReplacementDto: { uploadRefId: { required: true, type: () => String }, rowsRemoved: { required: true, type: () => Number } },
-            UploadRecordDto: {
-              GPDUploadRefId: { required: true, type: () => String },
-              format: { required: true, enum: ['gpd', 'focus'] },
-              providerName: {
-                required: false,
-                type: () => String,
-                description: 'GPD: the provider of the file; FOCUS: the label given at creation',
-              },
-              fileName: { required: true, type: () => String },
-              declaredBytes: {
-                required: false,
-                type: () => Number,
-                description: 'The size declared when the upload was submitted (`sizeBytes`)',
-              },
-              status: {
-                required: true,
-                enum: ['failed', 'awaiting_upload', 'uploaded', 'enriching', 'enriched', 'enriched_with_errors', 'cleaned', 'superseded'],
-              },
-              jobId: { required: false, type: () => String },
-              rowsRead: { required: true, type: () => Number },
-              rowsWritten: { required: true, type: () => Number },
-              rowsRejected: { required: true, type: () => Number },
-              errors: {
-                required: true,
-                type: () => [t['./gpd/dto/gpd.dto'].RejectedRowDto],
-                description: 'The first 100 rejected rows, or the structural errors of a failed file',
-              },
-              conformance: {
-                required: false,
-                type: () => t['./gpd/dto/gpd.dto'].ConformanceDto,
-                description: 'Counts per rule beyond the first rejected rows (conformance report)',
-              },
-              parts: { required: false, type: () => [t['./gpd/dto/gpd.dto'].UploadPartDto], description: 'FOCUS: the files of the upload' },
-              providers: {
-                required: false,
-                type: () => [String],
-                description: 'FOCUS: the providers found (ProviderName / ServiceProviderName)',
-              },
-              scopes: {
-                required: false,
-                type: () => [t['./gpd/dto/gpd.dto'].ImportScopeDto],
-                description: 'FOCUS: rows per (provider, billing account, billing period)',
-              },
-              replaced: {
-                required: false,
-                type: () => [t['./gpd/dto/gpd.dto'].ReplacementDto],
-                description: 'Rows of older uploads this one replaced',
-              },
-              supersededBy: { required: false, type: () => [String], description: 'The uploads that replaced this one' },
-              createdAt: { required: true, type: () => Date },
-              updatedAt: { required: true, type: () => Date },
-            },
-            EnrichRequest: {
-              GPDUploadRefId: { required: true, type: () => [String], format: 'uuid', minItems: 1, maxItems: 100 },
-              provider: {
-                required: true,
-                type: () => [String],
-                description: 'Providers the uploads must belong to (case-insensitive); empty = any',
-                maxItems: 100,
-              },
-              retry: {
-                required: true,
-                description: '`true` re-enriches uploads already enriched or failed (their rows are replaced)',
-                enum: ['true', 'false'],
-              },
-            },
-            EnrichJob: { GPDUploadRefId: { required: true, type: () => String }, jobId: { required: true, type: () => String } },
-            EnrichStarted: {
-              status: { required: true, type: () => String, example: 'started' },
-              jobs: { required: true, type: () => [t['./gpd/dto/gpd.dto'].EnrichJob] },
-            },
-            RetryRequest: { jobId: { required: true, type: () => String } },
-            RetryAccepted: {
-              status: { required: true, type: () => String, example: 'accepted' },
-              jobId: { required: true, type: () => String },
-            },
-            CleanupRequest: { GPDUploadRefId: { required: true, type: () => String } },
-            CleanupDone: {
-              status: { required: true, type: () => String, example: 'cleaned' },
-              GPDUploadRefId: { required: true, type: () => String },
-              costLineItemsRemoved: { required: true, type: () => Number },
-              assetsRemoved: { required: true, type: () => Number },
-              utilizationRemoved: { required: true, type: () => Number },
-            },
-          },
-        ],
-        [
-          import('./extensions/dto/extension-data.dto'),
-          {
-            StoredFile: {
-              key: {
-                required: true,
-                type: () => String,
-                description: 'Key relative to the tenant prefix',
-                example: 'raw/acme/expanded/usage-202410.csv',
-              },
-              Size: { required: true, type: () => String, description: 'Size in bytes, as a string', example: '1024' },
-              lastModified: { required: true, type: () => String },
-            },
-            DataItem: {
-              key: { required: true, type: () => String, description: 'Key as listed by /data/list' },
-              Size: { required: false, type: () => String, description: 'Size as listed (informational)', pattern: '^\\d{1,20}$' },
-            },
-            DeleteDataRequest: { items: { required: true, type: () => [t['./extensions/dto/extension-data.dto'].DataItem] } },
-            DataDeleted: {
-              status: { required: true, type: () => String, example: 'deleted' },
-              count: { required: true, type: () => Number, description: 'Objects that existed and were removed' },
-            },
-            DownloadQuery: { key: { required: true, type: () => String, description: 'Key as listed by /data/list' } },
-          },
-        ],
-        [
           import('./extensions/dto/extension-files.dto'),
           {
             ProviderCodeField: {
@@ -1345,21 +1146,189 @@ export default async () => {
           },
         ],
         [
-          import('./feature-flags/dto/feature-flag.dto'),
+          import('./uploads/gpd/dto/gpd.dto'),
           {
-            FeatureFlagBody: {
-              configurationkey: { required: true, type: () => String, example: 'COSAMetering', pattern: '^[A-Za-z0-9_.-]{1,128}$' },
-              configurationvalue: { required: true, type: () => String },
+            ProviderQuery: { providername: { required: true, type: () => String, example: 'aws' } },
+            ListUploadsQuery: { providername: { required: true, type: () => String, example: 'aws' } },
+            SubmitUploadQuery: {
+              fileName: {
+                required: false,
+                type: () => String,
+                description: 'Name of the zip; `upload.zip` when absent',
+                example: 'aws-202410.zip',
+                pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$',
+              },
+              sizeBytes: { required: false, type: () => Number },
             },
-            FeatureFlagRecordResponse: {
-              configurationkey: { required: true, type: () => String },
-              configurationvalue: { required: true, type: () => String },
+            UploadSubmitted: {
+              GPDUploadRefId: { required: true, type: () => String },
+              uploadUrl: {
+                required: true,
+                type: () => String,
+                description:
+                  'Pre-signed PUT URL into the object store; PUT the file bytes to it (exactly `sizeBytes` of them when declared)',
+              },
+              expiresAt: {
+                required: true,
+                type: () => String,
+                description: 'When the URL expires (GPD_UPLOAD_URL_TTL_SECONDS); a PUT must start before',
+              },
+            },
+            RejectedRowDto: {
+              file: {
+                required: true,
+                type: () => String,
+                description: 'File in the archive or upload; for a GPD file made by an extension flow, the raw file',
+              },
+              line: {
+                required: true,
+                type: () => Number,
+                description: 'CSV line (1 is the header) or Parquet row (1-based); 0 for a problem of the file itself',
+              },
+              reason: { required: true, type: () => String, description: 'Every problem of the row, joined with `; `' },
+              id: { required: false, type: () => String, description: "The row's FOCUS `Id`, when the file has one" },
+            },
+            RuleExampleDto: {
+              file: { required: true, type: () => String },
+              line: { required: true, type: () => Number },
+              id: { required: false, type: () => String },
+              message: { required: true, type: () => String },
+            },
+            RuleCountDto: {
+              rule: {
+                required: true,
+                type: () => String,
+                description: 'Stable rule code, e.g. `DECIMAL_INVALID`, `VALUE_NOT_ALLOWED`, `MANDATORY_COLUMN_MISSING`',
+              },
+              severity: {
+                required: true,
+                description: '`error` rejects the row; `warning` is reported and the row is written',
+                enum: ['error', 'warning'],
+              },
+              count: { required: true, type: () => Number, description: 'How often the rule failed (rows, or files for file rules)' },
+              examples: {
+                required: true,
+                type: () => [t['./uploads/gpd/dto/gpd.dto'].RuleExampleDto],
+                description: 'The first 5 occurrences',
+              },
+            },
+            ConformanceDto: {
+              rules: {
+                required: true,
+                type: () => [t['./uploads/gpd/dto/gpd.dto'].RuleCountDto],
+                description: 'Every rule that failed, most frequent first',
+              },
+            },
+            UploadPartDto: {
+              name: { required: true, type: () => String },
+              format: { required: true, enum: ['csv', 'csv.gz', 'parquet'] },
+              sizeBytes: { required: false, type: () => Number, description: 'The size found in the store when the import was asked for' },
+              declaredBytes: { required: false, type: () => Number, description: 'The size declared when the upload was created' },
+              focusVersion: { required: false, type: () => String, example: '1.2' },
+              versionSource: { required: false, type: () => String },
+              rowsRead: { required: true, type: () => Number },
+              rowsWritten: { required: true, type: () => Number },
+              rowsRejected: { required: true, type: () => Number },
+            },
+            ImportScopeDto: {
+              providerName: { required: true, type: () => String },
+              billingAccountId: { required: true, type: () => String },
+              billingPeriod: { required: true, type: () => String, example: '202410' },
+              rows: { required: true, type: () => Number },
+            },
+            ReplacementDto: { uploadRefId: { required: true, type: () => String }, rowsRemoved: { required: true, type: () => Number } },
+            UploadRecordDto: {
+              GPDUploadRefId: { required: true, type: () => String },
+              format: { required: true, enum: ['gpd', 'focus'] },
+              providerName: {
+                required: false,
+                type: () => String,
+                description: 'GPD: the provider of the file; FOCUS: the label given at creation',
+              },
+              fileName: { required: true, type: () => String },
+              declaredBytes: {
+                required: false,
+                type: () => Number,
+                description: 'The size declared when the upload was submitted (`sizeBytes`)',
+              },
+              status: {
+                required: true,
+                enum: ['failed', 'awaiting_upload', 'uploaded', 'enriching', 'enriched', 'enriched_with_errors', 'cleaned', 'superseded'],
+              },
+              jobId: { required: false, type: () => String },
+              rowsRead: { required: true, type: () => Number },
+              rowsWritten: { required: true, type: () => Number },
+              rowsRejected: { required: true, type: () => Number },
+              errors: {
+                required: true,
+                type: () => [t['./uploads/gpd/dto/gpd.dto'].RejectedRowDto],
+                description: 'The first 100 rejected rows, or the structural errors of a failed file',
+              },
+              conformance: {
+                required: false,
+                type: () => t['./uploads/gpd/dto/gpd.dto'].ConformanceDto,
+                description: 'Counts per rule beyond the first rejected rows (conformance report)',
+              },
+              parts: {
+                required: false,
+                type: () => [t['./uploads/gpd/dto/gpd.dto'].UploadPartDto],
+                description: 'FOCUS: the files of the upload',
+              },
+              providers: {
+                required: false,
+                type: () => [String],
+                description: 'FOCUS: the providers found (ProviderName / ServiceProviderName)',
+              },
+              scopes: {
+                required: false,
+                type: () => [t['./uploads/gpd/dto/gpd.dto'].ImportScopeDto],
+                description: 'FOCUS: rows per (provider, billing account, billing period)',
+              },
+              replaced: {
+                required: false,
+                type: () => [t['./uploads/gpd/dto/gpd.dto'].ReplacementDto],
+                description: 'Rows of older uploads this one replaced',
+              },
+              supersededBy: { required: false, type: () => [String], description: 'The uploads that replaced this one' },
+              createdAt: { required: true, type: () => Date },
+              updatedAt: { required: true, type: () => Date },
+            },
+            EnrichRequest: {
+              GPDUploadRefId: { required: true, type: () => [String], format: 'uuid', minItems: 1, maxItems: 100 },
+              provider: {
+                required: true,
+                type: () => [String],
+                description: 'Providers the uploads must belong to (case-insensitive); empty = any',
+                maxItems: 100,
+              },
+              retry: {
+                required: true,
+                description: '`true` re-enriches uploads already enriched or failed (their rows are replaced)',
+                enum: ['true', 'false'],
+              },
+            },
+            EnrichJob: { GPDUploadRefId: { required: true, type: () => String }, jobId: { required: true, type: () => String } },
+            EnrichStarted: {
+              status: { required: true, type: () => String, example: 'started' },
+              jobs: { required: true, type: () => [t['./uploads/gpd/dto/gpd.dto'].EnrichJob] },
+            },
+            RetryRequest: { jobId: { required: true, type: () => String } },
+            RetryAccepted: {
+              status: { required: true, type: () => String, example: 'accepted' },
+              jobId: { required: true, type: () => String },
+            },
+            CleanupRequest: { GPDUploadRefId: { required: true, type: () => String } },
+            CleanupDone: {
+              status: { required: true, type: () => String, example: 'cleaned' },
+              GPDUploadRefId: { required: true, type: () => String },
+              costLineItemsRemoved: { required: true, type: () => Number },
+              assetsRemoved: { required: true, type: () => Number },
+              utilizationRemoved: { required: true, type: () => Number },
             },
           },
         ],
-        [import('./focus/export/focus-export.dto'), { ExportFocusQuery: { format: { required: false, enum: ['csv', 'parquet'] } } }],
         [
-          import('./focus/dto/focus-upload.dto'),
+          import('./uploads/focus/dto/focus-upload.dto'),
           {
             FocusPartRequest: {
               name: {
@@ -1381,7 +1350,7 @@ export default async () => {
             CreateFocusUploadRequest: {
               files: {
                 required: true,
-                type: () => [t['./focus/dto/focus-upload.dto'].FocusPartRequest],
+                type: () => [t['./uploads/focus/dto/focus-upload.dto'].FocusPartRequest],
                 description: 'Every file of the export (the manifest of parts): the import starts only once each one is in the store',
               },
               label: {
@@ -1406,7 +1375,7 @@ export default async () => {
             },
             FocusUploadCreated: {
               uploadId: { required: true, type: () => String, description: 'Also its GPDUploadRefId in GET /v1/gpd listings' },
-              files: { required: true, type: () => [t['./focus/dto/focus-upload.dto'].FocusPartUrl] },
+              files: { required: true, type: () => [t['./uploads/focus/dto/focus-upload.dto'].FocusPartUrl] },
               expiresAt: {
                 required: true,
                 type: () => String,
@@ -1429,38 +1398,44 @@ export default async () => {
           },
         ],
         [
-          import('./ingestion/dto/ingestion.dto'),
+          import('./extensions/dto/extension-data.dto'),
           {
-            IngestionRequest: {
-              providers: {
-                required: false,
-                type: () => [String],
-                description: 'Only uploads of these providers (case-insensitive); all when absent',
-                maxItems: 100,
-              },
-            },
-            JobReference: {
-              jobId: {
-                required: false,
+            StoredFile: {
+              key: {
+                required: true,
                 type: () => String,
-                description: 'A specific job; all matching jobs of the tenant when absent',
-                format: 'uuid',
+                description: 'Key relative to the tenant prefix',
+                example: 'raw/acme/expanded/usage-202410.csv',
               },
+              Size: { required: true, type: () => String, description: 'Size in bytes, as a string', example: '1024' },
+              lastModified: { required: true, type: () => String },
             },
-            IngestedUpload: { GPDUploadRefId: { required: true, type: () => String }, jobId: { required: true, type: () => String } },
-            SkippedUpload: {
-              GPDUploadRefId: { required: true, type: () => String },
-              code: { required: true, type: () => String, description: 'Why it was not started, e.g. GPD_FILE_NOT_READY' },
-              reason: { required: true, type: () => String },
+            DataItem: {
+              key: { required: true, type: () => String, description: 'Key as listed by /data/list' },
+              Size: { required: false, type: () => String, description: 'Size as listed (informational)', pattern: '^\\d{1,20}$' },
             },
-            IngestionStarted: {
-              status: { required: true, enum: ['started', 'nothing-to-do'] },
-              jobs: { required: true, type: () => [t['./ingestion/dto/ingestion.dto'].IngestedUpload] },
-              skipped: { required: true, type: () => [t['./ingestion/dto/ingestion.dto'].SkippedUpload] },
+            DeleteDataRequest: { items: { required: true, type: () => [t['./extensions/dto/extension-data.dto'].DataItem] } },
+            DataDeleted: {
+              status: { required: true, type: () => String, example: 'deleted' },
+              count: { required: true, type: () => Number, description: 'Objects that existed and were removed' },
             },
-            TerminatedJobs: { terminated: { required: true, type: () => [String] } },
+            DownloadQuery: { key: { required: true, type: () => String, description: 'Key as listed by /data/list' } },
           },
         ],
+        [
+          import('./feature-flags/dto/feature-flag.dto'),
+          {
+            FeatureFlagBody: {
+              configurationkey: { required: true, type: () => String, example: 'COSAMetering', pattern: '^[A-Za-z0-9_.-]{1,128}$' },
+              configurationvalue: { required: true, type: () => String },
+            },
+            FeatureFlagRecordResponse: {
+              configurationkey: { required: true, type: () => String },
+              configurationvalue: { required: true, type: () => String },
+            },
+          },
+        ],
+        [import('./focus-export/focus-export.dto'), { ExportFocusQuery: { format: { required: false, enum: ['csv', 'parquet'] } } }],
         [
           import('./housekeeping/dto/housekeeping.dto'),
           {
@@ -1866,6 +1841,39 @@ export default async () => {
                 description: 'Pass as `cursor` for the next page; null on the last page',
               },
             },
+          },
+        ],
+        [
+          import('./uploads/ingestion/dto/ingestion.dto'),
+          {
+            IngestionRequest: {
+              providers: {
+                required: false,
+                type: () => [String],
+                description: 'Only uploads of these providers (case-insensitive); all when absent',
+                maxItems: 100,
+              },
+            },
+            JobReference: {
+              jobId: {
+                required: false,
+                type: () => String,
+                description: 'A specific job; all matching jobs of the tenant when absent',
+                format: 'uuid',
+              },
+            },
+            IngestedUpload: { GPDUploadRefId: { required: true, type: () => String }, jobId: { required: true, type: () => String } },
+            SkippedUpload: {
+              GPDUploadRefId: { required: true, type: () => String },
+              code: { required: true, type: () => String, description: 'Why it was not started, e.g. GPD_FILE_NOT_READY' },
+              reason: { required: true, type: () => String },
+            },
+            IngestionStarted: {
+              status: { required: true, enum: ['started', 'nothing-to-do'] },
+              jobs: { required: true, type: () => [t['./uploads/ingestion/dto/ingestion.dto'].IngestedUpload] },
+              skipped: { required: true, type: () => [t['./uploads/ingestion/dto/ingestion.dto'].SkippedUpload] },
+            },
+            TerminatedJobs: { terminated: { required: true, type: () => [String] } },
           },
         ],
       ],

@@ -17,6 +17,8 @@ import { decodePayload, InvalidPayloadError } from './payload';
 
 const codec = JSONCodec();
 const DEAD_LETTER_STREAM = 'DEAD_LETTERS';
+const UNLIMITED_DELIVERIES = -1;
+const DEAD_LETTER_RETRY_MS = 10_000;
 
 export interface WorkQueueDefinition<T extends object> {
   /** The class each message is validated against when it is delivered. */
@@ -29,6 +31,8 @@ export interface WorkQueueDefinition<T extends object> {
   durable: string;
   /** Deliveries before the work is dead-lettered. */
   maxDeliver: number;
+  /** Delay before a dead letter whose handler failed (its store unreachable) is handed over again. */
+  deadLetterRetryMs?: number;
   /** How long a delivery may run without a heartbeat before it is redelivered. */
   ackWaitMs: number;
   /** Delay before a failed attempt is redelivered: fixed, or by the attempt that failed (1 for the first: backoff). */
@@ -56,7 +60,10 @@ export type DeadLetterHandler<T> = (letter: DeadLetter<T>) => Promise<void>;
 /**
  * A JetStream work queue: each message is delivered to one consumer instance, acked on success,
  * redelivered after a failure or a crash (no ack within `ackWaitMs`), and after `maxDeliver`
- * attempts recorded in the DEAD_LETTERS stream and handed to `onDeadLetter`.
+ * attempts handed to `onDeadLetter` and recorded in the DEAD_LETTERS stream. The message leaves
+ * the queue only once `onDeadLetter` succeeded: JetStream's own delivery limit is off, so a
+ * handler that cannot write its outcome (its database down) gets the letter again later instead
+ * of the work being forgotten half done.
  * Publishing with a message id de-duplicates repeated submissions of the same work.
  */
 /** JetStream's answer for a stream or consumer that does not exist (and only that). */
@@ -87,7 +94,7 @@ export class WorkQueue<T extends object> {
   async ensure(): Promise<void> {
     const nc = await this.nats.get();
     const jsm = await nc.jetstreamManager();
-    const { durable, maxDeliver, ackWaitMs } = this.definition;
+    const { durable, ackWaitMs } = this.definition;
     const { stream, subject } = this;
     await this.ensureStream(jsm, stream, {
       subjects: [subject],
@@ -105,7 +112,7 @@ export class WorkQueue<T extends object> {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      max_deliver: maxDeliver,
+      max_deliver: UNLIMITED_DELIVERIES,
       ack_wait: ackWaitMs * 1_000_000,
       filter_subject: subject,
     };
@@ -116,7 +123,7 @@ export class WorkQueue<T extends object> {
       await jsm.consumers.add(stream, consumer);
       return;
     }
-    await jsm.consumers.update(stream, durable, { max_deliver: maxDeliver, ack_wait: consumer.ack_wait });
+    await jsm.consumers.update(stream, durable, { max_deliver: UNLIMITED_DELIVERIES, ack_wait: consumer.ack_wait });
   }
 
   /** Publishes work; the same `workId` within the de-duplication window is stored once. */
@@ -178,11 +185,16 @@ export class WorkQueue<T extends object> {
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       if (attempt >= this.definition.maxDeliver) {
-        await this.deadLetter(
-          { stream: this.stream, subject: msg.subject, payload, attempts: attempt, error: reason, at: new Date().toISOString() },
-          onDeadLetter,
-        );
-        msg.term();
+        const letter = {
+          stream: this.stream,
+          subject: msg.subject,
+          payload,
+          attempts: attempt,
+          error: reason,
+          at: new Date().toISOString(),
+        };
+        if (await this.deadLetter(letter, onDeadLetter)) msg.term();
+        else msg.nak(this.definition.deadLetterRetryMs ?? DEAD_LETTER_RETRY_MS);
       } else {
         this.logger.warn({ attempt, err: error }, 'work failed; it will be retried');
         const { retryDelayMs } = this.definition;
@@ -191,10 +203,17 @@ export class WorkQueue<T extends object> {
     }
   }
 
-  private async deadLetter(letter: DeadLetter<T>, onDeadLetter: DeadLetterHandler<T>): Promise<void> {
-    const js = await this.jetstream();
-    await js.publish(this.nats.subject(`deadletter.${this.definition.stream.toLowerCase()}`), codec.encode(letter));
-    await onDeadLetter(letter).catch((error: unknown) => this.logger.error({ err: error }, 'dead-letter handler failed'));
+  /** Whether the letter was handled and recorded; if not, it is handed over again later. */
+  private async deadLetter(letter: DeadLetter<T>, onDeadLetter: DeadLetterHandler<T>): Promise<boolean> {
+    try {
+      await onDeadLetter(letter);
+      const js = await this.jetstream();
+      await js.publish(this.nats.subject(`deadletter.${this.definition.stream.toLowerCase()}`), codec.encode(letter));
+      return true;
+    } catch (error) {
+      this.logger.error({ err: error }, 'dead letter not handled yet; it will be handed over again');
+      return false;
+    }
   }
 
   private async ensureStream(jsm: JetStreamManager, name: string, config: Record<string, unknown>): Promise<void> {

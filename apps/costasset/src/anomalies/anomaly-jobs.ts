@@ -1,12 +1,12 @@
+import { JOB_TYPES } from '../jobs/job-types';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
-import type { JobContext, JobHandler } from '../jobs/job-handler';
+import { JobContext, JobHandler, JobHandlerFor } from '../jobs/job-handler';
 import { JobsService, keyedJobId } from '../jobs/jobs.service';
 import { FINAL_JOB_STATUSES } from '../jobs/schemas/job.schema';
 import { AnomalyDetector, DetectionRequest } from './anomaly-detector';
 import { AnomalySettingsService } from './anomaly-settings.service';
 
-export const ANOMALY_DETECTION_JOB = 'anomalies.detect';
 /** The timer of every instance: it asks for each tenant's run of the day, which runs once whatever the instances. */
 export const DAILY_CHECK_MS = 60 * 60 * 1000;
 const FIRST_CHECK_MS = 60 * 1000;
@@ -28,6 +28,7 @@ const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
  * same periods in the same slot, once the slot's job has ended, queues a job of its own).
  */
 @Injectable()
+@JobHandlerFor(JOB_TYPES.anomalyDetection)
 export class AnomalyJobs implements JobHandler<DetectionPayload>, OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   readonly progressUnit = 'series' as const;
   private readonly logger = new Logger('AnomalyJobs');
@@ -41,7 +42,6 @@ export class AnomalyJobs implements JobHandler<DetectionPayload>, OnModuleInit, 
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register(ANOMALY_DETECTION_JOB, this);
     void this.bus
       .subscribe('costasset.lineitems.changed', (event) =>
         event.reason === 'ingestion' ? this.afterImport(event.tenantId, event.periods).then(() => undefined) : undefined,
@@ -72,11 +72,11 @@ export class AnomalyJobs implements JobHandler<DetectionPayload>, OnModuleInit, 
     const slot = Math.floor(now / IMPORT_SLOT_MS);
     const key = `anomalies:${tenantId}:import:${sorted.join(',')}:${slot}`;
     const payload = { trigger: 'import', periods: sorted };
-    if (await this.jobs.submitOnce(tenantId, ANOMALY_DETECTION_JOB, payload, key)) return true;
+    if (await this.jobs.submitOnce(tenantId, JOB_TYPES.anomalyDetection, payload, key)) return true;
     // the slot's job has already run: this is another import of the same periods, which it did not see
     const earlier = await this.jobs.get(tenantId, keyedJobId(key));
     if (!earlier || !FINAL_JOB_STATUSES.includes(earlier.status)) return false;
-    await this.jobs.submit(tenantId, ANOMALY_DETECTION_JOB, payload);
+    await this.jobs.submit(tenantId, JOB_TYPES.anomalyDetection, payload);
     return true;
   }
 
@@ -85,7 +85,8 @@ export class AnomalyJobs implements JobHandler<DetectionPayload>, OnModuleInit, 
     const day = isoDay(now);
     let queued = 0;
     for (const tenantId of await this.settings.tenantsImportedSince(new Date(now - DAILY_TENANT_DAYS * 86_400_000))) {
-      if (await this.jobs.submitOnce(tenantId, ANOMALY_DETECTION_JOB, { trigger: 'daily', day }, `anomalies:${tenantId}:${day}`)) queued++;
+      const key = `anomalies:${tenantId}:${day}`;
+      if (await this.jobs.submitOnce(tenantId, JOB_TYPES.anomalyDetection, { trigger: 'daily', day }, key)) queued++;
     }
     return queued;
   }

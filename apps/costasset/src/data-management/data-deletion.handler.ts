@@ -1,17 +1,16 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { JOB_TYPES } from '../jobs/job-types';
+import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { MessageBus } from '@lib/messaging';
 import { TenantOwned, TenantRepository } from '@lib/persistence';
 import { CostassetEnvironment } from '../costasset.environment';
-import { JobContext, JobHandler } from '../jobs/job-handler';
-import { JobsService } from '../jobs/jobs.service';
+import { JobContext, JobHandler, JobHandlerFor } from '../jobs/job-handler';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { RollupsService } from '../rollups/rollups.service';
 import { DeletionRequestRepository } from './deletion-request.repository';
 import { lineItemFilter } from './line-item-filter';
 import { RowsRemoved } from './schemas/deletion-request.schema';
 
-export const DATA_DELETION_JOB = 'data-deletion';
 
 export interface DataDeletionPayload {
   requestId: string;
@@ -26,13 +25,13 @@ type RowRepository = TenantRepository<TenantOwned>;
  * deletes what is still left and adds what it removed to the request's counters.
  */
 @Injectable()
-export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnModuleInit {
+@JobHandlerFor(JOB_TYPES.dataDeletion)
+export class DataDeletionHandler implements JobHandler<DataDeletionPayload> {
   readonly progressUnit = 'rows' as const;
 
   private readonly collections: [Collection, RowRepository][];
 
   constructor(
-    private readonly jobs: JobsService,
     private readonly requests: DeletionRequestRepository,
     private readonly bus: MessageBus,
     private readonly env: CostassetEnvironment,
@@ -48,9 +47,6 @@ export class DataDeletionHandler implements JobHandler<DataDeletionPayload>, OnM
     ];
   }
 
-  onModuleInit(): void {
-    this.jobs.register(DATA_DELETION_JOB, this);
-  }
 
   async run({ tenantId, payload, progress }: JobContext<DataDeletionPayload>): Promise<Record<string, unknown>> {
     const id = new Types.ObjectId(payload.requestId);

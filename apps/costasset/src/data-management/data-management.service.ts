@@ -1,3 +1,4 @@
+import { JOB_TYPES } from '../jobs/job-types';
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { Principal } from '@lib/auth';
@@ -6,7 +7,6 @@ import { JobsService } from '../jobs/jobs.service';
 import { VisibilityService } from '../resource-groups/visibility.service';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { AccountSummaries } from './account-summaries';
-import { DATA_DELETION_JOB } from './data-deletion.handler';
 import { DataManagementProblems } from './data-management.problems';
 import { DeletionRequestRepository } from './deletion-request.repository';
 import {
@@ -71,7 +71,7 @@ export class DataManagementService {
       removed: { costLineItems: 0, assets: 0, utilization: 0 },
     });
     const job = await this.jobs
-      .submit(principal.tenantId, DATA_DELETION_JOB, { requestId: String(created._id) }, principal)
+      .submit(principal.tenantId, JOB_TYPES.dataDeletion, { requestId: String(created._id) }, principal)
       .catch(async (error: unknown) => {
         await this.requests.updateOne(
           principal.tenantId,

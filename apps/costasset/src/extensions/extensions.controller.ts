@@ -20,7 +20,7 @@ import {
   RawDataUploadQuery,
 } from './dto/extension-files.dto';
 import { ExtensionRepoService } from './extension-repo.service';
-import { ExtensionFlowService } from './flow/extension-flow.service';
+import { ExtensionFlowService } from '../imports/extension-flow/extension-flow.service';
 import { RawDataService } from './raw-data.service';
 import { EXTENSION_FORMAT_DOC } from '../format-docs';
 

@@ -5,7 +5,7 @@ import { Client } from 'minio';
 import type { Entry } from 'yauzl';
 import { Problems } from '@lib/core';
 import { CostassetEnvironment } from '../costasset.environment';
-import { openObjectZip, ZipArchive } from '../enrichment/object-zip';
+import { openObjectZip, ZipArchive } from '../imports/read/object-zip';
 import { BudgetExceededError, ByteBudget } from './archive/byte-budget';
 import { isSafeEntryPath, isUnsafePathError } from './archive/entry-path';
 import { ExpandedRawData, PresignedUpload } from './dto/extension-files.dto';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@lib/auth';
-import { GpdUploadRepository } from '../gpd/gpd.repository';
-import { UploadAccess } from '../gpd/upload-access';
+import { UploadsRepository } from '../uploads/uploads.repository';
+import { UploadAccess } from '../uploads/upload-access';
 
 /** `gpd/<uploadId>/…`: the files of one GPD or FOCUS upload, relative to the tenant prefix. */
 const UPLOAD_FILE = /^gpd\/([^/]+)\//;
@@ -13,7 +13,7 @@ const UPLOAD_FILE = /^gpd\/([^/]+)\//;
 @Injectable()
 export class UploadFileAccess {
   constructor(
-    private readonly uploads: GpdUploadRepository,
+    private readonly uploads: UploadsRepository,
     private readonly access: UploadAccess,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RollupsModule } from '../rollups/rollups.module';
 import { MongooseModule } from '@nestjs/mongoose';
-import { GpdModule } from '../gpd/gpd.module';
+import { UploadsModule } from '../uploads/uploads.module';
 import { JOB, JobSchema } from '../jobs/schemas/job.schema';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { ReportOutput, ReportOutputSchema } from '../report-models/schemas/report-output.schema';
@@ -16,7 +16,7 @@ import { HousekeepingService } from './housekeeping.service';
       { name: ReportOutput.name, schema: ReportOutputSchema },
       { name: JOB, schema: JobSchema },
     ]),
-    GpdModule,
+    UploadsModule,
     LineItemsModule,
   ],
   controllers: [HousekeepingController],

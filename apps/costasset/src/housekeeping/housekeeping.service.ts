@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../costasset.environment';
-import { GpdUploadRepository } from '../gpd/gpd.repository';
+import { UploadsRepository } from '../uploads/uploads.repository';
 import { FINAL_JOB_STATUSES } from '../jobs/schemas/job.schema';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import { RowsRemovedDto } from '../line-items/dto/rows-removed.dto';
@@ -22,7 +22,7 @@ export class HousekeepingService {
     private readonly lineItems: CostLineItemRepository,
     private readonly assets: AssetRepository,
     private readonly utilization: UtilizationRepository,
-    private readonly uploads: GpdUploadRepository,
+    private readonly uploads: UploadsRepository,
     private readonly reportOutputs: ReportOutputStore,
     private readonly jobRecords: JobRecordStore,
     private readonly rollups: RollupsService,

@@ -1,3 +1,5 @@
+import { DiscoveryService } from '@nestjs/core';
+import type { JobType } from './job-types';
 import type { ProgressUnit } from './schemas/job.schema';
 
 /** More about progress than `done` of `total`. */
@@ -29,6 +31,12 @@ export class CompletedWithErrors {
   constructor(readonly result: Record<string, unknown>) {}
 }
 
+/**
+ * Declares a provider as the handler of one job type. The runner finds it at start-up, and
+ * start-up fails when a type of `JOB_TYPES` has no handler or two.
+ */
+export const JobHandlerFor = DiscoveryService.createDecorator<JobType>();
+
 export interface JobHandler<P = Record<string, unknown>> {
   /** What the `done` and `total` of `progress()` count (shown as `progress.unit`). */
   readonly progressUnit: ProgressUnit;
@@ -53,5 +61,12 @@ export class PermanentJobError extends Error {
 export class JobTerminatedError extends Error {
   constructor() {
     super('terminated on request');
+  }
+}
+
+/** The job stopped being this attempt's: another instance ended it (its heartbeat was taken for lost). */
+export class JobLostError extends Error {
+  constructor(readonly status: string) {
+    super(`the job was ended elsewhere (${status}) while this attempt ran`);
   }
 }

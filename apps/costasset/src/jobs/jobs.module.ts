@@ -1,14 +1,20 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
+import { JobCleanups } from './job-cleanups';
+import { JobHandlers } from './job-handlers';
+import { JobQueue } from './job-queue';
+import { JobReaper } from './job-reaper';
+import { JobRunner } from './job-runner';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 import { JOB, JobSchema } from './schemas/job.schema';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: JOB, schema: JobSchema }])],
+  imports: [DiscoveryModule, MongooseModule.forFeature([{ name: JOB, schema: JobSchema }])],
   controllers: [JobsController],
-  providers: [JobsRepository, JobsService],
+  providers: [JobsRepository, JobQueue, JobHandlers, JobCleanups, JobRunner, JobReaper, JobsService],
   exports: [JobsService],
 })
 export class JobsModule {}

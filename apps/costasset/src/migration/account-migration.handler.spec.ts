@@ -12,7 +12,7 @@ describe('AccountMigrationHandler', () => {
       sealedToken: stored.seal('token', 't1:m1'),
     };
     const migrations = { findOne: async () => migration };
-    const handler = new AccountMigrationHandler({} as never, migrations as never, {} as never, {} as never, current, {} as never);
+    const handler = new AccountMigrationHandler(migrations as never, {} as never, {} as never, current, {} as never);
     return handler.run({ tenantId: 't1', jobId: 'j1', attempt: 1, payload: { migrationId: 'm1' }, progress: async () => undefined });
   };
 

@@ -1,13 +1,12 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { JOB_TYPES } from '../jobs/job-types';
+import { Injectable } from '@nestjs/common';
 import { SealedSecretError, SecretSealer } from '@lib/config';
 import { CostassetEnvironment } from '../costasset.environment';
-import { JobContext, JobHandler, PermanentJobError } from '../jobs/job-handler';
-import { JobsService } from '../jobs/jobs.service';
+import { JobContext, JobHandler, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
 import { accountList, checkAccounts } from './legacy-accounts';
 import { LegacyReadError, readLegacyAccounts } from './legacy-client';
 import { BillingAccountRepository, MigrationRecordRepository, MigrationRepository } from './migration.repositories';
 
-export const ACCOUNT_MIGRATION_JOB = 'account-migration';
 const WRITE_BATCH = 1000;
 
 export interface AccountMigrationPayload {
@@ -24,11 +23,11 @@ type Ref = { tenantId: string; payload: AccountMigrationPayload };
  * token stays on the migration until the job ends, whatever the outcome.
  */
 @Injectable()
-export class AccountMigrationHandler implements JobHandler<AccountMigrationPayload>, OnModuleInit {
+@JobHandlerFor(JOB_TYPES.accountMigration)
+export class AccountMigrationHandler implements JobHandler<AccountMigrationPayload> {
   readonly progressUnit = 'accounts' as const;
 
   constructor(
-    private readonly jobs: JobsService,
     private readonly migrations: MigrationRepository,
     private readonly accounts: BillingAccountRepository,
     private readonly records: MigrationRecordRepository,
@@ -36,9 +35,6 @@ export class AccountMigrationHandler implements JobHandler<AccountMigrationPaylo
     private readonly env: CostassetEnvironment,
   ) {}
 
-  onModuleInit(): void {
-    this.jobs.register(ACCOUNT_MIGRATION_JOB, this);
-  }
 
   async run({ tenantId, payload, progress }: JobContext<AccountMigrationPayload>): Promise<Record<string, unknown>> {
     const { migrationId } = payload;

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { SecretSealer } from '@lib/config';
 import type { CostassetEnvironment } from '../costasset.environment';
 import { PermanentJobError } from '../jobs/job-handler';
-import type { JobsService } from '../jobs/jobs.service';
 import { AccountMigrationHandler } from './account-migration.handler';
 import { LegacyReadError, readLegacyAccounts } from './legacy-client';
 import type { BillingAccountRepository, MigrationRecordRepository, MigrationRepository } from './migration.repositories';
@@ -70,7 +69,6 @@ function world() {
     MIGRATION_MAX_RESPONSE_BYTES: 1024,
   } as CostassetEnvironment;
   const handler = new AccountMigrationHandler(
-    { register: jest.fn() } as unknown as JobsService,
     migrations as unknown as MigrationRepository,
     accounts as unknown as BillingAccountRepository,
     records as unknown as MigrationRecordRepository,

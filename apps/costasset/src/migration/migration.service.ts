@@ -1,3 +1,4 @@
+import { JOB_TYPES } from '../jobs/job-types';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@lib/auth';
@@ -6,7 +7,6 @@ import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import { CostassetEnvironment } from '../costasset.environment';
 import { JobsService } from '../jobs/jobs.service';
 import { isForbiddenHost } from '../outbound/host-policy';
-import { ACCOUNT_MIGRATION_JOB } from './account-migration.handler';
 import {
   MigrationRecordResponse,
   MigrationStatusResponse,
@@ -43,7 +43,7 @@ export class MigrationService {
       succeeded: 0,
       failed: 0,
     });
-    const job = await this.jobs.submit(tenantId, ACCOUNT_MIGRATION_JOB, { migrationId }).catch(async (error: unknown) => {
+    const job = await this.jobs.submit(tenantId, JOB_TYPES.accountMigration, { migrationId }).catch(async (error: unknown) => {
       await this.migrations.updateOne(
         tenantId,
         { migrationId },

@@ -1,4 +1,4 @@
-import { LINE_ITEM_LOCATION_FIELDS } from '../ingest-rules/location-fields';
+import { LINE_ITEM_LOCATION_FIELDS } from '../imports/map/location-fields';
 import type { LocationMapping } from '../provider-metadata/provider-metadata.lookup';
 
 /** The update re-applying a region's location mapping: mapped fields set, the others removed (as enrichment leaves them absent). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProblemException } from '@lib/core';
 import { MessageBus } from '@lib/messaging';
 import { CurrencyConverter } from '../currency/currency-converter';
-import { UNCATEGORIZED } from '../ingest-rules/cost-row';
+import { UNCATEGORIZED } from '../imports/map/cost-row';
 import { ProviderMetadataLookup, ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
 import { RollupsService } from '../rollups/rollups.service';
 import { RemediateRequest, RemediateResponse, RemediationTask, TaskResult } from './dto/remediate.dto';

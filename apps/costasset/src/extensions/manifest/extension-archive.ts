@@ -1,5 +1,5 @@
 import { Client } from 'minio';
-import { openObjectZip, readHead, ZipArchive } from '../../enrichment/object-zip';
+import { openObjectZip, readHead, ZipArchive } from '../../imports/read/object-zip';
 import { CheckedManifest, checkManifest, MANIFEST_FILE } from './extension-manifest';
 
 const MAX_MANIFEST_BYTES = 256 * 1024;

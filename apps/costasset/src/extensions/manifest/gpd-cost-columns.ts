@@ -1,5 +1,5 @@
-import { REQUIRED_COLUMNS } from '../../enrichment/gpd-columns';
-import { FOCUS_COLUMNS } from '../../ingest-rules/focus-columns';
+import { REQUIRED_COLUMNS } from '../../imports/read/gpd-columns';
+import { FOCUS_COLUMNS } from '../../imports/map/focus-columns';
 
 /**
  * The cost-file columns an extension maps to: the required ones of the GPD reader (docs/gpd-format.md#cost-file-c_account_timestampcsv),

@@ -43,6 +43,10 @@ export interface JobRecord {
   error?: string;
   result?: Record<string, unknown>;
   startedAt?: Date;
+  /** Written by the running attempt every few seconds: a running job without it for long has lost its worker. */
+  heartbeatAt?: Date;
+  /** The job ended but its handler's clean-up (removing partial rows) has not completed yet. */
+  cleanupPending?: boolean;
   finishedAt?: Date;
   createdAt?: Date;
   updatedAt?: Date;
@@ -71,6 +75,8 @@ export const JobSchema = new Schema<JobRecord>(
     error: String,
     result: Schema.Types.Mixed,
     startedAt: Date,
+    heartbeatAt: Date,
+    cleanupPending: Boolean,
     finishedAt: Date,
   },
   { collection: 'jobs', timestamps: true, versionKey: false, minimize: false },
@@ -82,3 +88,6 @@ JobSchema.index({ tenantId: 1, type: 1, status: 1 });
 JobSchema.index({ tenantId: 1, 'submittedBy.userId': 1, 'submittedBy.idpId': 1 });
 // Housekeeping expires a tenant's finished jobs by status and end time.
 JobSchema.index({ tenantId: 1, status: 1, finishedAt: 1 });
+// The reaper's sweep, across tenants: running jobs by heartbeat, ended jobs whose clean-up is pending.
+JobSchema.index({ status: 1, heartbeatAt: 1 });
+JobSchema.index({ cleanupPending: 1, finishedAt: 1 });

@@ -1,0 +1,574 @@
+import { Readable } from 'node:stream';
+import type { Client } from 'minio';
+import type { MessageBus } from '@lib/messaging';
+import type { Metrics } from '@lib/metrics';
+import type { CostassetEnvironment } from '../costasset.environment';
+import type { ImportReferenceData } from './map/reference-data';
+import type { CoreSettingsClient } from '../feature-flags/core-settings.client';
+import type { UploadsRepository } from '../uploads/uploads.repository';
+import { ImportVisibility } from '../uploads/import-visibility';
+import type { UploadAccess } from '../uploads/upload-access';
+import { UploadOutcomes } from '../uploads/upload-outcomes';
+import type { Upload, UploadPart } from '../uploads/schemas/upload.schema';
+import { CompletedWithErrors, JobContext, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
+import type { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
+import type { RollupsService } from '../rollups/rollups.service';
+import { FocusImportHandler } from './focus-import.handler';
+import { ImportReplacement } from './write/import-replacement';
+
+/**
+ * The FOCUS import's rules, with the upload records, the line items and the stored files in memory:
+ * what it writes and rejects, how it ends (succeeded, completed_with_errors, failed), that a failed
+ * import keeps none of its rows, that an attempt replaces what an earlier attempt wrote, and that a
+ * newer import of a (provider, billing account, billing period) replaces an older one.
+ */
+
+type Doc = Record<string, unknown>;
+
+const valueAt = (doc: Doc, path: string): unknown =>
+  path.split('.').reduce<unknown>((value, key) => (value == null ? undefined : (value as Doc)[key]), doc);
+
+function matches(doc: Doc, filter: Doc): boolean {
+  return Object.entries(filter).every(([key, condition]) => {
+    if (key === '$and') return (condition as Doc[]).every((part) => matches(doc, part));
+    const value = valueAt(doc, key);
+    if (condition && typeof condition === 'object' && !Array.isArray(condition) && !(condition instanceof Date)) {
+      return Object.entries(condition as Doc).every(([operator, operand]) => {
+        if (operator === '$eq') return value === operand;
+        if (operator === '$ne') return value !== operand;
+        if (operator === '$in') return (operand as unknown[]).includes(value);
+        if (operator === '$exists') return (value !== undefined) === operand;
+        throw new Error(`operator ${operator} not simulated`);
+      });
+    }
+    return value === condition;
+  });
+}
+
+function apply(doc: Doc, update: Doc): void {
+  for (const [path, value] of Object.entries((update.$set ?? {}) as Doc)) doc[path] = structuredClone(value);
+  for (const path of Object.keys((update.$unset ?? {}) as Doc)) delete doc[path];
+  for (const [path, value] of Object.entries((update.$addToSet ?? {}) as Doc)) {
+    const list = (doc[path] as unknown[] | undefined) ?? [];
+    if (!list.includes(value)) list.push(value);
+    doc[path] = list;
+  }
+}
+
+/** The repository methods the import uses, over an array (tenant scoped, copies out like `lean()`). */
+class InMemory {
+  docs: Doc[] = [];
+  readonly insertBulk = jest.fn(async (tenantId: string, docs: Doc[]) => {
+    this.docs.push(...docs.map((doc) => ({ ...doc, tenantId })));
+    return docs.length;
+  });
+
+  async find(tenantId: string, filter: Doc = {}) {
+    return this.docs.filter((doc) => doc.tenantId === tenantId && matches(doc, filter)).map((doc) => structuredClone(doc));
+  }
+
+  async findOne(tenantId: string, filter: Doc) {
+    return (await this.find(tenantId, filter))[0] ?? null;
+  }
+
+  async count(tenantId: string, filter: Doc = {}) {
+    return (await this.find(tenantId, filter)).length;
+  }
+
+  async updateOne(tenantId: string, filter: Doc, update: Doc) {
+    const found = this.docs.find((doc) => doc.tenantId === tenantId && matches(doc, filter));
+    if (found) apply(found, update);
+    return found ? 1 : 0;
+  }
+
+  async deleteMany(tenantId: string, filter: Doc = {}) {
+    const before = this.docs.length;
+    this.docs = this.docs.filter((doc) => !(doc.tenantId === tenantId && matches(doc, filter)));
+    return before - this.docs.length;
+  }
+}
+
+const HEADER = [
+  'BilledCost',
+  'BillingAccountId',
+  'BillingCurrency',
+  'ChargeCategory',
+  'ChargePeriodStart',
+  'ChargePeriodEnd',
+  'ProviderName',
+  'ServiceCategory',
+  'ServiceName',
+  'Id',
+];
+
+interface RowSpec {
+  cost?: string;
+  account?: string;
+  currency?: string;
+  start?: string;
+  end?: string;
+  provider?: string;
+  id: string;
+}
+
+const csvOf = (rows: RowSpec[], header = HEADER) =>
+  Buffer.from(
+    [
+      header.join(','),
+      ...rows.map(({ cost = '1.5', account = 'acc-1', currency = 'USD', start = '2024-01-05', end = '2024-01-06', provider = 'AWS', id }) =>
+        [cost, account, currency, 'Usage', start, end, provider, 'Compute', 'EC2', id].join(','),
+      ),
+    ].join('\r\n') + '\r\n',
+  );
+
+function world(options: { thresholdPercent?: number; batchSize?: number; visibility?: Doc | null } = {}) {
+  const env = {
+    S3_BUCKET: 'bucket',
+    GPD_BATCH_SIZE: options.batchSize ?? 2,
+    INGEST_REJECTED_ROWS_THRESHOLD_PERCENT: options.thresholdPercent ?? 0,
+    FOCUS_MAX_FILE_BYTES: 1024 * 1024,
+    FOCUS_PARQUET_MEMORY_CAP_BYTES: 1024 * 1024,
+  } as CostassetEnvironment;
+  const objects = new Map<string, Buffer>();
+  const store = {
+    statObject: jest.fn(async (_bucket: string, key: string) => {
+      const body = objects.get(key);
+      if (!body) throw Object.assign(new Error('Not Found'), { code: 'NotFound' });
+      return { size: body.length };
+    }),
+    getObject: jest.fn(async (_bucket: string, key: string) => Readable.from([objects.get(key) as Buffer])),
+  };
+  const uploads = new InMemory();
+  const costs = new InMemory();
+  const assets = new InMemory();
+  const utilization = new InMemory();
+  const tracker = { touch: jest.fn(async () => undefined), written: jest.fn(), finish: jest.fn(async () => undefined), maintenanceMs: 0 };
+  const rollups = { track: jest.fn(() => tracker), begin: jest.fn(async () => undefined), refresh: jest.fn(async () => undefined) };
+  const metrics = { ingestionRows: jest.fn() };
+  const outcomes = new UploadOutcomes(
+    uploads as unknown as UploadsRepository,
+    env,
+    costs as unknown as CostLineItemRepository,
+    assets as unknown as AssetRepository,
+    utilization as unknown as UtilizationRepository,
+    rollups as unknown as RollupsService,
+    metrics as unknown as Metrics,
+  );
+  const replacement = new ImportReplacement(
+    uploads as unknown as UploadsRepository,
+    costs as unknown as CostLineItemRepository,
+    rollups as unknown as RollupsService,
+  );
+  const conversion = { corporateCurrency: 'USD', rateOf: (currency: string) => ({ USD: 1, EUR: 1.1 })[currency] };
+  const reference = {
+    conversion: jest.fn(async () => conversion),
+    metadata: jest.fn(async () => ({ categoriesByAssetType: new Map(), locationsByRegion: new Map() })),
+  };
+  const settings = { isEnabled: jest.fn(async () => false), listValue: jest.fn(async () => []) };
+  const bus = { publish: jest.fn(async () => undefined) };
+  const access = { importVisibility: jest.fn(async () => new ImportVisibility(options.visibility ?? null)) };
+  const handler = new FocusImportHandler(
+    uploads as unknown as UploadsRepository,
+    costs as unknown as CostLineItemRepository,
+    assets as unknown as AssetRepository,
+    utilization as unknown as UtilizationRepository,
+    store as unknown as Client,
+    env,
+    reference as unknown as ImportReferenceData,
+    settings as unknown as CoreSettingsClient,
+    outcomes,
+    replacement,
+    bus as unknown as MessageBus,
+    rollups as unknown as RollupsService,
+    access as unknown as UploadAccess,
+  );
+
+  let uploadCount = 0;
+  /** Stores the files and the upload record, as the upload endpoints leave them before the job runs. */
+  function upload(files: { name: string; body: Buffer }[], overrides: Partial<Upload> = {}): string {
+    const refId = overrides.refId ?? `up-${++uploadCount}`;
+    const parts: UploadPart[] = files.map(({ name, body }, index) => {
+      const objectKey = `tenants/t1/gpd/${refId}/${index}-${name}`;
+      objects.set(objectKey, body);
+      return { name, objectKey, format: 'csv', rowsRead: 0, rowsWritten: 0, rowsRejected: 0 };
+    });
+    uploads.docs.push({
+      tenantId: 't1',
+      refId,
+      format: 'focus',
+      fileName: files[0]?.name ?? '',
+      objectKey: '',
+      status: 'uploaded',
+      rowsRead: 0,
+      rowsWritten: 0,
+      rowsRejected: 0,
+      errors: [],
+      parts,
+      declaredVersion: '1.2',
+      importRequestedAt: new Date(Date.UTC(2024, 0, 1, 0, uploadCount)),
+      ...overrides,
+    });
+    return refId;
+  }
+
+  const progress = jest.fn<Promise<void>, [number, number, { rows?: number }?]>(async () => undefined);
+  const run = (refId: string, attempt = 1) => {
+    const context: JobContext<{ refId: string }> = { tenantId: 't1', jobId: `job-${refId}`, payload: { refId }, attempt, progress };
+    return handler.run(context);
+  };
+  const record = (refId: string) => uploads.docs.find((doc) => doc.refId === refId) as unknown as Upload;
+  const rowsOf = (refId: string) => costs.docs.filter((doc) => doc.uploadRefId === refId);
+
+  return { handler, run, upload, record, rowsOf, costs, uploads, objects, bus, progress, rollups, tracker, store };
+}
+
+const fails = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the import to fail');
+    },
+    (error: unknown) => error as Error,
+  );
+
+describe('FocusImportHandler', () => {
+  it('registers itself as the focus.import job, counting progress in bytes', () => {
+    const { handler } = world();
+    expect(Reflect.getMetadata(JobHandlerFor.KEY, FocusImportHandler)).toBe('focus.import');
+    expect(handler.progressUnit).toBe('bytes');
+  });
+
+  describe('outcome', () => {
+    it('succeeds when every row is written, recording counts, scopes and providers, and announces the changed periods', async () => {
+      const { run, upload, record, rowsOf, bus } = world();
+      const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }, { id: 'r2', cost: '2.25' }, { id: 'r3', account: 'acc-2' }]) }]);
+      const result = await run(refId);
+      expect(result).not.toBeInstanceOf(CompletedWithErrors);
+      expect(result).toMatchObject({
+        rowsRead: 3,
+        rowsWritten: 3,
+        rowsRejected: 0,
+        providers: ['AWS'],
+        scopes: 2,
+        replaced: [],
+        outdated: [],
+      });
+      expect(rowsOf(refId).map((row) => [row.sourceId, row.billedCost])).toEqual([
+        ['r1', 1.5],
+        ['r2', 2.25],
+        ['r3', 1.5],
+      ]);
+      expect(record(refId)).toMatchObject({
+        status: 'enriched',
+        rowsRead: 3,
+        rowsWritten: 3,
+        rowsRejected: 0,
+        replacing: false,
+        parts: [expect.objectContaining({ rowsRead: 3, rowsWritten: 3, rowsRejected: 0, focusVersion: '1.2', versionSource: 'declared' })],
+      });
+      expect(record(refId).scopes?.map(({ billingAccountId, rows }) => [billingAccountId, rows])).toEqual([
+        ['acc-1', 2],
+        ['acc-2', 1],
+      ]);
+      expect(bus.publish).toHaveBeenCalledWith('costasset.lineitems.changed', {
+        tenantId: 't1',
+        periods: [expect.any(String)],
+        reason: 'ingestion',
+      });
+    });
+
+    it(
+      'rejects bad rows with file, line, id and every reason, writes ' +
+        'the others, and ends completed_with_errors (never plain succeeded)',
+      async () => {
+        const { run, upload, record, rowsOf } = world();
+        const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }, { id: 'r2', cost: 'abc', currency: 'usd' }, { id: 'r3' }]) }]);
+        const result = await run(refId);
+        expect(result).toBeInstanceOf(CompletedWithErrors);
+        expect((result as CompletedWithErrors).result).toMatchObject({ rowsRead: 3, rowsWritten: 2, rowsRejected: 1 });
+        expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['r1', 'r3']);
+        expect(record(refId)).toMatchObject({
+          status: 'enriched_with_errors',
+          errors: [
+            {
+              file: 'a.csv',
+              line: 3,
+              id: 'r2',
+              reason: 'BilledCost "abc" is not a decimal number; BillingCurrency "usd" is not an ISO 4217 code',
+            },
+          ],
+        });
+        const rules = Object.fromEntries((record(refId).conformance?.rules ?? []).map((rule) => [rule.rule, rule.count]));
+        expect(rules.DECIMAL_INVALID).toBe(1);
+      },
+    );
+
+    it('counts a row with the wrong number of fields as rejected, not as written', async () => {
+      const { run, upload } = world();
+      const body = Buffer.concat([csvOf([{ id: 'r1' }]), Buffer.from('1,acc-1,USD\r\n')]);
+      const refId = upload([{ name: 'a.csv', body }]);
+      const result = (await run(refId)) as CompletedWithErrors;
+      expect(result.result).toMatchObject({ rowsRead: 2, rowsWritten: 1, rowsRejected: 1 });
+    });
+
+    it('ends plain succeeded while the rejected rows stay within INGEST_REJECTED_ROWS_THRESHOLD_PERCENT', async () => {
+      const { run, upload, record } = world({ thresholdPercent: 50 });
+      const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }, { id: 'r2', cost: 'x' }, { id: 'r3' }, { id: 'r4' }]) }]);
+      const result = await run(refId);
+      expect(result).not.toBeInstanceOf(CompletedWithErrors);
+      expect(result).toMatchObject({ rowsRead: 4, rowsWritten: 3, rowsRejected: 1 });
+      expect(record(refId).status).toBe('enriched');
+    });
+
+    it('fails, keeping no row but keeping the report, when no row could be written', async () => {
+      const { run, upload, record, costs } = world();
+      const refId = upload([
+        {
+          name: 'bad.csv',
+          body: csvOf([
+            { id: 'r1', cost: 'abc' },
+            { id: 'r2', start: 'yesterday' },
+          ]),
+        },
+      ]);
+      const error = await fails(run(refId));
+      expect(error).toBeInstanceOf(PermanentJobError);
+      expect(error.message).toBe('no row could be written: 2 read, 2 rejected');
+      expect(costs.docs).toEqual([]);
+      expect(record(refId)).toMatchObject({ status: 'failed', rowsWritten: 0, rowsRead: 2, rowsRejected: 2 });
+      expect(record(refId).errors.map((row) => row.id)).toEqual(['r1', 'r2']);
+    });
+  });
+
+  describe('all or nothing', () => {
+    it('removes the rows an earlier file wrote when a later file of the upload fails (missing required columns)', async () => {
+      const { run, upload, record, costs } = world({ batchSize: 1 });
+      const good = csvOf([{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }]);
+      const missing = Buffer.from('ChargePeriodStart,ProviderName\r\n2024-01-05,AWS\r\n');
+      const refId = upload([
+        { name: 'good.csv', body: good },
+        { name: 'no-cost.csv', body: missing },
+      ]);
+      const error = await fails(run(refId));
+      expect(error).toBeInstanceOf(PermanentJobError);
+      expect(error.message).toContain('no-cost.csv missing required column(s): BilledCost, BillingCurrency, BillingAccountId');
+      // the first file's rows were written (batches of one) before the second file was opened …
+      expect(costs.insertBulk).toHaveBeenCalled();
+      // … and none of them is left
+      expect(costs.docs).toEqual([]);
+      expect(record(refId)).toMatchObject({
+        status: 'failed',
+        rowsWritten: 0,
+        errors: [{ file: 'no-cost.csv', line: 0, reason: 'missing required column(s): BilledCost, BillingCurrency, BillingAccountId' }],
+      });
+    });
+
+    it('keeps the detailed report of a failed import when the runner’s onFailed follows', async () => {
+      const { handler, run, upload, record } = world();
+      const refId = upload([{ name: 'bad.csv', body: csvOf([{ id: 'r1', cost: 'abc' }]) }]);
+      const error = await fails(run(refId));
+      // the job runner calls onFailed for every PermanentJobError
+      await handler.onFailed({ tenantId: 't1', payload: { refId } }, error.message);
+      expect(record(refId).errors).toEqual([{ file: 'bad.csv', line: 2, id: 'r1', reason: 'BilledCost "abc" is not a decimal number' }]);
+    });
+
+    it('fails at once (no retry can help) when a file is no longer in the object store, keeping nothing', async () => {
+      const { run, upload, record, objects, costs } = world();
+      const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }]) }]);
+      objects.clear();
+      const error = await fails(run(refId));
+      expect(error).toBeInstanceOf(PermanentJobError);
+      expect(error.message).toBe('a.csv is no longer in the object store');
+      expect(costs.docs).toEqual([]);
+      expect(record(refId).status).toBe('failed');
+    });
+
+    it(
+      'lets a transient failure be retried (not a PermanentJobError, ' +
+        'the upload stays enriching), and the retry ends with each row once',
+      async () => {
+        const { run, upload, record, rowsOf, costs } = world({ batchSize: 1 });
+        const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }]) }]);
+        const insert = costs.insertBulk.getMockImplementation() as (tenantId: string, docs: Doc[]) => Promise<number>;
+        // the database goes away after two batches were written: those rows stay behind the failed attempt
+        costs.insertBulk.mockImplementation(async (tenantId, docs) => {
+          if (costs.insertBulk.mock.calls.length > 2) throw new Error('connection to the database lost');
+          return insert(tenantId, docs);
+        });
+        const error = await fails(run(refId));
+        expect(error).not.toBeInstanceOf(PermanentJobError);
+        expect(record(refId).status).toBe('enriching');
+        expect(rowsOf(refId)).toHaveLength(2);
+        costs.insertBulk.mockImplementation(insert);
+        await run(refId, 2);
+        expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['r1', 'r2', 'r3']);
+        expect(record(refId)).toMatchObject({ status: 'enriched', rowsRead: 3, rowsWritten: 3 });
+      },
+    );
+
+    it('starts every attempt by removing the rows an earlier attempt of the upload wrote', async () => {
+      const { run, upload, rowsOf, costs } = world();
+      const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }, { id: 'r2' }]) }]);
+      // what a crashed attempt left behind
+      costs.docs.push(
+        { tenantId: 't1', uploadRefId: refId, sourceId: 'r1' },
+        { tenantId: 't1', uploadRefId: refId, sourceId: 'half-written' },
+      );
+      await run(refId, 2);
+      expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['r1', 'r2']);
+    });
+
+    it('removes the rows and fails the upload when the job is terminated or ends failed after its retries', async () => {
+      const { handler, upload, record, costs } = world();
+      for (const end of ['terminated', 'failed'] as const) {
+        const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }]) }], { status: 'enriching' });
+        costs.docs.push({ tenantId: 't1', uploadRefId: refId, sourceId: 'r1' });
+        if (end === 'terminated') await handler.onTerminated({ tenantId: 't1', payload: { refId } });
+        else await handler.onFailed({ tenantId: 't1', payload: { refId } }, 'interrupted 3 times');
+        expect(costs.docs.filter((doc) => doc.uploadRefId === refId)).toEqual([]);
+        expect(record(refId)).toMatchObject({
+          status: 'failed',
+          errors: [{ file: '', line: 0, reason: end === 'terminated' ? 'import terminated on request' : 'interrupted 3 times' }],
+        });
+      }
+    });
+
+    it('refuses the whole import, keeping nothing, when a row lies outside the importer’s visibility', async () => {
+      const { run, upload, record, costs } = world({ visibility: { billingAccountId: { $eq: 'acc-1' } } });
+      const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }, { id: 'r2', account: 'acc-secret' }, { id: 'r3' }]) }]);
+      const error = await fails(run(refId));
+      expect(error).toBeInstanceOf(PermanentJobError);
+      expect(error.message).toMatch(/^IMPORT_OUTSIDE_VISIBILITY: rows of 1 billing account\(s\) .*AWS\/acc-secret/);
+      expect(costs.docs).toEqual([]);
+      expect(record(refId)).toMatchObject({ status: 'failed', errors: [{ reason: expect.stringContaining('AWS/acc-secret') }] });
+    });
+
+    it('fails at once for an upload that no longer exists or was cleaned', async () => {
+      const { run, upload } = world();
+      expect(await fails(run('missing'))).toBeInstanceOf(PermanentJobError);
+      const cleaned = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }]) }], { status: 'cleaned' });
+      expect((await fails(run(cleaned))).message).toBe('the upload no longer exists');
+    });
+  });
+
+  describe('replacement of earlier imports of the same scope', () => {
+    it(
+      'removes the rows an older import holds in the scopes it ' + 're-imports, and supersedes the older upload once it holds none',
+      async () => {
+        const { run, upload, record, rowsOf } = world();
+        const older = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1' }, { id: 'r2' }]) }]);
+        await run(older);
+        const newer = upload([
+          {
+            name: 'jan.csv',
+            body: csvOf([
+              { id: 'r1', cost: '9' },
+              { id: 'r2', cost: '9' },
+            ]),
+          },
+        ]);
+        const result = await run(newer);
+        expect(result).toMatchObject({ replaced: [{ uploadRefId: older, rowsRemoved: 2 }] });
+        expect(rowsOf(older)).toEqual([]);
+        expect(rowsOf(newer).map((row) => row.billedCost)).toEqual([9, 9]);
+        expect(record(older)).toMatchObject({ status: 'superseded', scopes: [], supersededBy: [newer] });
+      },
+    );
+
+    it('keeps the older import’s rows of other scopes (another account or period), and the older upload loaded', async () => {
+      const { run, upload, record, rowsOf } = world();
+      const older = upload([
+        {
+          name: 'all.csv',
+          body: csvOf([{ id: 'a1' }, { id: 'b1', account: 'acc-2' }, { id: 'feb', start: '2024-02-05', end: '2024-02-06' }]),
+        },
+      ]);
+      await run(older);
+      const newer = upload([{ name: 'acc-1-jan.csv', body: csvOf([{ id: 'a1-new' }]) }]);
+      expect(await run(newer)).toMatchObject({ replaced: [{ uploadRefId: older, rowsRemoved: 1 }] });
+      expect(rowsOf(older).map((row) => row.sourceId)).toEqual(['b1', 'feb']);
+      expect(record(older).status).toBe('enriched');
+      expect(record(older).scopes?.map((scope) => [scope.billingAccountId, scope.billingPeriod])).toEqual([
+        ['acc-2', expect.any(String)],
+        ['acc-1', expect.any(String)],
+      ]);
+    });
+
+    it('gives up its own rows in a scope a newer import already finished (imports finishing out of order)', async () => {
+      const { run, upload, rowsOf } = world();
+      const asked = upload([{ name: 'jan.csv', body: csvOf([{ id: 'old' }]) }]);
+      const newer = upload([{ name: 'jan.csv', body: csvOf([{ id: 'new' }]) }]);
+      await run(newer);
+      const result = await run(asked);
+      expect(result).toMatchObject({ replaced: [], outdated: [{ uploadRefId: newer, rowsRemoved: 1 }], scopes: 0 });
+      expect(rowsOf(asked)).toEqual([]);
+      expect(rowsOf(newer).map((row) => row.sourceId)).toEqual(['new']);
+    });
+
+    it(
+      'never removes rows of an older import still running (enriching, ' + 'not yet replacing): it replaces them when it finishes',
+      async () => {
+        const { run, upload, rowsOf, uploads } = world();
+        const running = upload([{ name: 'jan.csv', body: csvOf([{ id: 'running' }]) }]);
+        const mine = upload([{ name: 'jan.csv', body: csvOf([{ id: 'mine' }]) }]);
+        await run(running);
+        await uploads.updateOne('t1', { refId: running }, { $set: { status: 'enriching', replacing: false } });
+        expect(await run(mine)).toMatchObject({ replaced: [], outdated: [] });
+        expect(rowsOf(running).map((row) => row.sourceId)).toEqual(['running']);
+        expect(rowsOf(mine).map((row) => row.sourceId)).toEqual(['mine']);
+        // when the older one finishes, the newer import's rows win
+        expect(await run(running)).toMatchObject({ outdated: [{ uploadRefId: mine, rowsRemoved: 1 }] });
+        expect(rowsOf(running)).toEqual([]);
+        expect(rowsOf(mine).map((row) => row.sourceId)).toEqual(['mine']);
+      },
+    );
+
+    it('gives up its rows to a newer import already replacing (it finished writing, not yet its record)', async () => {
+      const { run, upload, rowsOf, uploads } = world();
+      const older = upload([{ name: 'jan.csv', body: csvOf([{ id: 'older' }]) }]);
+      const newer = upload([{ name: 'jan.csv', body: csvOf([{ id: 'newer' }]) }]);
+      await run(newer);
+      await uploads.updateOne('t1', { refId: newer }, { $set: { status: 'enriching', replacing: true } });
+      expect(await run(older)).toMatchObject({ outdated: [{ uploadRefId: newer, rowsRemoved: 1 }] });
+      expect(rowsOf(older)).toEqual([]);
+      expect(rowsOf(newer).map((row) => row.sourceId)).toEqual(['newer']);
+    });
+
+    it('breaks a tie of request times by upload id, so that exactly one of two imports keeps the scope', async () => {
+      const { run, upload, rowsOf } = world();
+      const at = new Date(Date.UTC(2024, 5, 1));
+      const a = upload([{ name: 'jan.csv', body: csvOf([{ id: 'a' }]) }], { refId: 'a', importRequestedAt: at });
+      const b = upload([{ name: 'jan.csv', body: csvOf([{ id: 'b' }]) }], { refId: 'b', importRequestedAt: at });
+      await run(b);
+      await run(a);
+      expect([...rowsOf(a), ...rowsOf(b)].map((row) => row.sourceId)).toEqual(['b']);
+    });
+
+    it('leaves the rows of an older import outside the importer’s visibility in place, even in a scope it re-imports', async () => {
+      const { run, upload, rowsOf, costs } = world({ visibility: { region: { $ne: 'hidden-region' } } });
+      const older = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1' }]) }]);
+      await run(older);
+      // a row of the same scope that the importer does not see (written by someone who sees more)
+      const scope = { providerName: 'AWS', billingAccountId: 'acc-1', billingPeriod: rowsOf(older)[0].billingPeriod };
+      costs.docs.push({ tenantId: 't1', uploadRefId: older, ...scope, region: 'hidden-region', sourceId: 'hidden' });
+      const newer = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1-new' }]) }]);
+      expect(await run(newer)).toMatchObject({ replaced: [{ uploadRefId: older, rowsRemoved: 1 }] });
+      expect(rowsOf(older).map((row) => row.sourceId)).toEqual(['hidden']);
+    });
+  });
+
+  describe('progress', () => {
+    it('reports bytes read of the upload’s total bytes, with the rows read so far, never beyond the total', async () => {
+      const { run, upload, progress } = world();
+      const body = csvOf([{ id: 'r1' }, { id: 'r2' }]);
+      const refId = upload([
+        { name: 'a.csv', body },
+        { name: 'b.csv', body },
+      ]);
+      await run(refId);
+      const calls = progress.mock.calls;
+      expect(calls[0]).toEqual([0, body.length * 2, { rows: 0 }]);
+      expect(calls[calls.length - 1]).toEqual([body.length * 2, body.length * 2, { rows: 4 }]);
+      for (const [done, total] of calls) expect(done).toBeLessThanOrEqual(total);
+    });
+  });
+});

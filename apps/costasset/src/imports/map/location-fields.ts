@@ -1,0 +1,23 @@
+import type { LocationMapping, ProviderMetadataSnapshot } from '../../provider-metadata/provider-metadata.lookup';
+
+/** Line-item location fields and the mapping field each comes from (enrichment, import and remediation). */
+export const LINE_ITEM_LOCATION_FIELDS = {
+  location: 'location',
+  country: 'country',
+  state: 'state',
+  subregion: 'subregion',
+  locationRegion: 'region',
+  dataCenter: 'dataCenter',
+} as const satisfies Record<string, keyof LocationMapping>;
+
+/** The mapped location fields of a region; unmapped fields are left out. */
+export function locationFields(metadata: ProviderMetadataSnapshot, regionId: string | undefined): Record<string, string> {
+  const mapping = regionId ? metadata.locationsByRegion.get(regionId) : undefined;
+  const fields: Record<string, string> = {};
+  if (!mapping) return fields;
+  for (const [field, source] of Object.entries(LINE_ITEM_LOCATION_FIELDS)) {
+    const value = mapping[source];
+    if (value !== undefined && value !== '') fields[field] = value;
+  }
+  return fields;
+}

@@ -1,0 +1,206 @@
+import { JOB_TYPES } from '../../jobs/job-types';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { Client } from 'minio';
+import { DEFAULT_PAGE_SIZE } from '@lib/http';
+import { Problems } from '@lib/core';
+import { MessageBus } from '@lib/messaging';
+import { CostassetEnvironment } from '../../costasset.environment';
+import { focusPartRefusal, UploadUrls } from '../../object-store/upload-urls';
+import { UploadRecordDto } from '../gpd/dto/gpd.dto';
+import { toUploadRecord } from '../gpd-upload.presenter';
+import { focusPartKey, formatOfName, gpdObjectKey } from '../upload-keys';
+import { UploadsRepository } from '../uploads.repository';
+import { Upload, UploadPart } from '../schemas/upload.schema';
+import { UploadOutcomes } from '../upload-outcomes';
+import { UploadAccess } from '../upload-access';
+import { grantOf } from '../../resource-groups/visibility.service';
+import type { Principal } from '@lib/auth';
+import { JobsService } from '../../jobs/jobs.service';
+import { CreateFocusUploadRequest, FocusImportStarted, FocusUploadCreated } from './dto/focus-upload.dto';
+
+const storeUnavailable = () => Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');
+const uploadNotFound = (id: string) => Problems.notFound('FOCUS_UPLOAD_NOT_FOUND', `No FOCUS upload ${id}`);
+const IMPORTED = ['enriched', 'enriched_with_errors', 'failed', 'superseded'];
+
+/**
+ * FOCUS uploads: a record in the GPD upload collection (`format: focus`) naming every file of the
+ * export, one pre-signed PUT URL per file, and an explicit import call that checks every named
+ * file arrived before it starts one `focus.import` job for all of them.
+ */
+@Injectable()
+export class FocusUploadsService {
+  private readonly logger = new Logger('FocusUploads');
+
+  constructor(
+    private readonly uploads: UploadsRepository,
+    private readonly jobs: JobsService,
+    private readonly store: Client,
+    private readonly env: CostassetEnvironment,
+    private readonly outcomes: UploadOutcomes,
+    private readonly bus: MessageBus,
+    private readonly access: UploadAccess,
+    private readonly urls: UploadUrls,
+  ) {}
+
+  async create(principal: Principal, request: CreateFocusUploadRequest): Promise<FocusUploadCreated> {
+    const { tenantId } = principal;
+    const names = request.files.map((file) => file.name);
+    if (names.length > this.env.FOCUS_MAX_PARTS)
+      throw Problems.badRequest('FOCUS_TOO_MANY_FILES', `An upload holds at most ${this.env.FOCUS_MAX_PARTS} files (FOCUS_MAX_PARTS)`);
+    const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+    if (duplicate !== undefined)
+      throw Problems.badRequest('FOCUS_FILE_NAME_REPEATED', `The file name ${JSON.stringify(duplicate)} is given twice`);
+    const unknown = names.filter((name) => !formatOfName(name));
+    if (unknown.length > 0)
+      throw Problems.badRequest(
+        'FOCUS_FILE_FORMAT_UNKNOWN',
+        'Each file must end in .csv, .csv.gz (or .gz) or .parquet',
+        unknown.slice(0, 20).map((name) => ({ field: 'files.name', messages: [`${name}: unknown format`] })),
+      );
+    const overLimit = request.files.filter((file) => (file.sizeBytes ?? 0) > this.env.FOCUS_MAX_FILE_BYTES);
+    if (overLimit.length > 0) {
+      const named = overLimit.slice(0, 10).map((file) => `${file.name} (${file.sizeBytes} bytes)`);
+      throw Problems.payloadTooLarge(
+        'FOCUS_FILE_TOO_LARGE',
+        `Declared over FOCUS_MAX_FILE_BYTES (${this.env.FOCUS_MAX_FILE_BYTES}): ${named.join(', ')}`,
+      );
+    }
+    const refId = randomUUID();
+    const parts = names.map((name, index) => ({
+      name,
+      objectKey: focusPartKey(tenantId, refId, index, name),
+      format: formatOfName(name) as UploadPart['format'],
+      ...(request.files[index].sizeBytes !== undefined ? { declaredBytes: request.files[index].sizeBytes } : {}),
+      rowsRead: 0,
+      rowsWritten: 0,
+      rowsRejected: 0,
+    }));
+    return this.register(principal, refId, parts, { label: request.label, focusVersion: request.focusVersion });
+  }
+
+  /** Creates the record and one pre-signed PUT URL per part (also used by POST /v1/gpd for a single FOCUS file). */
+  async register(
+    principal: Principal,
+    refId: string,
+    parts: UploadPart[],
+    options: { label?: string; focusVersion?: string; providerName?: string },
+  ): Promise<FocusUploadCreated> {
+    const { tenantId } = principal;
+    const urls = parts.map((part) => ({ name: part.name, ...this.urls.put(part.objectKey, part.declaredBytes) }));
+    const files = urls.map(({ name, url }) => ({ name, uploadUrl: url }));
+    await this.uploads.create(tenantId, {
+      refId,
+      format: 'focus',
+      ...((options.providerName ?? options.label) ? { providerName: options.providerName ?? options.label } : {}),
+      fileName: options.label ?? parts[0].name,
+      objectKey: gpdObjectKey(tenantId, refId, ''),
+      status: 'awaiting_upload',
+      createdBy: UploadAccess.creatorOf(principal),
+      parts,
+      ...(options.focusVersion ? { declaredVersion: options.focusVersion } : {}),
+      rowsRead: 0,
+      rowsWritten: 0,
+      rowsRejected: 0,
+      errors: [],
+    });
+    return {
+      uploadId: refId,
+      files,
+      expiresAt: urls[0].expiresAt,
+      importPath: `/api/costasset/v1/focus/uploads/${refId}/import`,
+    };
+  }
+
+  /** The uploads the caller may see; a page can hold fewer than `limit` of them (follow `nextCursor`). */
+  async list(
+    principal: Principal,
+    limit = DEFAULT_PAGE_SIZE,
+    cursor?: string,
+  ): Promise<{ items: UploadRecordDto[]; nextCursor: string | null }> {
+    const page = await this.uploads.page(principal.tenantId, { format: 'focus' }, limit, cursor, 'newest');
+    return { items: (await this.access.visible(principal, page.items)).map(toUploadRecord), nextCursor: page.nextCursor };
+  }
+
+  async get(principal: Principal, refId: string): Promise<UploadRecordDto> {
+    return toUploadRecord(await this.find(principal, refId, true));
+  }
+
+  /** Checks that every named file is in the store (and within the size limit), then starts the import job. */
+  async import(principal: Principal, refId: string, again = false): Promise<FocusImportStarted> {
+    const { tenantId } = principal;
+    const upload = await this.find(principal, refId);
+    if (upload.status === 'enriching' && upload.jobId) return { uploadId: refId, jobId: upload.jobId };
+    if (IMPORTED.includes(upload.status) && !again)
+      throw Problems.conflict('FOCUS_ALREADY_IMPORTED', `Upload ${refId} is ${upload.status}; send {"again": true} to import it again`);
+    const parts = await this.checkParts(upload);
+    const job = await this.jobs.submit(tenantId, JOB_TYPES.focusImport, { refId }, principal);
+    await this.uploads.updateOne(
+      tenantId,
+      { refId },
+      { $set: { status: 'enriching', jobId: job.jobId, parts, importRequestedAt: new Date(), importGrant: grantOf(principal) } },
+    );
+    return { uploadId: refId, jobId: job.jobId };
+  }
+
+  private async checkParts(upload: Upload): Promise<UploadPart[]> {
+    const parts = upload.parts ?? [];
+    const missing: string[] = [];
+    const tooLarge: string[] = [];
+    const mismatched: string[] = [];
+    let total = 0;
+    for (const part of parts) {
+      const stat = await this.store.statObject(this.env.S3_BUCKET, part.objectKey).catch((error: { code?: string }) => {
+        if (error.code === 'NotFound' || error.code === 'NoSuchKey') return null;
+        throw storeUnavailable();
+      });
+      if (!stat) missing.push(part.name);
+      else if (stat.size > this.env.FOCUS_MAX_FILE_BYTES) tooLarge.push(`${part.name} (${stat.size} bytes)`);
+      else if (stat.size !== (part.declaredBytes ?? stat.size))
+        mismatched.push(`${part.name} ${focusPartRefusal(stat.size, part, this.env)}`);
+      else {
+        part.sizeBytes = stat.size;
+        total += stat.size;
+      }
+    }
+    if (missing.length > 0)
+      throw Problems.badRequest(
+        'FOCUS_FILES_NOT_READY',
+        `${missing.length} of ${parts.length} file(s) are not uploaded yet; PUT them and try again`,
+        missing.slice(0, 100).map((name) => ({ field: 'files', messages: [`${name} is not uploaded`] })),
+      );
+    if (mismatched.length > 0) throw Problems.badRequest('FOCUS_FILE_SIZE_MISMATCH', mismatched.slice(0, 10).join('; '));
+    if (tooLarge.length > 0)
+      throw Problems.payloadTooLarge(
+        'FOCUS_FILE_TOO_LARGE',
+        `Over FOCUS_MAX_FILE_BYTES (${this.env.FOCUS_MAX_FILE_BYTES}): ${tooLarge.slice(0, 10).join(', ')}`,
+      );
+    this.logger.log({ refId: upload.refId, files: parts.length, bytes: total }, 'FOCUS import requested');
+    return parts;
+  }
+
+  /** Removes the files and every row of the upload; the record stays, `cleaned`. */
+  async cleanup(principal: Principal, refId: string): Promise<{ status: 'cleaned'; uploadId: string; costLineItemsRemoved: number }> {
+    const { tenantId } = principal;
+    const upload = await this.find(principal, refId);
+    if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
+    for (const part of upload.parts ?? []) {
+      await this.store.removeObject(this.env.S3_BUCKET, part.objectKey).catch((error: Error) => {
+        this.logger.error({ err: error.message, refId }, 'cannot remove a FOCUS file');
+        throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
+      });
+    }
+    const costLineItemsRemoved = await this.outcomes.removeRowsOf(tenantId, refId);
+    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' }, $unset: { scopes: 1 } });
+    if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
+    return { status: 'cleaned', uploadId: refId, costLineItemsRemoved };
+  }
+
+  /** The upload, when the caller may see it (else it is not found, as in another tenant). */
+  private async find(principal: Principal, refId: string, includeCleaned = false): Promise<Upload> {
+    const upload = await this.uploads.findOne(principal.tenantId, { refId, format: 'focus' });
+    if (!upload || (upload.status === 'cleaned' && !includeCleaned) || !(await this.access.maySee(principal, upload)))
+      throw uploadNotFound(refId);
+    return upload;
+  }
+}

@@ -1,0 +1,134 @@
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import request from 'supertest';
+import { startComponent, stopComponent } from '../../tools/stack';
+import { costTotals, focusFile, GeneratedFocus, importFocus } from '../support/focus';
+import { waitForJob } from '../support/ingest';
+import { eventually, Platform, startPlatform } from '../support/platform';
+import { freePort, startStore, stopStore } from '../support/store-process';
+
+/**
+ * An import meets the faults an operator meets: the database gone for longer than the job's
+ * attempts, the object store killed mid-import. Whatever fails, an import is all or nothing: it
+ * ends with every row or with none, and says why.
+ */
+const profile = process.env.STACK_PROFILE ?? 'test';
+const quiet = { profile, log: () => undefined };
+const UPLOADS = '/api/costasset/v1/focus/uploads';
+const BIG_ROWS = 60_000;
+
+/** Creates a FOCUS upload, PUTs its file and starts the import without waiting: answers the ids. */
+async function startImport(platform: Platform, token: string, file: GeneratedFocus): Promise<{ uploadId: string; jobId: string }> {
+  const api = () => request(platform.costasset.url);
+  const created = await api().post(UPLOADS).set('corelite-token', token).send({ files: [{ name: file.name }] }).expect(201);
+  const put = await fetch(created.body.files[0].uploadUrl, { method: 'PUT', body: file.body });
+  expect(put.status).toBe(200);
+  const started = await api().post(created.body.importPath).set('corelite-token', token).send({}).expect(202);
+  return { uploadId: created.body.uploadId, jobId: started.body.jobId };
+}
+
+async function rowsRead(platform: Platform, token: string, jobId: string): Promise<number> {
+  const job = await request(platform.costasset.url).get(`/api/costasset/v1/jobs/${jobId}`).set('corelite-token', token).expect(200);
+  return job.body.progress?.rows ?? 0;
+}
+
+const byProvider = { groupBy: 'providerName' };
+
+describe('imports under faults', () => {
+  let big: GeneratedFocus;
+  let small: GeneratedFocus;
+
+  beforeAll(async () => {
+    [big, small] = await Promise.all([
+      focusFile({ version: '1.2', format: 'csv', rows: BIG_ROWS }, 'big.csv'),
+      focusFile({ version: '1.2', format: 'csv', rows: 400 }, 'small.csv'),
+    ]);
+  }, 120_000);
+
+  describe('the database stopped for longer than the attempts of the job', () => {
+    let dataDir: string;
+    let port: number;
+    let store: ChildProcess;
+    let platform: Platform;
+    let admin: string;
+
+    beforeAll(async () => {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-import-faults-'));
+      port = await freePort();
+      store = await startStore(port, dataDir);
+      platform = await startPlatform({
+        MONGODB_URI: `mongodb://127.0.0.1:${port}/import_faults`,
+        GPD_BATCH_SIZE: '500',
+        JOBS_RETRY_DELAY_MS: '100',
+        JOBS_ACK_WAIT_MS: '3000',
+        JOBS_HEARTBEAT_DEADLINE_MS: '6000',
+      });
+      admin = await platform.token({ sub: 'admin' });
+    }, 60_000);
+
+    afterAll(async () => {
+      await platform?.close().catch(() => undefined);
+      if (store) await stopStore(store, 'SIGTERM');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('ends the import failed, keeping none of its rows in any total, within a minute of the store coming back', async () => {
+      const before = await importFocus(platform, admin, [small]);
+      expect(before.job.status).toBe('succeeded');
+      const totalsBefore = await costTotals(platform, admin, byProvider);
+
+      const { uploadId, jobId } = await startImport(platform, admin, big);
+      await eventually(async () => expect(await rowsRead(platform, admin, jobId)).toBeGreaterThan(5000), 60_000, 100);
+      await stopStore(store, 'SIGKILL');
+      // attempts of 5 s each (the driver's server selection) and their retries are all spent
+      await new Promise((resolve) => setTimeout(resolve, 35_000));
+      store = await startStore(port, dataDir);
+      const back = Date.now();
+
+      const job = await waitForJob(platform, admin, jobId, 60_000);
+      expect(Date.now() - back).toBeLessThan(60_000);
+      expect(job.status).toBe('failed');
+      expect(job.error).toMatch(/unreachable|stopped reporting|interrupted/);
+      const upload = await request(platform.costasset.url).get(`${UPLOADS}/${uploadId}`).set('corelite-token', admin).expect(200);
+      expect(upload.body.status).toBe('failed');
+      const items = await request(platform.costasset.url)
+        .get('/api/costasset/v1/costLineItems')
+        .query({ uploadRefId: uploadId, limit: 1 })
+        .set('corelite-token', admin)
+        .expect(200);
+      expect(items.body.items).toEqual([]);
+      expect(await costTotals(platform, admin, byProvider)).toEqual(totalsBefore);
+    }, 240_000);
+  });
+
+  describe('the object store killed mid-import', () => {
+    let platform: Platform;
+    let admin: string;
+
+    beforeAll(async () => {
+      platform = await startPlatform({ GPD_BATCH_SIZE: '500', JOBS_RETRY_DELAY_MS: '2000', JOBS_ACK_WAIT_MS: '5000' });
+      admin = await platform.token({ sub: 'admin' });
+    });
+
+    afterAll(async () => {
+      await startComponent('s3', quiet);
+      await platform?.close();
+    });
+
+    it('retries the import, reporting the object store, and completes it with every row once the store is back', async () => {
+      const { jobId } = await startImport(platform, admin, big);
+      await eventually(async () => expect(await rowsRead(platform, admin, jobId)).toBeGreaterThan(5000), 60_000, 100);
+      await stopComponent('s3', quiet);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await startComponent('s3', quiet);
+
+      const job = await waitForJob(platform, admin, jobId, 120_000);
+      expect(job).toMatchObject({ status: 'succeeded' });
+      expect(job.attempts).toBeGreaterThanOrEqual(2);
+      const totals = await costTotals(platform, admin, byProvider);
+      expect(totals.reduce((sum, group) => sum + group.lineItems, 0)).toBe(BIG_ROWS);
+    }, 240_000);
+  });
+});
