@@ -1,10 +1,13 @@
 /**
- * `npm run bench:focus -- --rows 1000000 [--heap-mb 256]`
+ * `npm run bench:focus -- --rows 1000000 [--heap-mb 256] [--formats csv.gz,parquet] [--instances 2]`
  * Generates N FOCUS 1.2 rows (four providers) as CSV.gz and as Parquet (ZSTD) with tools/focus,
  * imports each end to end through the real services (create upload, pre-signed PUT, import job)
  * and prints rows/s, the time the job waited on the database apart, and the peak RSS of the
  * costasset process. Each format is also imported at a quarter of the rows in a fresh process, to
- * show whether memory grows with the row count. Baseline, in the same run on the same files: a
+ * show whether memory grows with the row count. The embedded store's resident memory is measured
+ * before and after each import (bytes per line item) and after the database is dropped. With
+ * `--instances N`, the full Parquet file is imported again by N costasset instances sharing the
+ * queue, reported as a ratio to one instance. Baseline, in the same run on the same files: a
  * bare streaming parse (gunzip + csv-parse; hyparquet by row group), nothing else.
  */
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -17,15 +20,23 @@ import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import type { AsyncBuffer } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { FocusFileFormat, generateFocus } from '../tools/focus/generate';
-import { peakRssMb, putFile, startServices, stopAndDropDatabase, waitForJob } from './support/services';
+import { peakRssMb, putFile, rssMb, startServices, stopAndDropDatabase, waitForJob } from './support/services';
 import { numberArg } from './support/stats';
 
 interface Measured {
   rows: number;
   seconds: number;
   databaseSeconds: number;
+  /** The largest peak RSS of the costasset instances. */
   peakRssMb: number;
+  /** The store's resident growth per line item written, in bytes (NaN with an external database). */
+  storeBytesPerItem: number;
+  /** The store's resident MB before the import, and once the benchmark's database was dropped. */
+  storeBeforeMb: number;
+  storeAfterDropMb: number;
 }
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function fileBuffer(path: string): Promise<AsyncBuffer & { close(): Promise<void> }> {
   const handle = await open(path);
@@ -79,11 +90,15 @@ async function baselineParse(file: string, format: FocusFileFormat): Promise<{ r
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
-async function ingest(file: string, name: string, heapMb: number): Promise<Measured> {
-  const services = await startServices('focus', {
-    FOCUS_MAX_FILE_BYTES: String(4 * 1024 * 1024 * 1024),
-    NODE_OPTIONS: `--max-old-space-size=${heapMb}`,
-  });
+async function ingest(file: string, name: string, heapMb: number, instances = 1): Promise<Measured> {
+  const services = await startServices(
+    'focus',
+    { FOCUS_MAX_FILE_BYTES: String(4 * 1024 * 1024 * 1024), NODE_OPTIONS: `--max-old-space-size=${heapMb}` },
+    instances,
+  );
+  const storeRss = () => (services.storePid ? rssMb(services.storePid) : Number.NaN);
+  const storeBeforeMb = storeRss();
+  let measured: Omit<Measured, 'storeAfterDropMb'> | undefined;
   try {
     const token = await services.token();
     const headers = { 'content-type': 'application/json', 'corelite-token': token };
@@ -112,15 +127,21 @@ async function ingest(file: string, name: string, heapMb: number): Promise<Measu
     const started = performance.now();
     const { jobId } = (await (await api(created.importPath, { method: 'POST', body: '{}' })).json()) as { jobId: string };
     const job = await waitForJob<{ rowsWritten: number; databaseMs: number }>(services, headers, jobId, 500);
-    return {
-      rows: job.result?.rowsWritten ?? 0,
-      seconds: (performance.now() - started) / 1000,
+    const seconds = (performance.now() - started) / 1000;
+    const rows = job.result?.rowsWritten ?? 0;
+    measured = {
+      rows,
+      seconds,
       databaseSeconds: (job.result?.databaseMs ?? 0) / 1000,
-      peakRssMb: peakRssMb(services.costassetPid),
+      peakRssMb: Math.max(...services.costassetPids.map(peakRssMb)),
+      storeBytesPerItem: ((storeRss() - storeBeforeMb) * 1024 * 1024) / rows,
+      storeBeforeMb,
     };
   } finally {
     await stopAndDropDatabase(services);
   }
+  await settle(3000);
+  return { ...measured, storeAfterDropMb: storeRss() };
 }
 
 function row(label: string, m: Measured, baselineRate: number): string {
@@ -128,13 +149,15 @@ function row(label: string, m: Measured, baselineRate: number): string {
   return (
     `| ${label} | ${m.rows.toLocaleString()} | ${m.seconds.toFixed(1)} | ` +
     `${Math.round(m.rows / m.seconds).toLocaleString()} | ${m.databaseSeconds.toFixed(1)} | ` +
-    `${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% | ${m.peakRssMb.toFixed(0)} |`
+    `${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% | ${m.peakRssMb.toFixed(0)} | ` +
+    `${Math.round(m.storeBytesPerItem).toLocaleString()} | ${m.storeBeforeMb.toFixed(0)} → ${m.storeAfterDropMb.toFixed(0)} |`
   );
 }
 
 async function main(): Promise<void> {
   const rows = numberArg('rows', 1_000_000);
   const heapMb = numberArg('heap-mb', 256);
+  const instances = numberArg('instances', 2);
   const formatIndex = process.argv.indexOf('--formats');
   const formats = (formatIndex >= 0 ? process.argv[formatIndex + 1] : 'csv.gz,parquet').split(',') as FocusFileFormat[];
   const dir = mkdtempSync(join(tmpdir(), 'bench-focus-'));
@@ -166,15 +189,26 @@ async function main(): Promise<void> {
       const large = await ingest(files[1], `focus.${format}`, heapMb);
       console.log(row(`${format} full`, large, baselineRate));
       lines.push(row(`${format} quarter`, small, baselineRate), row(`${format} full`, large, baselineRate));
+      if (format === 'parquet' && instances > 1) {
+        const spread = await ingest(files[1], `focus.${format}`, heapMb, instances);
+        const label = `${format} full, ${instances} instances`;
+        console.log(row(label, spread, baselineRate));
+        lines.push(row(label, spread, baselineRate));
+        const ratio = spread.rows / spread.seconds / (large.rows / large.seconds);
+        lines.push(`| ${instances} instances vs 1: ${ratio.toFixed(2)}× end to end | | | | | | | | | |`);
+      }
       lines.push(
         `| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} ` +
           `rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} ` +
-          `(${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | |`,
+          `(${(((large.peakRssMb - small.peakRssMb) / small.peakRssMb) * 100).toFixed(1)}%) | | | | | | | | | |`,
       );
     }
     console.log(`\nservices run with --max-old-space-size=${heapMb}`);
-    console.log('\n| run | rows written | total s | rows/s | database s | rows/s without database | vs baseline | peak RSS MB |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(
+      '\n| run | rows written | total s | rows/s | database s | rows/s without database | vs baseline | ' +
+        'costasset peak RSS MB | store bytes per line item | store RSS MB before → after drop |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const line of lines) console.log(line);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
 import { loadSigningKey, TokenIssuer } from '@lib/auth';
-import { stackUp, withServiceNatsUser } from '../../tools/stack';
+import { stackStatus, stackUp, withServiceNatsUser } from '../../tools/stack';
 
 const root = join(__dirname, '..', '..');
 
@@ -16,6 +16,10 @@ export interface RunningServices {
   authzUrl: string;
   costassetUrl: string;
   costassetPid: number;
+  /** Every costasset instance, the first one answering at `costassetUrl`. */
+  costassetPids: number[];
+  /** The embedded store's process (the stack's `mongo`), absent with an external MONGODB_URI. */
+  storePid?: number;
   env: NodeJS.ProcessEnv;
   token(sub?: string, tenant?: string): Promise<string>;
   stop(): Promise<void>;
@@ -34,12 +38,17 @@ async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} did not become ready`);
 }
 
-/** Peak resident set size of a process in MB (Linux `VmHWM`). */
-export function peakRssMb(pid: number): number {
+function statusField(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
+
+/** Peak resident set size of a process in MB (Linux `VmHWM`). */
+export const peakRssMb = (pid: number): number => statusField(pid, 'VmHWM');
+
+/** Resident set size of a process now, in MB (Linux `VmRSS`). */
+export const rssMb = (pid: number): number => statusField(pid, 'VmRSS');
 
 /** PUTs a file to a pre-signed URL, streamed from disk. */
 export async function putFile(url: string, file: string): Promise<void> {
@@ -84,8 +93,11 @@ export async function stopAndDropDatabase(services: RunningServices): Promise<vo
   await client.close();
 }
 
-export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServices> {
-  const stackEnv = await stackUp({ profile: process.env.STACK_PROFILE ?? 'dev', log: () => undefined });
+/** `costassetInstances`: costasset processes sharing the database and the job queue (ports from BENCH_COSTASSET_PORT up). */
+export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = {}, costassetInstances = 1): Promise<RunningServices> {
+  const profile = process.env.STACK_PROFILE ?? 'dev';
+  const stackEnv = await stackUp({ profile, log: () => undefined });
+  const store = (await stackStatus({ profile })).find((component) => component.name === 'mongo');
   if (spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('build failed');
   const mongo = new URL(stackEnv.MONGODB_URI);
   const run = `bench_${name}_${Date.now()}`;
@@ -114,30 +126,36 @@ export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = 
   }
   // BENCH_NODE_ARGS: options for both services' node, e.g. `--prof` to see where their CPU goes
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const start = (service: 'authz' | 'costasset'): ChildProcess =>
+  const start = (service: 'authz' | 'costasset', overrides: NodeJS.ProcessEnv = {}): ChildProcess =>
     spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${service}/apps/${service}/src/main.js`)], {
       cwd: root,
-      env: withServiceNatsUser(env, service),
+      env: withServiceNatsUser({ ...env, ...overrides }, service),
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   const authz = start('authz');
-  const costasset = start('costasset');
+  const instanceUrls = Array.from({ length: costassetInstances }, (_, index) => `http://127.0.0.1:${ports.costasset + index}`);
+  const costassets = instanceUrls.map((_, index) =>
+    start('costasset', { COSTASSET_PORT: String(ports.costasset + index), INSTANCE_ID: `bench-${index + 1}` }),
+  );
+  const costasset = costassets[0];
   // An interrupted benchmark must not leave its services behind.
-  const killAll = () => [authz, costasset].forEach((child) => child.kill('SIGKILL'));
+  const killAll = () => [authz, ...costassets].forEach((child) => child.kill('SIGKILL'));
   process.once('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-  await Promise.all([waitReady(authzUrl), waitReady(costassetUrl)]);
+  await Promise.all([waitReady(authzUrl), ...instanceUrls.map((url) => waitReady(url))]);
   const key = await loadSigningKey({ devKeysDir: join(root, '.dev-keys'), allowDevKey: true, privateKeyPem: env.JWT_PRIVATE_KEY });
   const issuer = new TokenIssuer(key, env.JWT_ISSUER ?? 'corelite-authz');
   return {
     authzUrl,
     costassetUrl,
     costassetPid: costasset.pid ?? 0,
+    costassetPids: costassets.map((child) => child.pid ?? 0),
+    storePid: store?.state === 'running' ? store.pid : undefined,
     env,
     token: async (sub = 'admin', tenant = 'default') =>
       (await issuer.issueAccess({ sub, tid: tenant, idp: 'idp-default', groups: [], authType: 'internal' }, 3600)).token,
     stop: async () => {
-      for (const child of [costasset, authz]) child.kill('SIGTERM');
+      for (const child of [...costassets, authz]) child.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 500));
     },
   };

@@ -401,9 +401,9 @@ describe('web console in a browser', () => {
         }[];
       };
       const upload = list.items.find((item) => item.providerName === 'Console FOCUS 2019-11')!;
-      expect(upload).toMatchObject({ status: 'enriched', rowsRead: rows, rowsWritten: rows, rowsRejected: 0 });
+      expect(upload).toMatchObject({ status: 'imported', rowsRead: rows, rowsWritten: rows, rowsRejected: 0 });
       const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
-      expect(await report.getAttribute('data-status')).toBe('enriched');
+      expect(await report.getAttribute('data-status')).toBe('imported');
       expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe(count(rows));
       expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe(count(rows));
       expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('0');
@@ -412,7 +412,7 @@ describe('web console in a browser', () => {
       // the list of FOCUS uploads holds it too
       const row = page.locator(`[data-testid="focus-upload-${upload.GPDUploadRefId}"]`);
       await row.waitFor();
-      expect(await row.getAttribute('data-status')).toBe('enriched');
+      expect(await row.getAttribute('data-status')).toBe('imported');
       await settled(page);
       await accessible(page, 'FOCUS import');
       await screenshot(page, '07-data-focus-import');
@@ -512,10 +512,10 @@ describe('web console in a browser', () => {
       const list = (await api(adminToken).get(FOCUS_UPLOADS).expect(200)).body as {
         items: { GPDUploadRefId: string; fileName: string; status: string; conformance: { rules: { rule: string; count: number }[] } }[];
       };
-      const upload = list.items.find((item) => item.status === 'enriched_with_errors' && item.fileName.includes('bad row.csv'))!;
+      const upload = list.items.find((item) => item.status === 'imported_with_errors' && item.fileName.includes('bad row.csv'))!;
       expect(upload.conformance.rules.find((rule) => rule.rule === 'DECIMAL_INVALID')).toMatchObject({ count: 1 });
       const report = page.locator('[data-testid="focus-stage"] [data-testid="focus-report"]');
-      expect(await report.getAttribute('data-status')).toBe('enriched_with_errors');
+      expect(await report.getAttribute('data-status')).toBe('imported_with_errors');
       expect(await report.locator('[data-testid="focus-rows-read"]').textContent()).toBe('2');
       expect(await report.locator('[data-testid="focus-rows-written"]').textContent()).toBe('1');
       expect(await report.locator('[data-testid="focus-rows-rejected"]').textContent()).toBe('1');

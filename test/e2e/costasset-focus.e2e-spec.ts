@@ -125,7 +125,7 @@ describe('costasset FOCUS import and export', () => {
       const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', admin).expect(200)).body;
       expect(record).toMatchObject({
         format: 'focus',
-        status: 'enriched',
+        status: 'imported',
         rowsRead: 400,
         rowsWritten: 400,
         providers: ['AWS', 'Microsoft', 'Oracle'],
@@ -299,7 +299,7 @@ describe('costasset FOCUS import and export', () => {
     const { uploadId, job } = await importFocus(platform, admin, [{ name: 'hand made.csv', body: csv }], { focusVersion: '1.2' });
     expect(job).toMatchObject({ status: 'completed_with_errors', result: { rowsRead: 4, rowsWritten: 2, rowsRejected: 2 } });
     const record = (await api().get(`/api/costasset/v1/focus/uploads/${uploadId}`).set('corelite-token', admin).expect(200)).body;
-    expect(record).toMatchObject({ status: 'enriched_with_errors', parts: [{ focusVersion: '1.2', versionSource: 'declared' }] });
+    expect(record).toMatchObject({ status: 'imported_with_errors', parts: [{ focusVersion: '1.2', versionSource: 'declared' }] });
     expect(record.errors).toEqual([
       {
         file: 'hand made.csv',
@@ -398,7 +398,7 @@ describe('costasset FOCUS import and export', () => {
       .body;
     expect(listed.find((upload: { GPDUploadRefId: string }) => upload.GPDUploadRefId === submitted.body.GPDUploadRefId)).toMatchObject({
       format: 'focus',
-      status: 'enriched',
+      status: 'imported',
     });
 
     const deletion = await api()

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { LineItemsChanged, MessageBus } from '@lib/messaging';
-import { UploadsRepository } from '../../apps/costasset/src/uploads/uploads.repository';
+import { UploadRecords } from '../../apps/costasset/src/uploads/upload-records';
 import { JobRecordStore, ReportOutputStore } from '../../apps/costasset/src/housekeeping/housekeeping.repositories';
 import { periodMonthsBefore } from '../../apps/costasset/src/housekeeping/retention';
 import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../../apps/costasset/src/line-items/line-items.repository';
@@ -148,7 +148,8 @@ describe('costasset housekeeping', () => {
   });
 
   it('cleans all enriched data of the tenant and marks its enriched uploads cleaned', async () => {
-    const uploads = platform.costasset.app.get(UploadsRepository);
+    // seeded in the collection itself: no upload routes could leave these statuses at once
+    const uploads = platform.costasset.app.get(UploadRecords);
     await uploads.insertBulk('default', [
       upload('u-enriched', 'enriched'),
       upload('u-failed', 'failed'),

@@ -34,13 +34,13 @@ export interface FocusImport {
   job: FinishedJob;
 }
 
-/** The user path: create the upload naming the files, PUT each to its URL, start the import, wait for the job. */
-export async function importFocus(
+/** The user path up to the import's start: create the upload naming the files, PUT each to its URL, start the import. */
+export async function startFocusImport(
   platform: Platform,
   token: string,
   files: { name: string; body: Buffer }[],
   extra: Record<string, unknown> = {},
-): Promise<FocusImport> {
+): Promise<{ uploadId: string; jobId: string }> {
   const api = () => request(platform.costasset.url);
   const created = await api()
     .post('/api/costasset/v1/focus/uploads')
@@ -52,7 +52,18 @@ export async function importFocus(
     if (put.status !== 200) throw new Error(`PUT answered ${put.status}`);
   }
   const started = await api().post(created.body.importPath).set('corelite-token', token).send({}).expect(202);
-  return { uploadId: created.body.uploadId, job: await waitForJob(platform, token, started.body.jobId, 60_000) };
+  return { uploadId: created.body.uploadId, jobId: started.body.jobId };
+}
+
+/** The user path: start the import (`startFocusImport`), then wait for the job. */
+export async function importFocus(
+  platform: Platform,
+  token: string,
+  files: { name: string; body: Buffer }[],
+  extra: Record<string, unknown> = {},
+): Promise<FocusImport> {
+  const { uploadId, jobId } = await startFocusImport(platform, token, files, extra);
+  return { uploadId, job: await waitForJob(platform, token, jobId, 60_000) };
 }
 
 export type Totals = {

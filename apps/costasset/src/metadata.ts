@@ -1253,7 +1253,21 @@ export default async () => {
               },
               status: {
                 required: true,
-                enum: ['failed', 'awaiting_upload', 'uploaded', 'enriching', 'enriched', 'enriched_with_errors', 'cleaned', 'superseded'],
+                description:
+                  'GPD: `awaiting_upload`, `uploaded`, `enriching`, then `enriched`, `enriched_with_errors` or `failed`.\nFOCUS: `awaiting_upload` (`uploaded` when sent through POST /v1/gpd), `importing`, then `imported`, `imported_with_errors`\nor `failed`, and `superseded` once newer imports replaced all its rows. Both end `cleaned`.',
+                enum: [
+                  'failed',
+                  'awaiting_upload',
+                  'uploaded',
+                  'enriching',
+                  'enriched',
+                  'enriched_with_errors',
+                  'importing',
+                  'imported',
+                  'imported_with_errors',
+                  'cleaned',
+                  'superseded',
+                ],
               },
               jobId: { required: false, type: () => String },
               rowsRead: { required: true, type: () => Number },
@@ -1461,7 +1475,7 @@ export default async () => {
               gpdUploadsCleaned: {
                 required: true,
                 type: () => Number,
-                description: 'GPD upload records set to `cleaned` (those that were `enriched` or `failed`)',
+                description: 'Upload records set to `cleaned` (those that were `enriched`, `imported`, `failed` or `superseded`)',
               },
             },
             OutdatedCleanupResult: {

@@ -182,14 +182,16 @@ export abstract class TenantRepository<T extends TenantOwned> {
 
   /**
    * Bulk load on the driver, bypassing mongoose hydration (an order of magnitude faster for
-   * large loads). Documents must already be valid; the tenant is stamped on each.
+   * large loads). Documents must already be valid. The call's tenant is stamped on each document
+   * in place (replacing any `tenantId` it held: the stored tenant is always this call's), and the
+   * driver sets each one's `_id`, as `insertMany` does: no copy of a large load is made. A caller
+   * that inserts the same objects again (another tenant, a retry) passes copies without `_id`.
    */
   async insertBulk(tenantId: string, docs: Omit<T, 'tenantId'>[]): Promise<number> {
     if (docs.length === 0) return 0;
-    const result = await this.model.collection.insertMany(
-      docs.map((doc) => ({ ...doc, tenantId })),
-      { ordered: false, ...this.limits('bulk') },
-    );
+    const stamped = docs as (Omit<T, 'tenantId'> & { tenantId: string })[];
+    for (let index = 0; index < stamped.length; index++) stamped[index].tenantId = tenantId;
+    const result = await this.model.collection.insertMany(stamped as never[], { ordered: false, ...this.limits('bulk') });
     return result.insertedCount;
   }
 

@@ -5,7 +5,7 @@ import { DuplicateKeyError } from './errors';
 import { IndexState, type IndexSpec } from './index-state';
 import { encodeValue } from './key-encoding';
 import { PlanCache } from './plan-cache';
-import { storedStrings } from './string-pool';
+import { RecordStore, type RecordSnapshot } from './record-store';
 
 const ID_INDEX_SPEC: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -27,11 +27,14 @@ export interface ChangeLog {
 
 /**
  * Documents of one collection, in insertion order, keyed by the encoded `_id` (see
- * key-encoding.ts), plus its indexes kept in step with every write. Stored documents are never
- * mutated: updates replace them with a new object.
+ * key-encoding.ts), plus its indexes kept in step with every write. The documents are held in
+ * their compact encoding (record-store.ts) and decoded when read: every read gets a new object,
+ * so nothing a client receives (or a pipeline stage modifies) can change stored data.
  */
 export class Collection {
-  readonly docs = new Map<string, Document>();
+  /** The row of each document in `records`, by `_id` key, in insertion order (the natural order). */
+  private readonly rows = new Map<string, number>();
+  private records = new RecordStore();
   readonly idIndex: IndexState;
   readonly indexes: IndexState[] = [];
   readonly uuid = new UUID();
@@ -69,8 +72,18 @@ export class Collection {
     return encodeValue(id, this.idFold);
   }
 
+  get size(): number {
+    return this.rows.size;
+  }
+
   getById(id: unknown): Document | undefined {
-    return this.docs.get(this.idKeyOf(id));
+    return this.getByIdKey(this.idKeyOf(id));
+  }
+
+  /** The stored document with this `_id` key (a new object at each call). */
+  getByIdKey(idKey: string): Document | undefined {
+    const row = this.rows.get(idKey);
+    return row === undefined ? undefined : this.records.get(row);
   }
 
   private duplicateIdError(id: unknown): DuplicateKeyError {
@@ -83,22 +96,20 @@ export class Collection {
 
   /**
    * Inserts a document that already has an `_id`; throws DuplicateKeyError before changing
-   * anything. `raw` is the document's BSON as received, reused by the journal when given; the
-   * document was then decoded from it by decodeStoredDocument, which pooled its strings.
+   * anything. `raw` is the document's BSON as received, reused by the journal when given.
    */
   insert(doc: Document, raw?: Uint8Array): void {
     const idKey = this.idKeyOf(doc._id);
-    if (this.docs.has(idKey)) throw this.duplicateIdError(doc._id);
+    if (this.rows.has(idKey)) throw this.duplicateIdError(doc._id);
     const keys: string[][] = [];
     for (const index of this.indexes) {
       const indexKeys = index.keysFor(doc, idKey);
       index.checkAvailable(this.ns, doc, indexKeys, idKey);
       keys.push(indexKeys);
     }
-    if (!raw) storedStrings.share(doc);
-    this.docs.set(idKey, doc);
-    this.idIndex.add([idKey], idKey, doc);
-    for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey, doc);
+    this.rows.set(idKey, this.records.add(doc));
+    this.idIndex.add([idKey], idKey);
+    for (let i = 0; i < keys.length; i++) this.indexes[i].add(keys[i], idKey);
     this.log?.put(this, doc, raw);
   }
 
@@ -114,16 +125,11 @@ export class Collection {
     }
     this.indexes.forEach((index, i) => {
       const [oldKeys, newKeys] = changes[i];
-      if (sameKeys(oldKeys, newKeys)) {
-        // Same entries; they now lead to the new version.
-        index.refresh(newKeys, idKey, next);
-        return;
-      }
+      if (sameKeys(oldKeys, newKeys)) return;
       index.remove(oldKeys, idKey);
-      index.add(newKeys, idKey, next);
+      index.add(newKeys, idKey);
     });
-    storedStrings.share(next);
-    this.docs.set(idKey, next);
+    this.records.replace(this.rows.get(idKey) as number, next);
     this.log?.put(this, next);
   }
 
@@ -131,14 +137,16 @@ export class Collection {
     const idKey = this.idKeyOf(doc._id);
     for (const index of this.indexes) index.remove(index.keysFor(doc, idKey), idKey);
     this.idIndex.remove([idKey], idKey);
-    this.docs.delete(idKey);
+    const row = this.rows.get(idKey);
+    if (row !== undefined) this.records.delete(row);
+    this.rows.delete(idKey);
     this.log?.remove(this, doc._id);
   }
 
   /** Index entries of every document, checked for duplicates when the index is unique. */
-  private entriesFor(index: IndexState): Array<[string, string, Document]> {
-    const entries: Array<[string, string, Document]> = [];
-    for (const [idKey, doc] of this.docs) for (const key of index.keysFor(doc, idKey)) entries.push([key, idKey, doc]);
+  private entriesFor(index: IndexState): Array<[string, string]> {
+    const entries: Array<[string, string]> = [];
+    for (const [idKey, row] of this.rows) for (const key of index.keysFor(this.records.get(row), idKey)) entries.push([key, idKey]);
     if (index.unique && !index.isIdIndex) {
       entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       for (let i = 1; i < entries.length; i++) {
@@ -146,7 +154,7 @@ export class Collection {
         const [previousKey, previousId] = entries[i - 1];
         const prefix = key.slice(0, key.length - idKey.length);
         if (previousId !== idKey && previousKey.slice(0, previousKey.length - previousId.length) === prefix) {
-          throw index.duplicateError(this.ns, this.docs.get(idKey) as Document, key, idKey);
+          throw index.duplicateError(this.ns, this.getByIdKey(idKey) as Document, key, idKey);
         }
       }
     }
@@ -155,6 +163,7 @@ export class Collection {
 
   /** Builds a new index over the existing documents; fails like mongod if they violate it. */
   addIndex(index: IndexState): void {
+    index.sharePrefixesBeforeId(this.collation?.level ?? 0);
     index.load(this.entriesFor(index));
     this.indexes.push(index);
     this.planCache.clear();
@@ -173,16 +182,23 @@ export class Collection {
   // Recovery: documents and index definitions come back without checks or journal records;
   // `rebuildIndexes` then builds every index in bulk.
 
-  /** A document decoded by decodeStoredDocument (its strings pooled). */
   restorePut(doc: Document): void {
-    this.docs.set(this.idKeyOf(doc._id), doc);
+    const idKey = this.idKeyOf(doc._id);
+    const row = this.rows.get(idKey);
+    if (row === undefined) this.rows.set(idKey, this.records.add(doc));
+    else this.records.replace(row, doc);
   }
 
   restoreRemove(id: unknown): void {
-    this.docs.delete(this.idKeyOf(id));
+    const idKey = this.idKeyOf(id);
+    const row = this.rows.get(idKey);
+    if (row === undefined) return;
+    this.records.delete(row);
+    this.rows.delete(idKey);
   }
 
   restoreIndex(index: IndexState): void {
+    index.sharePrefixesBeforeId(this.collation?.level ?? 0);
     this.indexes.push(index);
   }
 
@@ -193,12 +209,46 @@ export class Collection {
 
   /** Rebuilds every index from the documents in bulk (recovery). */
   rebuildIndexes(): void {
-    this.idIndex.load([...this.docs].map(([idKey, doc]) => [idKey, idKey, doc]));
+    this.idIndex.load([...this.rows.keys()].map((idKey) => [idKey, idKey]));
     for (const index of this.indexes) index.load(this.entriesFor(index));
   }
 
-  /** All documents in natural (insertion) order. */
+  /**
+   * All documents in natural (insertion) order, or its reverse, decoded one at a time. Forward, the
+   * walk follows changes made while it is paused (as a Map iterator does); in reverse it walks the
+   * `_id`s there were when it started, each document as it is when reached.
+   */
+  *documents(direction: 1 | -1 = 1): Generator<Document, void, undefined> {
+    if (direction === 1) {
+      for (const row of this.rows.values()) yield this.records.get(row);
+      return;
+    }
+    const idKeys = [...this.rows.keys()];
+    for (let i = idKeys.length - 1; i >= 0; i--) {
+      const doc = this.getByIdKey(idKeys[i]);
+      if (doc) yield doc;
+    }
+  }
+
   allDocuments(): Iterable<Document> {
-    return this.docs.values();
+    return this.documents(1);
+  }
+
+  /** The documents of this instant, to be read later (checkpoints): later writes do not change them. */
+  snapshot(): RecordSnapshot {
+    return this.records.snapshot(this.rows.values());
+  }
+
+  /** Lets go of every document and index entry at once (the collection was dropped). */
+  release(): void {
+    // Cleared, not replaced: a walk paused on the collection ends instead of reading freed rows.
+    this.rows.clear();
+    this.records = new RecordStore();
+    for (const index of this.allIndexes) index.load([]);
+  }
+
+  /** Bytes of the slabs holding the documents. */
+  get recordBytes(): number {
+    return this.records.slabBytes;
   }
 }

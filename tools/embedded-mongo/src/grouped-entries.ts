@@ -1,7 +1,6 @@
 import BTree from 'sorted-btree';
 import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
-import type { Document } from './bson-values';
-import { CHUNK, Group, lowerBound } from './id-group';
+import { CHUNK, compareDoubledIds, compareIds, Group, lowerBound, type IdOrder } from './id-group';
 
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export const NODE_SIZE = 64;
@@ -17,7 +16,6 @@ export const NODE_SIZE = 64;
  * end of its group (documents mostly arrive in `_id` order) instead of somewhere in a large tree.
  * A prefix held by one document only (an index ending with `_id`, or a value unique to it) keeps
  * that document's `_id` key as its group, in the tree only: no group object and no hash entry.
- * A group also holds each id's document (see Group), which walks hand over with the id.
  */
 export class GroupedEntries {
   /**
@@ -31,10 +29,28 @@ export class GroupedEntries {
   private lastGroup: Group | undefined = undefined;
   size = 0;
 
-  /** `chunkSize`: see Group (smaller in tests, to exercise splits). */
-  constructor(private readonly chunkSize = CHUNK) {}
+  /** How an entry's `_id` key compares with the part of a bound after its prefix. */
+  private readonly compareId: IdOrder;
 
-  add(prefix: string, idKey: string, doc: Document): void {
+  /**
+   * `chunkSize`: see Group (smaller in tests, to exercise splits). `doubledIds`: the index ends
+   * with `_id`, whose value is left out of the prefixes; an entry's key is then its prefix followed
+   * by its `_id` key twice (see compareDoubledIds), so that the documents of the other values share
+   * one prefix and one group instead of a prefix string each.
+   */
+  constructor(
+    private readonly chunkSize = CHUNK,
+    readonly doubledIds = false,
+  ) {
+    this.compareId = doubledIds ? compareDoubledIds : compareIds;
+  }
+
+  /** The part of an entry's key after its prefix. */
+  suffixOf(idKey: string): string {
+    return this.doubledIds ? idKey + idKey : idKey;
+  }
+
+  add(prefix: string, idKey: string): void {
     // Consecutive documents often share their index values (one upload's account and period).
     let group = prefix === this.lastPrefix ? this.lastGroup : this.byPrefix.get(prefix);
     if (!group) {
@@ -45,16 +61,12 @@ export class GroupedEntries {
       }
       const single = this.groups.get(prefix) as string;
       if (single === idKey) return;
-      // A second document with these values: the single id becomes a group (its document to be looked up).
-      group = Group.of(
-        single < idKey ? [single, idKey] : [idKey, single],
-        single < idKey ? [undefined, doc] : [doc, undefined],
-        this.chunkSize,
-      );
+      // A second document with these values: the single id becomes a group.
+      group = Group.of(single < idKey ? [single, idKey] : [idKey, single], this.chunkSize);
       this.groups.set(prefix, group);
       this.byPrefix.set(prefix, group);
       this.size++;
-    } else if (group.add(idKey, doc)) this.size++;
+    } else if (group.add(idKey)) this.size++;
     this.lastPrefix = prefix;
     this.lastGroup = group;
   }
@@ -76,13 +88,8 @@ export class GroupedEntries {
     if (prefix === this.lastPrefix) this.lastPrefix = null;
   }
 
-  /** The entry (prefix, `_id` key) now leads to `doc`, the new version of its document. */
-  refresh(prefix: string, idKey: string, doc: Document): void {
-    this.byPrefix.get(prefix)?.refresh(idKey, doc);
-  }
-
   /** Replaces the content by entries given as parallel arrays, sorted by prefix then `_id` key, without repeats. */
-  load(prefixes: string[], idKeys: string[], docs: Document[]): void {
+  load(prefixes: string[], idKeys: string[]): void {
     this.size = idKeys.length;
     const groupPrefixes: string[] = [];
     const groups: Entries[] = [];
@@ -90,7 +97,7 @@ export class GroupedEntries {
       let end = start + 1;
       while (end < prefixes.length && prefixes[end] === prefixes[start]) end++;
       groupPrefixes.push(prefixes[start]);
-      groups.push(end === start + 1 ? idKeys[start] : Group.of(idKeys.slice(start, end), docs.slice(start, end), this.chunkSize));
+      groups.push(end === start + 1 ? idKeys[start] : Group.of(idKeys.slice(start, end), this.chunkSize));
       start = end;
     }
     this.groups = bulkLoad<string, Entries>(groupPrefixes, groups, NODE_SIZE, compareStrings);
@@ -114,27 +121,24 @@ export class GroupedEntries {
       const idFrom = prefix < from ? from.slice(prefix.length) : undefined;
       const idEnd = end.startsWith(prefix) ? end.slice(prefix.length) : null;
       if (typeof group === 'string') {
-        if (idFrom !== undefined && group < idFrom) continue;
-        if (idEnd !== null && group >= idEnd) return;
+        if (idFrom !== undefined && this.compareId(group, idFrom) < 0) continue;
+        if (idEnd !== null && this.compareId(group, idEnd) >= 0) return;
         if (skip !== null && group === skip.idKey && prefix === skip.prefix) continue;
         at.prefix = prefix;
-        at.doc = undefined;
         yield group;
         continue;
       }
       // The group's ids walked in place (one generator for the whole walk).
       const chunks = group.chunks;
-      const docs = group.docs;
-      let c = idFrom === undefined ? 0 : group.chunkFor(idFrom);
-      let position = idFrom === undefined || chunks.length === 0 ? 0 : lowerBound(chunks[c], idFrom);
+      let c = idFrom === undefined ? 0 : group.chunkFor(idFrom, this.compareId);
+      let position = idFrom === undefined || chunks.length === 0 ? 0 : lowerBound(chunks[c], idFrom, this.compareId);
       walk: for (; c < chunks.length; c++, position = 0) {
         const chunk = chunks[c];
         for (; position < chunk.length; position++) {
           const idKey = chunk[position];
-          if (idEnd !== null && idKey >= idEnd) break walk;
+          if (idEnd !== null && this.compareId(idKey, idEnd) >= 0) break walk;
           if (skip !== null && idKey === skip.idKey && prefix === skip.prefix) continue;
           at.prefix = prefix;
-          at.doc = docs[c][position];
           yield idKey;
         }
       }
@@ -151,25 +155,22 @@ export class GroupedEntries {
       }
       const idTo = to.startsWith(prefix) ? to.slice(prefix.length) : undefined;
       if (typeof group === 'string') {
-        if (idTo !== undefined && group >= idTo) continue;
-        if (idFrom !== null && group < idFrom) return;
+        if (idTo !== undefined && this.compareId(group, idTo) >= 0) continue;
+        if (idFrom !== null && this.compareId(group, idFrom) < 0) return;
         at.prefix = prefix;
-        at.doc = undefined;
         yield group;
         continue;
       }
       const chunks = group.chunks;
-      const docs = group.docs;
       if (chunks.length === 0) continue;
-      let c = idTo === undefined ? chunks.length - 1 : group.chunkFor(idTo);
-      let position = idTo === undefined ? chunks[c].length - 1 : lowerBound(chunks[c], idTo) - 1;
+      let c = idTo === undefined ? chunks.length - 1 : group.chunkFor(idTo, this.compareId);
+      let position = idTo === undefined ? chunks[c].length - 1 : lowerBound(chunks[c], idTo, this.compareId) - 1;
       walk: for (; c >= 0; c--, position = c >= 0 ? chunks[c].length - 1 : 0) {
         const chunk = chunks[c];
         for (; position >= 0; position--) {
           const idKey = chunk[position];
-          if (idFrom !== null && idKey < idFrom) break walk;
+          if (idFrom !== null && this.compareId(idKey, idFrom) < 0) break walk;
           at.prefix = prefix;
-          at.doc = docs[c][position];
           yield idKey;
         }
       }
@@ -186,10 +187,9 @@ export interface Position {
   idKey: string;
 }
 
-/** Where a walk is: the entry's group prefix and, when the group holds it, its document. */
+/** Where a walk is: the entry's group prefix. */
 interface WalkPosition {
   prefix: string;
-  doc: Document | undefined;
 }
 
 export interface CursorStats {
@@ -208,9 +208,7 @@ export class GroupedCursor {
   private readonly ranges: Range[];
   private rangeIndex = 0;
   private walk: Generator<string, void, undefined> | null = null;
-  private readonly at: WalkPosition = { prefix: '', doc: undefined };
-  /** The document of the entry last returned, when its group holds it (else it is looked up by `_id`). */
-  doc: Document | undefined = undefined;
+  private readonly at: WalkPosition = { prefix: '' };
   /** The last entry returned (its `idKey` empty before the first). */
   private readonly last: Position = { prefix: '', idKey: '' };
   private version: number;
@@ -245,7 +243,6 @@ export class GroupedCursor {
       }
       this.last.prefix = this.at.prefix;
       this.last.idKey = step.value;
-      this.doc = this.at.doc;
       this.stats.keysExamined++;
       return step.value;
     }
@@ -254,8 +251,8 @@ export class GroupedCursor {
   /** The walk of the current range from its start, or just past `after`. */
   private open(after: Position | null): Generator<string, void, undefined> {
     const range = this.ranges[this.rangeIndex];
-    const afterKey = after ? after.prefix + after.idKey : null;
     const grouped = this.owner.grouped;
+    const afterKey = after ? after.prefix + grouped.suffixOf(after.idKey) : null;
     if (this.direction === 1) {
       const resumes = afterKey !== null && afterKey >= range.start;
       return grouped.ascending(resumes ? (afterKey as string) : range.start, range.end, resumes ? after : null, this.at);

@@ -1,5 +1,3 @@
-import type { Document } from './bson-values';
-
 /** Ids per chunk of a group: appending is a push; an insertion or removal moves at most twice this many. */
 export const CHUNK = 256;
 
@@ -11,37 +9,23 @@ export const CHUNK = 256;
 export class Group {
   /** Read by index walks (grouped-entries.ts), changed only here. */
   readonly chunks: string[][] = [];
-  /**
-   * The document of each id, in the same places: a walk hands it over without a lookup by `_id`
-   * (undefined where it is not known, then looked up).
-   */
-  readonly docs: Array<Array<Document | undefined>> = [];
   size = 0;
 
   constructor(private readonly chunkSize = CHUNK) {}
 
-  static of(sortedIds: string[], docs: Array<Document | undefined>, chunkSize = CHUNK): Group {
+  static of(sortedIds: string[], chunkSize = CHUNK): Group {
     const group = new Group(chunkSize);
-    for (let start = 0; start < sortedIds.length; start += chunkSize) {
-      group.chunks.push(sortedIds.slice(start, start + chunkSize));
-      group.docs.push(docs.slice(start, start + chunkSize));
-    }
+    for (let start = 0; start < sortedIds.length; start += chunkSize) group.chunks.push(sortedIds.slice(start, start + chunkSize));
     group.size = sortedIds.length;
     return group;
   }
 
-  /** Adds `idKey` with its document; false if it was there. */
-  add(idKey: string, doc: Document | undefined): boolean {
-    const lastChunk = this.chunks.length - 1;
-    const last = this.chunks[lastChunk];
+  /** Adds `idKey`; false if it was there. */
+  add(idKey: string): boolean {
+    const last = this.chunks[this.chunks.length - 1];
     if (last === undefined || idKey > last[last.length - 1]) {
-      if (last === undefined || last.length >= this.chunkSize) {
-        this.chunks.push([idKey]);
-        this.docs.push([doc]);
-      } else {
-        last.push(idKey);
-        this.docs[lastChunk].push(doc);
-      }
+      if (last === undefined || last.length >= this.chunkSize) this.chunks.push([idKey]);
+      else last.push(idKey);
       this.size++;
       return true;
     }
@@ -50,11 +34,7 @@ export class Group {
     const at = lowerBound(chunk, idKey);
     if (chunk[at] === idKey) return false;
     chunk.splice(at, 0, idKey);
-    this.docs[c].splice(at, 0, doc);
-    if (chunk.length > 2 * this.chunkSize) {
-      this.chunks.splice(c + 1, 0, chunk.splice(this.chunkSize));
-      this.docs.splice(c + 1, 0, this.docs[c].splice(this.chunkSize));
-    }
+    if (chunk.length > 2 * this.chunkSize) this.chunks.splice(c + 1, 0, chunk.splice(this.chunkSize));
     this.size++;
     return true;
   }
@@ -67,43 +47,56 @@ export class Group {
     const at = lowerBound(chunk, idKey);
     if (chunk[at] !== idKey) return false;
     chunk.splice(at, 1);
-    this.docs[c].splice(at, 1);
-    if (chunk.length === 0) {
-      this.chunks.splice(c, 1);
-      this.docs.splice(c, 1);
-    }
+    if (chunk.length === 0) this.chunks.splice(c, 1);
     this.size--;
     return true;
   }
 
-  /** Gives `idKey` its document's new version. */
-  refresh(idKey: string, doc: Document): void {
-    if (this.size === 0) return;
-    const c = this.chunkFor(idKey);
-    const at = lowerBound(this.chunks[c], idKey);
-    if (this.chunks[c][at] === idKey) this.docs[c][at] = doc;
-  }
-
-  /** The chunk that holds `idKey` or would: the last whose first id is <= it (the first if none). */
-  chunkFor(idKey: string): number {
+  /**
+   * The chunk that holds `idKey` or would: the last whose first id is <= it (the first if none).
+   * `compare` orders an id against `idKey` (a bound, see GroupedEntries).
+   */
+  chunkFor(idKey: string, compare: IdOrder = compareIds): number {
     let low = 0;
     let high = this.chunks.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if (this.chunks[middle][0] <= idKey) low = middle;
+      if (compare(this.chunks[middle][0], idKey) <= 0) low = middle;
       else high = middle - 1;
     }
     return low;
   }
 }
 
-/** The first position whose id is >= `idKey`. */
-export function lowerBound(ids: string[], idKey: string): number {
+/** How an id compares with a bound: negative, zero or positive. */
+export type IdOrder = (id: string, bound: string) => number;
+
+export const compareIds: IdOrder = (id, bound) => (id < bound ? -1 : id > bound ? 1 : 0);
+
+/**
+ * How `id + id` compares with `bound`, without making that string: the order of an index whose
+ * last field is `_id`, whose entries are their other values followed by the `_id` twice (once as
+ * the field, once as the entry's own `_id` key). Encodings are prefix-free, so ids keep their
+ * order when doubled.
+ */
+export const compareDoubledIds: IdOrder = (id, bound) => {
+  const length = id.length;
+  const limit = Math.min(2 * length, bound.length);
+  for (let i = 0; i < limit; i++) {
+    const a = id.charCodeAt(i < length ? i : i - length);
+    const b = bound.charCodeAt(i);
+    if (a !== b) return a - b;
+  }
+  return 2 * length - bound.length;
+};
+
+/** The first position whose id is >= `idKey` (under `compare`). */
+export function lowerBound(ids: string[], idKey: string, compare: IdOrder = compareIds): number {
   let low = 0;
   let high = ids.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (ids[middle] < idKey) low = middle + 1;
+    if (compare(ids[middle], idKey) < 0) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -58,7 +58,9 @@ export class IndexState {
   /** Whole keys of a unique index. */
   private entries = new BTree<string, string>(undefined, compareStrings, NODE_SIZE);
   /** Entries of a non-unique index. */
-  readonly grouped = new GroupedEntries();
+  grouped = new GroupedEntries();
+  /** Fields whose values make a key: all of them, or all but a last `_id` (see sharePrefixesBeforeId). */
+  private keyFields: number;
   /** Changes with every modification of the tree: a cursor saved before a change re-seeks. */
   version = 0;
   /** Set when the index is dropped (queries using it stop with QueryPlanKilled). */
@@ -85,6 +87,21 @@ export class IndexState {
     this.paths = this.fields.map((field) => field.split('.'));
     this.values = this.fields.map(() => undefined);
     this.keyCache = this.unique ? null : new IndexKeyCache();
+    this.keyFields = this.fields.length;
+  }
+
+  /**
+   * Before the first entry, told the fold of the collection's `_id` keys: a non-unique index ending
+   * with `_id: 1` whose fold is the same leaves the `_id` out of its prefixes, since an entry's own
+   * `_id` key, which follows, encodes the same value (GroupedEntries' doubled ids). The documents
+   * of one tenant and account then share a prefix and a group, as in the index without `_id`,
+   * instead of each making a prefix string and a tree entry of its own.
+   */
+  sharePrefixesBeforeId(idLevel: FoldLevel): void {
+    const last = this.fields.length - 1;
+    if (this.unique || last < 1 || this.fields[last] !== '_id' || this.directions[last] !== 1 || idLevel !== this.level) return;
+    this.keyFields = last;
+    this.grouped = new GroupedEntries(undefined, true);
   }
 
   get isMultikey(): boolean {
@@ -109,9 +126,10 @@ export class IndexState {
     if (this.isIdIndex) return [idKey];
     if (this.partialFilter && !this.partialFilter.test(doc)) return [];
     const values = this.values;
-    let allMissing = true;
+    // A document always has an `_id`: an index ending with it never leaves one out as sparse.
+    let allMissing = this.keyFields === this.fields.length;
     let cacheable = this.keyCache !== null;
-    for (let i = 0; i < this.paths.length; i++) {
+    for (let i = 0; i < this.keyFields; i++) {
       const value = resolvePath(doc, this.paths[i]);
       if (value === ARRAY) return this.multikeyKeys(doc, idKey);
       if (value !== undefined) allMissing = false;
@@ -122,7 +140,7 @@ export class IndexState {
     const cached = cacheable ? (this.keyCache as IndexKeyCache).get(values) : undefined;
     if (cached !== undefined) return [cached];
     writer.reset();
-    for (let i = 0; i < values.length; i++) {
+    for (let i = 0; i < this.keyFields; i++) {
       const start = writer.length;
       writer.value(values[i], this.fold);
       if (this.directions[i] === -1) writer.complementSince(start);
@@ -144,6 +162,7 @@ export class IndexState {
     let keys = [''];
     perField.forEach(({ values, isArray }, i) => {
       if (isArray) this.multikeyFields[i] = true;
+      if (i >= this.keyFields) return;
       const encoded = values.map((value) => {
         const key = encodeValue(value, this.fold);
         return this.directions[i] === 1 ? key : complement(key);
@@ -211,19 +230,14 @@ export class IndexState {
     }
   }
 
-  add(keys: string[], idKey: string, doc: Document): void {
+  add(keys: string[], idKey: string): void {
     this.version++;
     if (this.unique) {
       // A unique index is checked against its tree before every insertion.
       for (const key of keys) this.entries.set(key, idKey);
       return;
     }
-    for (const prefix of keys) this.grouped.add(prefix, idKey, doc);
-  }
-
-  /** The document of entries `keys` was replaced by `doc` (same keys). */
-  refresh(keys: string[], idKey: string, doc: Document): void {
-    if (!this.unique) for (const prefix of keys) this.grouped.refresh(prefix, idKey, doc);
+    for (const prefix of keys) this.grouped.add(prefix, idKey);
   }
 
   remove(keys: string[], idKey: string): void {
@@ -232,15 +246,14 @@ export class IndexState {
     else for (const prefix of keys) this.grouped.delete(prefix, idKey);
   }
 
-  /** Replaces the whole content by these entries, [key from keysFor, `_id` key, document] (index builds and recovery). */
-  load(entries: Array<[string, string, Document]>): void {
+  /** Replaces the whole content by these entries, [key from keysFor, `_id` key] (index builds and recovery). */
+  load(entries: Array<[string, string]>): void {
     this.version++;
     if (!this.unique) {
       entries.sort((a, b) => compareStrings(a[0], b[0]) || compareStrings(a[1], b[1]));
       this.grouped.load(
         entries.map((entry) => entry[0]),
         entries.map((entry) => entry[1]),
-        entries.map((entry) => entry[2]),
       );
       return;
     }
@@ -268,8 +281,6 @@ export type IndexCursor = TreeCursor | GroupedCursor;
  * returned, as mongod's index cursors do when they restore their position after a yield.
  */
 export class TreeCursor {
-  /** Documents are looked up by `_id` (see GroupedCursor.doc). */
-  readonly doc: Document | undefined = undefined;
   private readonly ranges: KeyRange[];
   private rangeIndex = 0;
   private entries: Iterator<[string, string]> | null = null;

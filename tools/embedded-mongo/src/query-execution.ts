@@ -47,8 +47,7 @@ export class PlanRunner {
     this.seen = plan.kind === 'ixscan' && plan.index.isMultikey ? new Set() : null;
     if (!collection || plan.kind === 'eof' || plan.kind === 'idhack') this.source = null;
     else if (plan.kind === 'collscan') {
-      const docs = plan.direction === 1 ? collection.docs.values() : [...collection.docs.values()].reverse().values();
-      this.source = docs;
+      this.source = collection.documents(plan.direction);
     } else this.source = plan.index.cursor(plan.bounds.ranges, plan.direction, this.stats);
   }
 
@@ -71,7 +70,7 @@ export class PlanRunner {
     if (plan.kind === 'idhack') {
       if (stats.isEOF) return EOF;
       stats.isEOF = true;
-      const doc = this.collection?.docs.get(plan.idKey);
+      const doc = this.collection?.getByIdKey(plan.idKey);
       stats.keysExamined = doc ? 1 : 0;
       stats.docsExamined = doc ? 1 : 0;
       if (doc) stats.advanced++;
@@ -96,8 +95,7 @@ export class PlanRunner {
         }
         this.seen.add(idKey);
       }
-      // A grouped index hands over the document with its id; otherwise it is looked up.
-      doc = (this.source as IndexCursor).doc ?? this.collection?.docs.get(idKey);
+      doc = this.collection?.getByIdKey(idKey);
       if (!doc) return null;
       stats.docsExamined++;
       if (!plan.covered && !this.matcher.test(doc)) return null;

@@ -2,6 +2,7 @@ import type { Document } from './bson-values';
 import type { ResolvedCollation } from './collation';
 import { Collection, type ChangeLog } from './collection';
 import { commandError } from './errors';
+import { releaseDroppedMemory } from './memory-release';
 
 const INVALID_DB_CHARS = /[/\\. "$\0]/;
 
@@ -19,6 +20,14 @@ export function validateCollectionName(db: string, name: unknown): string {
     throw commandError('InvalidNamespace', `Invalid collection name: ${db}.${name}`);
   }
   return name;
+}
+
+/** A dropped collection: queries still running on it stop, and its memory goes back to the system. */
+function release(collection: Collection): void {
+  collection.dropped = true;
+  const bytes = collection.recordBytes;
+  collection.release();
+  releaseDroppedMemory(bytes);
 }
 
 /**
@@ -61,8 +70,8 @@ export class Storage {
     const collections = this.databases.get(db);
     const collection = collections?.get(name);
     if (!collections || !collection) return false;
-    collection.dropped = true;
     collections.delete(name);
+    release(collection);
     if (collections.size === 0) this.databases.delete(db);
     this.changeLog?.dropCollection(db, name);
     return true;
@@ -71,8 +80,8 @@ export class Storage {
   dropDatabase(db: string): void {
     const collections = this.databases.get(db);
     if (!collections) return;
-    for (const collection of collections.values()) collection.dropped = true;
     this.databases.delete(db);
+    for (const collection of collections.values()) release(collection);
     this.changeLog?.dropDatabase(db);
   }
 

@@ -8,15 +8,15 @@ import { LocalComponent, logFile, pidFile } from './local-component';
 export const EMBEDDED_MONGO_CLI = path.join('tools', 'embedded-mongo', 'cli.ts');
 
 /**
- * V8 options of the store process. Everything lives in its heap: room for benchmark-sized data
- * sets. Young semi-spaces of 64 MiB (V8's default is 16): the buffers of an insert batch (the
- * message, the socket's chunks: ~10 MB for 10,000 line items) then die young instead of being
- * promoted, and buffers promoted count as external memory until a full collection, of which V8
- * starts one for every 64 MiB of them (tracing the whole heap). At 1,000,000 line items this
- * took the store's CPU per inserted row from ~19 to ~12 µs (docs/benchmarks.md, Store).
+ * V8 options of the store process. Room for benchmark-sized data sets in its heap. Young
+ * semi-spaces of 16 MiB (V8's default): the stored documents are compact records in slabs outside
+ * the heap (tools/embedded-mongo/README.md), so a full collection has little to trace and the
+ * larger young generation of 64 MiB semi-spaces the store had before bought no CPU any more
+ * (62 against 70 µs per FOCUS line item inserted) but kept ~130 MB resident for good after the
+ * first large load (npm run bench:store-memory).
  */
 export function mongoNodeOptions(): string[] {
-  return [`--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`, '--max-semi-space-size=64'];
+  return [`--max-old-space-size=${process.env.STACK_MONGO_HEAP_MB ?? '8192'}`, '--max-semi-space-size=16'];
 }
 
 /**

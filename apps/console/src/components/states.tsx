@@ -74,13 +74,13 @@ export function Card({
 
 /** The status of an upload or a job, as a coloured badge. */
 export function StatusBadge({ status }: { status: string }) {
-  const tone = /enriched|succeeded|completed$/.test(status)
+  const tone = /enriched|imported|succeeded|completed$/.test(status)
     ? 'ok'
     : /failed|terminated/.test(status)
       ? 'bad'
       : /errors/.test(status)
         ? 'warn'
-        : /enriching|running|queued|uploaded/.test(status)
+        : /enriching|importing|running|queued|uploaded/.test(status)
           ? 'busy'
           : 'idle';
   return <span class={`badge ${tone}`}>{status.replace(/_/g, ' ')}</span>;

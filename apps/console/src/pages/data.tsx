@@ -66,7 +66,7 @@ function UploadActions({
   if (!manages) return null;
   return (
     <>
-      {['failed', 'uploaded', 'enriched', 'enriched_with_errors'].includes(upload.status) && (
+      {['failed', 'uploaded', 'enriched', 'enriched_with_errors', 'imported', 'imported_with_errors'].includes(upload.status) && (
         <button type="button" class="button ghost small" disabled={enrich.busy} onClick={async () => (await enrich.run(), onChanged())}>
           {upload.status === 'uploaded' ? 'Enrich' : 'Enrich again'}
         </button>
@@ -147,7 +147,9 @@ export default function Data() {
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [providers.join(',')]);
   // while an upload enriches, the list follows it
-  const active = uploads.data?.some((upload) => upload.status === 'enriching' || upload.status === 'uploaded');
+  const active = uploads.data?.some(
+    (upload) => upload.status === 'enriching' || upload.status === 'importing' || upload.status === 'uploaded',
+  );
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(uploads.reload, 2000);

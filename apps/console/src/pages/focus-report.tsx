@@ -6,7 +6,7 @@ import { RejectedRows } from '../components/rejections';
 import { StatusBadge } from '../components/states';
 
 /** Statuses of an upload an import has run on: importing it once more replaces its rows (`again`). */
-export const IMPORTED = new Set<Upload['status']>(['enriched', 'enriched_with_errors', 'failed', 'superseded']);
+export const IMPORTED = new Set<Upload['status']>(['imported', 'imported_with_errors', 'failed', 'superseded']);
 
 type Part = NonNullable<Upload['parts']>[number];
 type Rule = NonNullable<Upload['conformance']>['rules'][number];
@@ -144,7 +144,7 @@ export function FocusReport({ upload }: { upload: Upload }) {
         </div>
       )}
 
-      {upload.rowsWritten > 0 && ['enriched', 'enriched_with_errors'].includes(upload.status) && (
+      {upload.rowsWritten > 0 && ['imported', 'imported_with_errors'].includes(upload.status) && (
         <FocusExportButtons query={{ uploadRefId: upload.GPDUploadRefId }} label="Download its rows as" />
       )}
     </div>

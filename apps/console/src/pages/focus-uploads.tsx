@@ -36,7 +36,7 @@ function FocusUploadActions({
   );
   const problem = again.error ?? cleanup.error;
   useEffect(() => report(problem), [problem]);
-  if (!manages || upload.status === 'enriching' || upload.status === 'cleaned') return null;
+  if (!manages || upload.status === 'importing' || upload.status === 'cleaned') return null;
   return (
     <>
       <button type="button" class="button ghost small" disabled={again.busy} onClick={async () => (await again.run(), onChanged())}>
@@ -93,7 +93,7 @@ export function FocusUploads({ refresh }: { refresh: number }) {
       unwrap(costasset.GET('/api/costasset/v1/focus/uploads', { params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } } })),
     [cursor, refresh],
   );
-  const active = page.data?.items.some((upload) => upload.status === 'enriching');
+  const active = page.data?.items.some((upload) => upload.status === 'importing');
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(page.reload, 2000);

@@ -56,6 +56,7 @@ function detector(data: () => DailyRow[]) {
   const anomalies = new MemoryAnomalies();
   const notify = jest.fn().mockResolvedValue(2);
   const planner = {
+    view: jest.fn().mockResolvedValue({ rollupsReady: true, exclusion: {} }),
     choose: jest.fn().mockResolvedValue({ source: 'rollup', rollupLevel: 'day' }),
     aggregate: jest.fn(async () => data()),
   };

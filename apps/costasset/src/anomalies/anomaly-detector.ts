@@ -112,10 +112,11 @@ export class AnomalyDetector {
     const match = {
       chargePeriodStart: { $gte: new Date(range.from * 86_400_000), $lt: new Date((range.to + 1) * 86_400_000) },
     };
-    const where = await this.planner.choose(tenantId, match, [...SERIES_DIMENSIONS, 'cost', 'chargePeriodStart']);
+    const view = await this.planner.view(tenantId);
+    const where = await this.planner.choose(tenantId, match, [...SERIES_DIMENSIONS, 'cost', 'chargePeriodStart'], view);
     result.source = where.source;
     const day = where.source === 'rollup' ? '$chargePeriodStart' : LINE_ITEM_DAY;
-    const rows = await this.planner.aggregate<DailyRow>(tenantId, where, dailySeriesPipeline(match, SERIES_DIMENSIONS, day));
+    const rows = await this.planner.aggregate<DailyRow>(tenantId, where, dailySeriesPipeline(match, SERIES_DIMENSIONS, day), view);
     if (rows.length === 0) return result;
 
     // the latest day holding data: the series end there, and the scored days are counted back from it

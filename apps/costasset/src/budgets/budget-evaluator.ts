@@ -5,7 +5,7 @@ import { CurrencyService } from '../currency/currency.service';
 import { combineFilters } from '../expressions';
 import { groupFilter } from '../resource-groups/group-expression';
 import { VisibilityService } from '../resource-groups/visibility.service';
-import { RollupPlanner } from '../rollups/rollup-planner';
+import { CostView, RollupPlanner } from '../rollups/rollup-planner';
 import { BudgetaryUnit } from './dto/budget.dto';
 import { FORECAST_MONTHS, forecastWindowStart, outlookByPeriod } from './budget-forecast';
 import type { ScopeDescription } from './budget-message';
@@ -32,6 +32,11 @@ export class BudgetEvaluator {
     private readonly currency: CurrencyService,
   ) {}
 
+  /** What a request evaluating several budgets reads them all through (`RollupPlanner.view`): pass it to `units`. */
+  view(tenantId: string): Promise<CostView> {
+    return this.planner.view(tenantId);
+  }
+
   async scopeFilter(tenantId: string, budget: Pick<Budget, 'scopeExpr' | 'scopeGroupId'>): Promise<Record<string, unknown>> {
     if (budget.scopeGroupId) return this.visibility.budgetaryFilter(tenantId, budget.scopeGroupId);
     return groupFilter(budget.scopeExpr ?? '');
@@ -50,15 +55,17 @@ export class BudgetEvaluator {
   /**
    * The budget's rows per period. `visible` narrows the actuals and the daily costs the forecast
    * reads to what a caller may see (its visibility filter); without it they cover the whole scope
-   * (System Admins, threshold events). `now` says which period is current (UTC).
+   * (System Admins, threshold events). `now` says which period is current (UTC). `view`: what the
+   * caller read the other budgets through (`RollupPlanner.view`), else looked up with the conversion.
    */
   async units(
     tenantId: string,
     budget: StoredBudget,
     visible: Record<string, unknown> | null = null,
     now: Date = new Date(),
+    view?: CostView,
   ): Promise<BudgetaryUnit[]> {
-    const conversion = await this.currency.conversionFor(tenantId);
+    const [conversion, costView] = await Promise.all([this.currency.conversionFor(tenantId), view ?? this.planner.view(tenantId)]);
     const rate = conversion.rateOf(budget.currency) ?? Number.NaN;
     const amount = round(budget.amount * rate);
     const periods = periodsBetween(budget.startPeriod, budget.endPeriod);
@@ -72,7 +79,12 @@ export class BudgetEvaluator {
       { period: { $gte: firstPeriod, $lte: budget.endPeriod } },
       visible,
     );
-    const where = await this.planner.choose(tenantId, filter, daily ? ['period', 'chargePeriodStart', 'cost'] : ['period', 'cost']);
+    const where = await this.planner.choose(
+      tenantId,
+      filter,
+      daily ? ['period', 'chargePeriodStart', 'cost'] : ['period', 'cost'],
+      costView,
+    );
     const dayOf = { $dateToString: { format: '%Y-%m-%d', date: '$chargePeriodStart' } };
     const group = daily
       ? {
@@ -80,7 +92,7 @@ export class BudgetEvaluator {
           cost: { $sum: '$cost' },
         }
       : { _id: '$period', cost: { $sum: '$cost' } };
-    const rows = await this.planner.aggregate<Row>(tenantId, where, [{ $match: filter }, { $group: group }] as PipelineStage[]);
+    const rows = await this.planner.aggregate<Row>(tenantId, where, [{ $match: filter }, { $group: group }] as PipelineStage[], costView);
 
     const actualByPeriod = new Map<string, number>();
     const costByDay = new Map<string, number>();

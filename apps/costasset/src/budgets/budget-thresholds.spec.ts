@@ -2,7 +2,7 @@ import { Types } from 'mongoose';
 import type { MessageBus } from '@lib/messaging';
 import type { CurrencyService } from '../currency/currency.service';
 import type { VisibilityService } from '../resource-groups/visibility.service';
-import type { CostSource, RollupPlanner } from '../rollups/rollup-planner';
+import type { CostSource, CostView, RollupPlanner } from '../rollups/rollup-planner';
 import { BudgetEvaluator, StoredBudget } from './budget-evaluator';
 import { BudgetMonitor } from './budget-monitor';
 import { CrossingKindMigration } from './crossing-kind-migration';
@@ -59,6 +59,10 @@ class FakePlanner {
   readonly lineItems: LineItem[] = [];
   readonly chosen: { filter: Doc; fields: readonly string[] }[] = [];
   source: CostSource = { source: 'rollup', rollupLevel: 'month' };
+
+  async view(): Promise<CostView> {
+    return { rollupsReady: true, exclusion: {} };
+  }
 
   async choose(_tenantId: string, filter: Doc, fields: readonly string[]): Promise<CostSource> {
     this.chosen.push({ filter, fields });

@@ -85,8 +85,9 @@ export class BudgetsService {
    */
   async budgetaryUnits(principal: Principal): Promise<BudgetaryUnit[]> {
     const budgets = await this.visibleBudgets(principal);
-    const visible = await this.visibility.filterFor(principal);
-    const units = await Promise.all(budgets.map((budget) => this.evaluator.units(principal.tenantId, budget, visible)));
+    // one import view and readiness for all of them: every budget reads the same line items
+    const [visible, view] = await Promise.all([this.visibility.filterFor(principal), this.evaluator.view(principal.tenantId)]);
+    const units = await Promise.all(budgets.map((budget) => this.evaluator.units(principal.tenantId, budget, visible, undefined, view)));
     return units.flat();
   }
 

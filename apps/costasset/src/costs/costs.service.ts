@@ -69,14 +69,16 @@ export class CostsService {
     const groupBy = parseGroupings(query.groupBy ?? []);
     if (groupBy.filter((grouping) => 'tag' in grouping).length > 1) throw CostsProblems.invalid('groupBy', 'groupBy holds at most one tag');
     const expression = filterOf(query.filter);
-    const [visible, currencies, rollupsReady] = await Promise.all([
+    const [visible, currencies, view] = await Promise.all([
       this.visibility.filterFor(principal),
       this.currency.currencies(principal.tenantId),
-      this.planner.ready(principal.tenantId),
+      this.planner.view(principal.tenantId),
     ]);
     const selection = combineFilters(expression, visible);
     const defaultEnd =
-      query.from === undefined && query.to === undefined ? await this.latestPeriod(principal.tenantId, selection) : currentPeriod();
+      query.from === undefined && query.to === undefined
+        ? await this.latestPeriod(principal.tenantId, combineFilters(selection, view.exclusion))
+        : currentPeriod();
     const range = resolveRange(query, defaultEnd);
     const plan: CostsPlan = {
       range,
@@ -93,13 +95,13 @@ export class CostsService {
       'billingCurrency',
       bucketField,
     ];
-    const where = await this.planner.choose(principal.tenantId, plan.match, read, rollupsReady);
+    const where = await this.planner.choose(principal.tenantId, plan.match, read, view);
     const source = costsSource(where);
-    const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, where, costsPipeline(plan, source));
+    const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, where, costsPipeline(plan, source), view);
     return assembleCosts(rows, plan, currencies.defaultCurrency, source);
   }
 
-  /** The latest period holding data the caller may see (on the tenant + period index), else the current month. */
+  /** The latest period holding data the caller may see, published (on the tenant + period index), else the current month. */
   private async latestPeriod(tenantId: string, selection: Record<string, unknown>): Promise<string> {
     const [latest] = await this.lineItems.find(tenantId, selection, { sort: { period: -1 }, limit: 1 }, { period: 1 });
     return latest?.period ?? currentPeriod();

@@ -33,7 +33,7 @@ export class FocusExportService {
   ) {}
 
   async export(principal: Principal, query: ExportFocusQuery): Promise<FocusExport> {
-    const filter = await this.lineItems.filterOf(principal, query);
+    const filter = await this.lineItems.costFilterOf(principal, query);
     const names = await this.costs.aggregate<{ _id: string }>(principal.tenantId, [
       { $match: { ...filter, 'customColumns.0': { $exists: true } } },
       { $unwind: '$customColumns' },

@@ -26,8 +26,7 @@ export class HousekeepingController {
   @Post('clean')
   @HttpCode(200)
   @ApiOperation({
-    summary:
-      'Removes all enriched data of the tenant (cost line items, assets, utilization); enriched or failed GPD uploads become `cleaned`',
+    summary: 'Removes all enriched data of the tenant (cost line items, assets, utilization); loaded or failed uploads become `cleaned`',
   })
   @ApiOkResponse({ type: EnrichedCleanupResult })
   clean(@CurrentPrincipal() principal: Principal): Promise<EnrichedCleanupResult> {

@@ -47,11 +47,7 @@ export class HousekeepingService {
   async enriched(tenantId: string): Promise<EnrichedCleanupResult> {
     const periods = await this.periods(tenantId, {});
     const removed = await this.removeData(tenantId, {});
-    const gpdUploadsCleaned = await this.uploads.updateMany(
-      tenantId,
-      { status: { $in: ['enriched', 'enriched_with_errors', 'failed', 'superseded'] } },
-      { $set: { status: 'cleaned' } },
-    );
+    const gpdUploadsCleaned = await this.uploads.markAllCleaned(tenantId);
     await this.changed(tenantId, periods, removed);
     return { removed, gpdUploadsCleaned };
   }

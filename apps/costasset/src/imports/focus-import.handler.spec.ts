@@ -3,18 +3,27 @@ import type { Client } from 'minio';
 import type { MessageBus } from '@lib/messaging';
 import type { Metrics } from '@lib/metrics';
 import type { CostassetEnvironment } from '../costasset.environment';
-import type { ImportReferenceData } from './map/reference-data';
+import type { ModuleRef } from '@nestjs/core';
+import { ImportReferenceData } from './map/reference-data';
 import type { CoreSettingsClient } from '../feature-flags/core-settings.client';
-import type { UploadsRepository } from '../uploads/uploads.repository';
+import { CurrencyConverter } from '../currency/currency-converter';
+import { UploadsRepository } from '../uploads/uploads.repository';
+import type { UploadRecords } from '../uploads/upload-records';
 import { ImportVisibility } from '../uploads/import-visibility';
 import type { UploadAccess } from '../uploads/upload-access';
-import { UploadOutcomes } from '../uploads/upload-outcomes';
 import type { Upload, UploadPart } from '../uploads/schemas/upload.schema';
 import { CompletedWithErrors, JobContext, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
+import { TransientFault } from '../jobs/faults';
 import type { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import type { RollupsService } from '../rollups/rollups.service';
 import { FocusImportHandler } from './focus-import.handler';
+import { ImportSources } from './read/import-sources';
+import { ImportOutcomes } from './report/import-outcomes';
+import { DiscoveryGate } from './rules/discovery-gate';
+import type { ImportViews } from '../rollups/import-views';
 import { ImportReplacement } from './write/import-replacement';
+import { LineItemWriter } from './write/line-item-writer';
+import { UploadRows } from './write/upload-rows';
 
 /**
  * The FOCUS import's rules, with the upload records, the line items and the stored files in memory:
@@ -145,20 +154,6 @@ function world(options: { thresholdPercent?: number; batchSize?: number; visibil
   const tracker = { touch: jest.fn(async () => undefined), written: jest.fn(), finish: jest.fn(async () => undefined), maintenanceMs: 0 };
   const rollups = { track: jest.fn(() => tracker), begin: jest.fn(async () => undefined), refresh: jest.fn(async () => undefined) };
   const metrics = { ingestionRows: jest.fn() };
-  const outcomes = new UploadOutcomes(
-    uploads as unknown as UploadsRepository,
-    env,
-    costs as unknown as CostLineItemRepository,
-    assets as unknown as AssetRepository,
-    utilization as unknown as UtilizationRepository,
-    rollups as unknown as RollupsService,
-    metrics as unknown as Metrics,
-  );
-  const replacement = new ImportReplacement(
-    uploads as unknown as UploadsRepository,
-    costs as unknown as CostLineItemRepository,
-    rollups as unknown as RollupsService,
-  );
   const conversion = { corporateCurrency: 'USD', rateOf: (currency: string) => ({ USD: 1, EUR: 1.1 })[currency] };
   const reference = {
     conversion: jest.fn(async () => conversion),
@@ -166,20 +161,47 @@ function world(options: { thresholdPercent?: number; batchSize?: number; visibil
   };
   const settings = { isEnabled: jest.fn(async () => false), listValue: jest.fn(async () => []) };
   const bus = { publish: jest.fn(async () => undefined) };
+  /** The import view's calls, in order, beside the line items written (`rowsAt`: cost rows stored at the call). */
+  const viewCalls: { call: string; uploadRefId?: string; entries?: unknown[]; rowsAt: number }[] = [];
+  const views = {
+    hide: jest.fn(
+      async (_tenant: string, uploadRefId: string) => void viewCalls.push({ call: 'hide', uploadRefId, rowsAt: costs.docs.length }),
+    ),
+    publish: jest.fn(async (_tenant: string, uploadRefId: string, entries: unknown[]) => {
+      viewCalls.push({ call: 'publish', uploadRefId, entries, rowsAt: costs.docs.length });
+    }),
+    release: jest.fn(
+      async (_tenant: string, entries: unknown[]) => void viewCalls.push({ call: 'release', entries, rowsAt: costs.docs.length }),
+    ),
+  };
   const access = { importVisibility: jest.fn(async () => new ImportVisibility(options.visibility ?? null)) };
-  const handler = new FocusImportHandler(
-    uploads as unknown as UploadsRepository,
+  const records = new UploadsRepository(uploads as unknown as UploadRecords);
+  const rows = new UploadRows(
     costs as unknown as CostLineItemRepository,
     assets as unknown as AssetRepository,
     utilization as unknown as UtilizationRepository,
-    store as unknown as Client,
-    env,
-    reference as unknown as ImportReferenceData,
-    settings as unknown as CoreSettingsClient,
-    outcomes,
-    replacement,
-    bus as unknown as MessageBus,
     rollups as unknown as RollupsService,
+    views as unknown as ImportViews,
+  );
+  const ports = {
+    get: (token: unknown) => (token === CurrencyConverter ? { conversionFor: reference.conversion } : { snapshot: reference.metadata }),
+  };
+  const handler = new FocusImportHandler(
+    records,
+    new ImportSources(store as unknown as Client, env),
+    new ImportReferenceData(ports as unknown as ModuleRef, new DiscoveryGate(settings as unknown as CoreSettingsClient)),
+    new LineItemWriter(
+      costs as unknown as CostLineItemRepository,
+      assets as unknown as AssetRepository,
+      utilization as unknown as UtilizationRepository,
+      rows,
+      rollups as unknown as RollupsService,
+      bus as unknown as MessageBus,
+      env,
+      views as unknown as ImportViews,
+    ),
+    new ImportReplacement(records, rows, views as unknown as ImportViews),
+    new ImportOutcomes(records, env, metrics as unknown as Metrics),
     access as unknown as UploadAccess,
   );
 
@@ -219,7 +241,7 @@ function world(options: { thresholdPercent?: number; batchSize?: number; visibil
   const record = (refId: string) => uploads.docs.find((doc) => doc.refId === refId) as unknown as Upload;
   const rowsOf = (refId: string) => costs.docs.filter((doc) => doc.uploadRefId === refId);
 
-  return { handler, run, upload, record, rowsOf, costs, uploads, objects, bus, progress, rollups, tracker, store };
+  return { handler, run, upload, record, rowsOf, costs, uploads, objects, bus, progress, rollups, tracker, store, viewCalls };
 }
 
 const fails = (promise: Promise<unknown>) =>
@@ -258,7 +280,7 @@ describe('FocusImportHandler', () => {
         ['r3', 1.5],
       ]);
       expect(record(refId)).toMatchObject({
-        status: 'enriched',
+        status: 'imported',
         rowsRead: 3,
         rowsWritten: 3,
         rowsRejected: 0,
@@ -287,7 +309,7 @@ describe('FocusImportHandler', () => {
         expect((result as CompletedWithErrors).result).toMatchObject({ rowsRead: 3, rowsWritten: 2, rowsRejected: 1 });
         expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['r1', 'r3']);
         expect(record(refId)).toMatchObject({
-          status: 'enriched_with_errors',
+          status: 'imported_with_errors',
           errors: [
             {
               file: 'a.csv',
@@ -316,7 +338,7 @@ describe('FocusImportHandler', () => {
       const result = await run(refId);
       expect(result).not.toBeInstanceOf(CompletedWithErrors);
       expect(result).toMatchObject({ rowsRead: 4, rowsWritten: 3, rowsRejected: 1 });
-      expect(record(refId).status).toBe('enriched');
+      expect(record(refId).status).toBe('imported');
     });
 
     it('fails, keeping no row but keeping the report, when no row could be written', async () => {
@@ -384,7 +406,7 @@ describe('FocusImportHandler', () => {
 
     it(
       'lets a transient failure be retried (not a PermanentJobError, ' +
-        'the upload stays enriching), and the retry ends with each row once',
+        'the upload stays importing), and the retry ends with each row once',
       async () => {
         const { run, upload, record, rowsOf, costs } = world({ batchSize: 1 });
         const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }]) }]);
@@ -396,14 +418,46 @@ describe('FocusImportHandler', () => {
         });
         const error = await fails(run(refId));
         expect(error).not.toBeInstanceOf(PermanentJobError);
-        expect(record(refId).status).toBe('enriching');
+        expect(record(refId).status).toBe('importing');
         expect(rowsOf(refId)).toHaveLength(2);
         costs.insertBulk.mockImplementation(insert);
         await run(refId, 2);
         expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['r1', 'r2', 'r3']);
-        expect(record(refId)).toMatchObject({ status: 'enriched', rowsRead: 3, rowsWritten: 3 });
+        expect(record(refId)).toMatchObject({ status: 'imported', rowsRead: 3, rowsWritten: 3 });
       },
     );
+
+    it('fails the attempt with a TransientFault (retried, never blamed on the file) when the object store breaks mid-read', async () => {
+      const { run, upload, record, rowsOf, store } = world({ batchSize: 1 });
+      const body = csvOf([{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }]);
+      const refId = upload([{ name: 'a.csv', body }]);
+      const broken = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+      store.getObject.mockImplementationOnce(async () =>
+        Readable.from(
+          (async function* () {
+            yield body.subarray(0, body.indexOf('\r\n', body.indexOf('r1')) + 2);
+            throw broken;
+          })(),
+        ),
+      );
+      const error = await fails(run(refId));
+      expect(error).toBeInstanceOf(TransientFault);
+      expect(error).not.toBeInstanceOf(PermanentJobError);
+      expect(error.message).toBe('object store unreachable: read ECONNRESET');
+      expect(record(refId).status).toBe('importing');
+      await run(refId, 2);
+      expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['r1', 'r2', 'r3']);
+    });
+
+    it('names the object store, and retries, when a file cannot be looked up (a network fault, not a missing file)', async () => {
+      const { run, upload, record, store } = world();
+      const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }]) }]);
+      store.statObject.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9000'), { code: 'ECONNREFUSED' }));
+      const error = await fails(run(refId));
+      expect(error).toBeInstanceOf(TransientFault);
+      expect(error.message).toBe('object store unreachable: connect ECONNREFUSED 127.0.0.1:9000');
+      expect(record(refId).status).toBe('importing');
+    });
 
     it('starts every attempt by removing the rows an earlier attempt of the upload wrote', async () => {
       const { run, upload, rowsOf, costs } = world();
@@ -420,7 +474,7 @@ describe('FocusImportHandler', () => {
     it('removes the rows and fails the upload when the job is terminated or ends failed after its retries', async () => {
       const { handler, upload, record, costs } = world();
       for (const end of ['terminated', 'failed'] as const) {
-        const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }]) }], { status: 'enriching' });
+        const refId = upload([{ name: 'a.csv', body: csvOf([{ id: 'r1' }]) }], { status: 'importing' });
         costs.docs.push({ tenantId: 't1', uploadRefId: refId, sourceId: 'r1' });
         if (end === 'terminated') await handler.onTerminated({ tenantId: 't1', payload: { refId } });
         else await handler.onFailed({ tenantId: 't1', payload: { refId } }, 'interrupted 3 times');
@@ -474,6 +528,23 @@ describe('FocusImportHandler', () => {
       },
     );
 
+    it('is hidden from readers from before its first row until all are written, then shown as the older rows are hidden', async () => {
+      const { run, upload, viewCalls } = world();
+      const older = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1' }, { id: 'r2' }]) }]);
+      await run(older);
+      viewCalls.length = 0;
+      const newer = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1', cost: '9' }]) }]);
+      await run(newer);
+      const scope = { uploadRefId: older, providerName: 'AWS', billingAccountId: expect.any(String), billingPeriod: expect.any(String) };
+      expect(viewCalls.map(({ call }) => call)).toEqual(['release', 'hide', 'publish', 'release']);
+      const [, hide, publish, release] = viewCalls;
+      // hidden before its first row; shown, with the older rows of its scope hidden, once every row is
+      // written and before any older row is removed; the older scope shown again once its rows are gone
+      expect(hide).toMatchObject({ uploadRefId: newer, rowsAt: 2 });
+      expect(publish).toMatchObject({ uploadRefId: newer, entries: [scope], rowsAt: 3 });
+      expect(release).toMatchObject({ entries: [scope], rowsAt: 1 });
+    });
+
     it('keeps the older import’s rows of other scopes (another account or period), and the older upload loaded', async () => {
       const { run, upload, record, rowsOf } = world();
       const older = upload([
@@ -486,7 +557,7 @@ describe('FocusImportHandler', () => {
       const newer = upload([{ name: 'acc-1-jan.csv', body: csvOf([{ id: 'a1-new' }]) }]);
       expect(await run(newer)).toMatchObject({ replaced: [{ uploadRefId: older, rowsRemoved: 1 }] });
       expect(rowsOf(older).map((row) => row.sourceId)).toEqual(['b1', 'feb']);
-      expect(record(older).status).toBe('enriched');
+      expect(record(older).status).toBe('imported');
       expect(record(older).scopes?.map((scope) => [scope.billingAccountId, scope.billingPeriod])).toEqual([
         ['acc-2', expect.any(String)],
         ['acc-1', expect.any(String)],
@@ -505,13 +576,13 @@ describe('FocusImportHandler', () => {
     });
 
     it(
-      'never removes rows of an older import still running (enriching, ' + 'not yet replacing): it replaces them when it finishes',
+      'never removes rows of an older import still running (importing, ' + 'not yet replacing): it replaces them when it finishes',
       async () => {
         const { run, upload, rowsOf, uploads } = world();
         const running = upload([{ name: 'jan.csv', body: csvOf([{ id: 'running' }]) }]);
         const mine = upload([{ name: 'jan.csv', body: csvOf([{ id: 'mine' }]) }]);
         await run(running);
-        await uploads.updateOne('t1', { refId: running }, { $set: { status: 'enriching', replacing: false } });
+        await uploads.updateOne('t1', { refId: running }, { $set: { status: 'importing', replacing: false } });
         expect(await run(mine)).toMatchObject({ replaced: [], outdated: [] });
         expect(rowsOf(running).map((row) => row.sourceId)).toEqual(['running']);
         expect(rowsOf(mine).map((row) => row.sourceId)).toEqual(['mine']);
@@ -527,7 +598,7 @@ describe('FocusImportHandler', () => {
       const older = upload([{ name: 'jan.csv', body: csvOf([{ id: 'older' }]) }]);
       const newer = upload([{ name: 'jan.csv', body: csvOf([{ id: 'newer' }]) }]);
       await run(newer);
-      await uploads.updateOne('t1', { refId: newer }, { $set: { status: 'enriching', replacing: true } });
+      await uploads.updateOne('t1', { refId: newer }, { $set: { status: 'importing', replacing: true } });
       expect(await run(older)).toMatchObject({ outdated: [{ uploadRefId: newer, rowsRemoved: 1 }] });
       expect(rowsOf(older)).toEqual([]);
       expect(rowsOf(newer).map((row) => row.sourceId)).toEqual(['newer']);
@@ -553,6 +624,20 @@ describe('FocusImportHandler', () => {
       const newer = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1-new' }]) }]);
       expect(await run(newer)).toMatchObject({ replaced: [{ uploadRefId: older, rowsRemoved: 1 }] });
       expect(rowsOf(older).map((row) => row.sourceId)).toEqual(['hidden']);
+    });
+  });
+
+  describe('an older upload that keeps rows outside the importer’s visibility', () => {
+    it('is not superseded: it keeps the scope where its hidden rows remain, and names the newer import', async () => {
+      const { run, upload, record, rowsOf, costs } = world({ visibility: { region: { $ne: 'hidden-region' } } });
+      const older = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1' }]) }]);
+      await run(older);
+      const scope = { providerName: 'AWS', billingAccountId: 'acc-1', billingPeriod: rowsOf(older)[0].billingPeriod };
+      costs.docs.push({ tenantId: 't1', uploadRefId: older, ...scope, region: 'hidden-region', sourceId: 'hidden' });
+      const newer = upload([{ name: 'jan.csv', body: csvOf([{ id: 'r1-new' }]) }]);
+      expect(await run(newer)).toMatchObject({ replaced: [{ uploadRefId: older, rowsRemoved: 1 }] });
+      expect(rowsOf(older).map((row) => row.sourceId)).toEqual(['hidden']);
+      expect(record(older)).toMatchObject({ status: 'imported', scopes: [{ ...scope, rows: 1 }], supersededBy: [newer] });
     });
   });
 

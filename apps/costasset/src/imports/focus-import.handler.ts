@@ -1,30 +1,24 @@
 import { JOB_TYPES } from '../jobs/job-types';
 import { Injectable } from '@nestjs/common';
-import { Client } from 'minio';
-import { MessageBus } from '@lib/messaging';
 import { inSpan, setSpanAttributes } from '@lib/tracing';
-import { CostassetEnvironment } from '../costasset.environment';
-import { focusPartRefusal } from '../object-store/upload-urls';
-import { BatchWriter } from './write/batch-writer';
 import { ImportReferenceData } from './map/reference-data';
 import { FocusImportPayload } from '../uploads/import-payloads';
-import { UploadsRepository } from '../uploads/uploads.repository';
+import { FailureCounts, UploadsRepository } from '../uploads/uploads.repository';
 import { Upload, ImportScope, RejectedRow, UploadPart } from '../uploads/schemas/upload.schema';
-import { UploadOutcomes } from '../uploads/upload-outcomes';
 import { UploadAccess } from '../uploads/upload-access';
 import { ImportVisibility } from '../uploads/import-visibility';
 import { CurrencyConversion } from '../currency/currency-converter';
-import { missingRequiredColumns, planHeader, providerOfRow, readCostRow, RULES } from './map/cost-row';
+import { costRowReader, missingRequiredColumns, planHeader, providerOfCells, RULES } from './map/cost-row';
 import { detectVersion, FocusVersion, parseVersion } from './map/focus-columns';
-import { IngestCounts, IngestReport, MAX_REPORTED_ROWS, outcomeOf, problem } from './report/ingest-report';
+import { IngestCounts, IngestReport, MAX_REPORTED_ROWS, problem } from './report/ingest-report';
+import { ImportOutcomes } from './report/import-outcomes';
 import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
-import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
-import { LoadTracker, RollupsService } from '../rollups/rollups.service';
-import { ProviderMetadataSnapshot } from '../provider-metadata/provider-metadata.lookup';
-import { CoreSettingsClient } from '../feature-flags/core-settings.client';
-import { ImportReplacement, scopeKey } from './write/import-replacement';
+import { LoadTracker } from '../rollups/rollups.service';
+import { ImportReplacement } from './write/import-replacement';
+import { ImportScopes } from './write/import-scopes';
+import { LineItemWriter } from './write/line-item-writer';
 import type { FocusFile } from './read/focus-file';
-import { openFocusFile } from './read/focus-file-reader';
+import { ImportSources } from './read/import-sources';
 
 /** Values a FOCUS row cannot be stored without (the rest of the mandatory columns are conformance warnings). */
 export const FOCUS_REQUIRED_VALUES = ['ChargePeriodStart', 'BilledCost', 'BillingCurrency', 'BillingAccountId', 'ProviderName'];
@@ -54,17 +48,11 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
   readonly progressUnit = 'bytes' as const;
   constructor(
     private readonly uploads: UploadsRepository,
-    private readonly costs: CostLineItemRepository,
-    private readonly assets: AssetRepository,
-    private readonly utilization: UtilizationRepository,
-    private readonly store: Client,
-    private readonly env: CostassetEnvironment,
+    private readonly sources: ImportSources,
     private readonly reference: ImportReferenceData,
-    private readonly settings: CoreSettingsClient,
-    private readonly outcomes: UploadOutcomes,
+    private readonly writer: LineItemWriter,
     private readonly replacement: ImportReplacement,
-    private readonly bus: MessageBus,
-    private readonly rollups: RollupsService,
+    private readonly outcomes: ImportOutcomes,
     private readonly access: UploadAccess,
   ) {}
 
@@ -72,35 +60,24 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
     const { tenantId } = context;
     setSpanAttributes({ 'corelite.upload.id': context.payload.refId });
     const upload = await this.uploads.findOne(tenantId, { refId: context.payload.refId });
-    if (!upload || upload.status === 'cleaned' || upload.format !== 'focus') throw new PermanentJobError('the upload no longer exists');
-    await this.uploads.updateOne(
-      tenantId,
-      { refId: upload.refId },
-      {
-        $set: { status: 'enriching', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [], replacing: false },
-        $unset: { scopes: 1, replaced: 1 },
-      },
-    );
+    const gone = () => new PermanentJobError('the upload no longer exists');
+    if (!upload || upload.status === 'cleaned' || upload.format !== 'focus') throw gone();
+    if (!(await this.uploads.startAttempt(tenantId, upload))) throw gone();
     try {
       const conversion = await this.reference.conversion(tenantId);
-      await this.outcomes.removeRowsOf(tenantId, upload.refId);
-      const rollups = this.rollups.track(tenantId, upload.refId);
+      await this.writer.removeAll(tenantId, upload.refId);
+      await this.writer.hide(tenantId, upload.refId);
+      const rollups = this.writer.track(tenantId, upload.refId);
       await rollups.touch();
       const visibility = await this.access.importVisibility(tenantId, upload);
       const loaded = await this.load(rollups, context, upload, conversion, visibility);
       const { counts, parts, scopes, databaseMs } = loaded;
       if (visibility.refused) throw visibility.refusal({ ...counts, parts });
-      if (outcomeOf(counts, this.env.INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) === 'failed') {
-        const reason = `no row could be written: ${counts.rowsRead} read, ${counts.rowsRejected} rejected`;
-        throw new PermanentJobError(reason, {
-          ...counts,
-          parts,
-          errors: counts.errors.length ? counts.errors : [{ file: '', line: 0, reason }],
-        });
-      }
-      await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { scopes: scopes.slice(0, MAX_STORED_SCOPES) } });
-      const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes, visibility.filter);
+      this.outcomes.assertWritten(counts, { parts });
+      await this.uploads.recordScopes(tenantId, upload.refId, scopes.slice(0, MAX_STORED_SCOPES));
+      // its rollups are stored before it is shown, so that readers stay on the rollups
       await inSpan('rollups finish', {}, () => rollups.finish());
+      const { replaced, outdated, scopes: kept } = await this.replacement.apply(tenantId, upload, scopes, visibility.filter);
       const providers = [...new Set(scopes.map((scope) => scope.providerName))].sort();
       const outcome = await this.outcomes.finish(tenantId, upload, counts, {
         parts,
@@ -111,7 +88,7 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
         ...(outdated.length ? { supersededBy: outdated.map((entry) => entry.uploadRefId) } : {}),
       });
       const periods = [...new Set(scopes.map((scope) => scope.billingPeriod))];
-      await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
+      await this.writer.announce(tenantId, periods);
       const result = {
         ...counts,
         parts,
@@ -131,20 +108,20 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
   }
 
   async onFailed(job: { tenantId: string; payload: FocusImportPayload }, reason: string): Promise<void> {
-    await this.outcomes.removeRowsOf(job.tenantId, job.payload.refId);
-    await this.outcomes.fail(job.tenantId, job.payload.refId, [{ file: '', line: 0, reason }]);
+    await this.writer.removeAll(job.tenantId, job.payload.refId);
+    await this.uploads.markFailed(job.tenantId, job.payload.refId, [{ file: '', line: 0, reason }]);
   }
 
   async onTerminated(job: { tenantId: string; payload: FocusImportPayload }): Promise<void> {
-    await this.outcomes.removeRowsOf(job.tenantId, job.payload.refId);
-    await this.outcomes.fail(job.tenantId, job.payload.refId, [{ file: '', line: 0, reason: 'import terminated on request' }]);
+    await this.writer.removeAll(job.tenantId, job.payload.refId);
+    await this.uploads.markFailed(job.tenantId, job.payload.refId, [{ file: '', line: 0, reason: 'import terminated on request' }]);
   }
 
   /** Nothing half-written: a failed import keeps no rows, but keeps its report. */
   private async failUpload(tenantId: string, refId: string, error: PermanentJobError): Promise<void> {
-    await this.outcomes.removeRowsOf(tenantId, refId);
+    await this.writer.removeAll(tenantId, refId);
     const errors = (error.details.errors as RejectedRow[] | undefined) ?? [{ file: '', line: 0, reason: error.message }];
-    await this.outcomes.fail(tenantId, refId, errors.slice(0, MAX_REPORTED_ROWS), error.details as Partial<IngestCounts>);
+    await this.uploads.markFailed(tenantId, refId, errors.slice(0, MAX_REPORTED_ROWS), error.details as FailureCounts);
   }
 
   private async load(
@@ -157,28 +134,25 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
     const { tenantId } = context;
     const report = new IngestReport();
     const parts = (upload.parts ?? []).map((part) => ({ ...part, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 }));
-    for (const part of parts) await this.stat(part);
+    for (const part of parts) await this.sources.statPart(part);
     const totalBytes = parts.reduce((sum, part) => sum + (part.sizeBytes ?? 0), 0);
     let bytesBefore = 0;
     let current: FocusFile | undefined;
     const progress = () => context.progress(bytesBefore + (current?.bytesRead() ?? 0), totalBytes, { rows: report.rowsRead });
-    const writer = new BatchWriter(
-      tenantId,
-      this.env.GPD_BATCH_SIZE,
-      { cost: this.costs, asset: this.assets, utilization: this.utilization },
-      async (written, kind, docs) => {
-        report.rowsWritten += written;
-        if (kind === 'cost') rollups.written(docs, written);
-        // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
-        await rollups.touch();
-        await progress();
-      },
-    );
-    const scopes = new Map<string, ImportScope>();
-    const providers = new ProviderCache(tenantId, this.reference, this.settings);
+    const writer = this.writer.batches(tenantId, async (written, kind, docs) => {
+      report.rowsWritten += written;
+      if (kind === 'cost') rollups.written(docs, written);
+      // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
+      await rollups.touch();
+      await progress();
+    });
+    const scopes = new ImportScopes();
+    const providers = this.reference.providers(tenantId);
     await progress();
     for (const part of parts) {
-      const file = await inSpan('open file', { attributes: { 'corelite.file.format': part.format } }, () => this.open(part));
+      const file = await inSpan('open file', { attributes: { 'corelite.file.format': part.format } }, () =>
+        this.sources.openFocusFile(part),
+      );
       current = file;
       Object.assign(part, versionOf(file, parseVersion(upload.declaredVersion)));
       const version = part.focusVersion as FocusVersion;
@@ -205,28 +179,36 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
         focusVersion: version,
         sourceFile: part.name,
       };
-      for await (const { row, line, problem: fieldProblem } of file.rows) {
-        report.rowsRead++;
-        if (report.rowsRead % PROGRESS_ROWS === 0) await progress();
-        if (fieldProblem) {
-          report.record(part.name, line, [problem(RULES.fieldCount, fieldProblem)]);
-          continue;
+      const readRow = costRowReader(plan);
+      for await (const { rows, lines, problems } of file.batches) {
+        for (let index = 0; index < rows.length; index++) {
+          const cells = rows[index];
+          const line = lines[index];
+          report.rowsRead++;
+          if (report.rowsRead % PROGRESS_ROWS === 0) await progress();
+          const fieldProblem = problems?.[index];
+          if (fieldProblem !== undefined) {
+            report.record(part.name, line, [problem(RULES.fieldCount, fieldProblem)]);
+            continue;
+          }
+          const provider = providerOfCells(cells, plan);
+          const refusal =
+            provider === undefined
+              ? undefined
+              : providers.known(provider)
+                ? providers.refusal(provider)
+                : await providers.prepare(provider);
+          if (refusal) {
+            report.record(part.name, line, [problem('PROVIDER_NOT_SUPPORTED', refusal)]);
+            continue;
+          }
+          const result = readRow(cells, line, ctx);
+          if (report.record(part.name, line, result.problems, result.id) || !result.doc) continue;
+          if (!visibility.admits(result.doc)) continue;
+          scopes.count(result.doc.providerName, result.doc.billingAccountId, result.doc.billingPeriod);
+          const flushing = writer.add('cost', result.doc);
+          if (flushing) await flushing;
         }
-        const provider = providerOfRow(row, plan);
-        const refusal = provider ? await providers.prepare(provider) : undefined;
-        if (refusal) {
-          report.record(part.name, line, [problem('PROVIDER_NOT_SUPPORTED', refusal)]);
-          continue;
-        }
-        const result = readCostRow(row, plan, line, ctx);
-        if (report.record(part.name, line, result.problems, result.id) || !result.doc) continue;
-        if (!visibility.admits(result.doc)) continue;
-        const { providerName, billingAccountId, billingPeriod } = result.doc;
-        const key = scopeKey({ providerName, billingAccountId, billingPeriod });
-        const scope = scopes.get(key) ?? { providerName, billingAccountId, billingPeriod, rows: 0 };
-        scope.rows++;
-        scopes.set(key, scope);
-        await writer.add('cost', result.doc);
       }
       bytesBefore += file.bytesRead();
       current = undefined;
@@ -236,61 +218,6 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
     }
     await writer.flushAll();
     await progress();
-    return { counts: report.counts(), parts, scopes: [...scopes.values()], databaseMs: writer.databaseMs };
-  }
-
-  private async stat(part: UploadPart): Promise<void> {
-    const stat = await this.store.statObject(this.env.S3_BUCKET, part.objectKey).catch((error: { code?: string }) => {
-      if (error.code === 'NotFound' || error.code === 'NoSuchKey')
-        throw new PermanentJobError(`${part.name} is no longer in the object store`);
-      throw error;
-    });
-    const refusal = focusPartRefusal(stat.size, part, this.env);
-    if (refusal) throw new PermanentJobError(`${part.name} ${refusal}`, { errors: [{ file: part.name, line: 0, reason: refusal }] });
-    part.sizeBytes = stat.size;
-  }
-
-  private open(part: UploadPart): Promise<FocusFile> {
-    const { S3_BUCKET, FOCUS_PARQUET_MEMORY_CAP_BYTES } = this.env;
-    return openFocusFile(
-      this.store,
-      S3_BUCKET,
-      part.objectKey,
-      part.sizeBytes ?? 0,
-      part.name,
-      part.format,
-      FOCUS_PARQUET_MEMORY_CAP_BYTES,
-    );
-  }
-}
-
-/**
- * Provider metadata and the COMMON_DISCOVERY gate, looked up once per provider of the file: a
- * provider the gate refuses has its rows rejected (`PROVIDER_NOT_SUPPORTED`), the others import.
- */
-class ProviderCache {
-  private readonly snapshots = new Map<string, ProviderMetadataSnapshot>();
-  private readonly refusals = new Map<string, string | undefined>();
-
-  constructor(
-    private readonly tenantId: string,
-    private readonly reference: ImportReferenceData,
-    private readonly settings: CoreSettingsClient,
-  ) {}
-
-  readonly metadataOf = (providerName: string): ProviderMetadataSnapshot =>
-    this.snapshots.get(providerName) ?? { categoriesByAssetType: new Map(), locationsByRegion: new Map() };
-
-  async prepare(providerName: string): Promise<string | undefined> {
-    if (this.refusals.has(providerName)) return this.refusals.get(providerName);
-    let refusal: string | undefined;
-    if (await this.settings.isEnabled(this.tenantId, 'COMMON_DISCOVERY')) {
-      const supported = await this.settings.listValue(this.tenantId, 'SUPPORTED_CD_PROVIDERS');
-      if (!supported.includes(providerName.toLowerCase()))
-        refusal = `COMMON_DISCOVERY is on and provider "${providerName}" is not in SUPPORTED_CD_PROVIDERS: its rows are not imported`;
-    }
-    if (!refusal) this.snapshots.set(providerName, await this.reference.metadata(this.tenantId, providerName));
-    this.refusals.set(providerName, refusal);
-    return refusal;
+    return { counts: report.counts(), parts, scopes: scopes.values(), databaseMs: writer.databaseMs };
   }
 }

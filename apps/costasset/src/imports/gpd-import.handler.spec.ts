@@ -4,18 +4,26 @@ import type { MessageBus } from '@lib/messaging';
 import type { Metrics } from '@lib/metrics';
 import { costCsv, metadataYml, validRows, zipOf } from '../../../../test/support/gpd-fixtures';
 import type { CostassetEnvironment } from '../costasset.environment';
+import type { ModuleRef } from '@nestjs/core';
 import type { CoreSettingsClient } from '../feature-flags/core-settings.client';
-import type { UploadsRepository } from '../uploads/uploads.repository';
+import { CurrencyConverter } from '../currency/currency-converter';
+import { UploadsRepository } from '../uploads/uploads.repository';
+import type { UploadRecords } from '../uploads/upload-records';
 import { ImportVisibility } from '../uploads/import-visibility';
 import type { UploadAccess } from '../uploads/upload-access';
-import { UploadOutcomes } from '../uploads/upload-outcomes';
 import type { Upload } from '../uploads/schemas/upload.schema';
 import { CompletedWithErrors, JobContext, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
 import type { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import type { RollupsService } from '../rollups/rollups.service';
 import { DiscoveryGate } from './rules/discovery-gate';
-import type { ImportReferenceData } from './map/reference-data';
+import { ImportReferenceData } from './map/reference-data';
 import { GpdImportHandler } from './gpd-import.handler';
+import { ImportSources } from './read/import-sources';
+import { ImportOutcomes } from './report/import-outcomes';
+import type { ImportViews } from '../rollups/import-views';
+import { ImportReplacement } from './write/import-replacement';
+import { LineItemWriter } from './write/line-item-writer';
+import { UploadRows } from './write/upload-rows';
 
 /**
  * The GPD enrichment's rules, with the upload records and the line items in memory and the zip
@@ -63,9 +71,14 @@ class InMemory {
     return (await this.find(tenantId, filter)).length;
   }
 
-  async updateOne(tenantId: string, filter: Doc, update: { $set?: Doc }) {
+  async updateOne(tenantId: string, filter: Doc, update: { $set?: Doc; $addToSet?: Doc }) {
     const found = this.docs.find((doc) => doc.tenantId === tenantId && matches(doc, filter));
     if (found) Object.assign(found, structuredClone(update.$set ?? {}));
+    for (const [path, value] of Object.entries(found ? (update.$addToSet ?? {}) : {})) {
+      const list = (found?.[path] as unknown[] | undefined) ?? [];
+      if (!list.includes(value)) list.push(value);
+      (found as Doc)[path] = list;
+    }
     return found ? 1 : 0;
   }
 
@@ -104,15 +117,6 @@ function world(options: { visibility?: Doc | null; discovery?: string[] | null; 
   const utilization = new InMemory();
   const tracker = { touch: jest.fn(async () => undefined), written: jest.fn(), finish: jest.fn(async () => undefined), maintenanceMs: 0 };
   const rollups = { track: jest.fn(() => tracker), begin: jest.fn(async () => undefined), refresh: jest.fn(async () => undefined) };
-  const outcomes = new UploadOutcomes(
-    uploads as unknown as UploadsRepository,
-    env,
-    costs as unknown as CostLineItemRepository,
-    assets as unknown as AssetRepository,
-    utilization as unknown as UtilizationRepository,
-    rollups as unknown as RollupsService,
-    { ingestionRows: jest.fn() } as unknown as Metrics,
-  );
   const conversion = { corporateCurrency: 'USD', rateOf: (currency: string) => ({ USD: 1, EUR: 1.1 })[currency] };
   const reference = {
     conversion: jest.fn(async () => conversion),
@@ -123,19 +127,47 @@ function world(options: { visibility?: Doc | null; discovery?: string[] | null; 
     listValue: jest.fn(async () => options.discovery ?? []),
   };
   const bus = { publish: jest.fn(async () => undefined) };
+  /** The import view's calls, in order, beside the line items written (`rowsAt`: cost rows stored at the call). */
+  const viewCalls: { call: string; uploadRefId?: string; entries?: unknown[]; rowsAt: number }[] = [];
+  const views = {
+    hide: jest.fn(
+      async (_tenant: string, uploadRefId: string) => void viewCalls.push({ call: 'hide', uploadRefId, rowsAt: costs.docs.length }),
+    ),
+    publish: jest.fn(async (_tenant: string, uploadRefId: string, entries: unknown[]) => {
+      viewCalls.push({ call: 'publish', uploadRefId, entries, rowsAt: costs.docs.length });
+    }),
+    release: jest.fn(
+      async (_tenant: string, entries: unknown[]) => void viewCalls.push({ call: 'release', entries, rowsAt: costs.docs.length }),
+    ),
+  };
   const access = { importVisibility: jest.fn(async () => new ImportVisibility(options.visibility ?? null)) };
-  const handler = new GpdImportHandler(
-    uploads as unknown as UploadsRepository,
+  const records = new UploadsRepository(uploads as unknown as UploadRecords);
+  const rows = new UploadRows(
     costs as unknown as CostLineItemRepository,
     assets as unknown as AssetRepository,
     utilization as unknown as UtilizationRepository,
-    store as unknown as Client,
-    env,
-    reference as unknown as ImportReferenceData,
-    new DiscoveryGate(settings as unknown as CoreSettingsClient),
-    bus as unknown as MessageBus,
-    outcomes,
     rollups as unknown as RollupsService,
+    views as unknown as ImportViews,
+  );
+  const ports = {
+    get: (token: unknown) => (token === CurrencyConverter ? { conversionFor: reference.conversion } : { snapshot: reference.metadata }),
+  };
+  const handler = new GpdImportHandler(
+    records,
+    new ImportSources(store as unknown as Client, env),
+    new ImportReferenceData(ports as unknown as ModuleRef, new DiscoveryGate(settings as unknown as CoreSettingsClient)),
+    new LineItemWriter(
+      costs as unknown as CostLineItemRepository,
+      assets as unknown as AssetRepository,
+      utilization as unknown as UtilizationRepository,
+      rows,
+      rollups as unknown as RollupsService,
+      bus as unknown as MessageBus,
+      env,
+      views as unknown as ImportViews,
+    ),
+    new ImportReplacement(records, rows, views as unknown as ImportViews),
+    new ImportOutcomes(records, env, { ingestionRows: jest.fn() } as unknown as Metrics),
     access as unknown as UploadAccess,
   );
 

@@ -1,29 +1,25 @@
 import { JOB_TYPES } from '../jobs/job-types';
-import { Transform } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { Client } from 'minio';
 import { setSpanAttributes } from '@lib/tracing';
-import { CostassetEnvironment } from '../costasset.environment';
-import { gpdFileLimits } from '../object-store/upload-urls';
 import { GpdImportPayload } from '../uploads/import-payloads';
-import { UploadsRepository } from '../uploads/uploads.repository';
+import { FailureCounts, UploadsRepository } from '../uploads/uploads.repository';
 import { RejectedRow } from '../uploads/schemas/upload.schema';
-import { UploadOutcomes } from '../uploads/upload-outcomes';
 import { UploadAccess } from '../uploads/upload-access';
 import { ImportVisibility } from '../uploads/import-visibility';
 import { IngestCounts, IngestReport, MAX_REPORTED_ROWS, problem } from './report/ingest-report';
+import { ImportOutcomes } from './report/import-outcomes';
 import { planHeader, RULES } from './map/cost-row';
 import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
-import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
-import { MessageBus } from '@lib/messaging';
-import { LoadTracker, RollupsService } from '../rollups/rollups.service';
-import { DiscoveryGate } from './rules/discovery-gate';
+import { LoadTracker } from '../rollups/rollups.service';
 import { ImportReferenceData } from './map/reference-data';
 import { GpdArchive, GpdPlan, readPlan } from './read/gpd-plan';
 import { GpdDataFile } from './read/gpd-layout';
-import { BatchWriter } from './write/batch-writer';
+import { ImportSources } from './read/import-sources';
+import { byteCounter, piped } from './read/object-stream';
 import { readCsvRows } from './read/csv-rows';
 import { checkAssetRow, checkCostRow, checkUtilizationRow, FileContext, Row } from './rules/row-validator';
+import { ImportReplacement } from './write/import-replacement';
+import { LineItemWriter } from './write/line-item-writer';
 
 /**
  * The `gpd.enrich` job. Each attempt first removes every row of the upload, so a retry or a
@@ -43,16 +39,11 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
 
   constructor(
     private readonly uploads: UploadsRepository,
-    private readonly costs: CostLineItemRepository,
-    private readonly assets: AssetRepository,
-    private readonly utilization: UtilizationRepository,
-    private readonly store: Client,
-    private readonly env: CostassetEnvironment,
+    private readonly sources: ImportSources,
     private readonly reference: ImportReferenceData,
-    private readonly gate: DiscoveryGate,
-    private readonly bus: MessageBus,
-    private readonly outcomes: UploadOutcomes,
-    private readonly rollups: RollupsService,
+    private readonly writer: LineItemWriter,
+    private readonly replacement: ImportReplacement,
+    private readonly outcomes: ImportOutcomes,
     private readonly access: UploadAccess,
   ) {}
 
@@ -60,16 +51,14 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
     const { tenantId } = context;
     setSpanAttributes({ 'corelite.upload.id': context.payload.refId });
     const upload = await this.uploads.findOne(tenantId, { refId: context.payload.refId });
-    if (!upload || upload.status === 'cleaned') throw new PermanentJobError('the upload no longer exists');
-    await this.uploads.updateOne(
-      tenantId,
-      { refId: upload.refId },
-      { $set: { status: 'enriching', rowsRead: 0, rowsWritten: 0, rowsRejected: 0, errors: [] } },
-    );
-    const archive = await GpdArchive.open(this.store, this.env.S3_BUCKET, upload.objectKey, gpdFileLimits(upload, this.env));
+    const gone = () => new PermanentJobError('the upload no longer exists');
+    if (!upload || upload.status === 'cleaned') throw gone();
+    if (!(await this.uploads.startAttempt(tenantId, upload))) throw gone();
+    await this.writer.hide(tenantId, upload.refId);
+    const archive = await this.sources.openGpdArchive(upload);
     try {
       const plan = await readPlan(archive, upload.providerName as string);
-      await this.gate.assertIngestible(tenantId, upload.providerName as string, plan.metadata.providerCode);
+      await this.reference.assertIngestible(tenantId, upload.providerName as string, plan.metadata.providerCode);
       const visibility = await this.access.importVisibility(tenantId, upload);
       for (const { file } of plan.files) visibility.checkLayout(upload.providerName as string, file.billingAccountId, file.period);
       if (visibility.refused) throw visibility.refusal();
@@ -77,9 +66,9 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
         this.reference.conversion(tenantId),
         this.reference.metadata(tenantId, upload.providerName as string),
       ]);
-      const rollups = this.rollups.track(tenantId, upload.refId);
+      const rollups = this.writer.track(tenantId, upload.refId);
       await rollups.touch();
-      await this.removeRows(tenantId, upload.refId);
+      await this.writer.removeBeforeLoad(tenantId, upload.refId);
       const { counts, databaseMs } = await this.load(rollups, context, archive, plan, visibility, (file) => ({
         uploadRefId: upload.refId,
         providerName: upload.providerName as string,
@@ -93,9 +82,9 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
       if (visibility.refused) throw visibility.refusal({ ...counts });
       const outcome = await this.outcomes.finish(tenantId, upload, counts);
       const periods = [...new Set(plan.files.map(({ file }) => file.period))];
-      const replaced = upload.source ? await this.outcomes.supersedeSameSource(tenantId, upload, visibility.filter) : [];
       await rollups.finish();
-      await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });
+      const replaced = await this.replacement.sameSource(tenantId, upload, visibility.filter);
+      await this.writer.announce(tenantId, periods);
       const result = {
         ...counts,
         databaseMs: Math.round(databaseMs),
@@ -111,7 +100,7 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
           tenantId,
           upload.refId,
           (error.details.errors as RejectedRow[]) ?? [{ file: '', line: 0, reason: error.message }],
-          error.details as Partial<IngestCounts>,
+          error.details as FailureCounts,
         );
       throw error;
     } finally {
@@ -128,22 +117,9 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
   }
 
   /** Nothing half-written: a failed upload keeps no rows (its report is kept). */
-  private async failUpload(tenantId: string, refId: string, errors: RejectedRow[], counts: Partial<IngestCounts> = {}): Promise<void> {
-    await this.removeRowsForGood(tenantId, refId);
-    await this.outcomes.fail(tenantId, refId, errors.slice(0, MAX_REPORTED_ROWS), counts);
-  }
-
-  private async removeRows(tenantId: string, refId: string): Promise<void> {
-    await Promise.all(
-      [this.costs, this.assets, this.utilization].map((repository) => repository.deleteMany(tenantId, { uploadRefId: refId })),
-    );
-  }
-
-  /** Rows removed for good (the upload failed or was stopped): its rollups follow. */
-  private async removeRowsForGood(tenantId: string, refId: string): Promise<void> {
-    await this.rollups.begin(tenantId, [refId]);
-    await this.removeRows(tenantId, refId);
-    await this.rollups.refresh(tenantId, [refId]);
+  private async failUpload(tenantId: string, refId: string, errors: RejectedRow[], counts: FailureCounts = {}): Promise<void> {
+    await this.writer.removeAll(tenantId, refId);
+    await this.uploads.markFailed(tenantId, refId, errors.slice(0, MAX_REPORTED_ROWS), counts);
   }
 
   private async load(
@@ -157,29 +133,19 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
     const report = new IngestReport();
     let bytesDone = 0;
     const progress = () => context.progress(bytesDone, plan.totalBytes, { rows: report.rowsRead });
-    const writer = new BatchWriter(
-      context.tenantId,
-      this.env.GPD_BATCH_SIZE,
-      { cost: this.costs, asset: this.assets, utilization: this.utilization },
-      async (written, kind, docs) => {
-        report.rowsWritten += written;
-        if (kind === 'cost') rollups.written(docs, written);
-        // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
-        await rollups.touch();
-        await progress();
-      },
-    );
+    const writer = this.writer.batches(context.tenantId, async (written, kind, docs) => {
+      report.rowsWritten += written;
+      if (kind === 'cost') rollups.written(docs, written);
+      // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
+      await rollups.touch();
+      await progress();
+    });
     await progress();
     for (const { file, entry } of plan.files) {
       const fileContext = contextOf(file);
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytesDone += chunk.length;
-          done(null, chunk);
-        },
-      });
+      const counter = byteCounter((bytes) => (bytesDone += bytes));
       let header: ReturnType<typeof planHeader> | undefined;
-      for await (const { row, line, problem: fieldProblem } of readCsvRows((await archive.open(entry)).pipe(counter), file.name)) {
+      for await (const { row, line, problem: fieldProblem } of readCsvRows(piped(await archive.open(entry), counter), file.name)) {
         report.rowsRead++;
         if (fieldProblem) {
           report.record(file.name, line, [problem(RULES.fieldCount, fieldProblem)]);

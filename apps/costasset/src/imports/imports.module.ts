@@ -7,16 +7,31 @@ import { ExtensionFlowHandler } from './extension-flow/extension-flow.handler';
 import { FocusImportHandler } from './focus-import.handler';
 import { GpdImportHandler } from './gpd-import.handler';
 import { ImportReferenceData } from './map/reference-data';
+import { ImportSources } from './read/import-sources';
+import { ImportOutcomes } from './report/import-outcomes';
 import { DiscoveryGate } from './rules/discovery-gate';
 import { ImportReplacement } from './write/import-replacement';
+import { LineItemWriter } from './write/line-item-writer';
+import { UploadRowsModule } from './write/upload-rows.module';
 
 /**
- * The import pipeline: the jobs that read an upload (read/), map its rows (map/), check them
- * (rules/), write them (write/) and report (report/) — GPD zips, FOCUS files, and extension flows,
- * which turn raw data into a GPD zip. Upload records are UploadsModule's.
+ * The import pipeline: the jobs that read an upload (read/: ImportSources), map its rows (map/:
+ * ImportReferenceData), check them (rules/), write them (write/: LineItemWriter,
+ * ImportReplacement) and report (report/: ImportOutcomes) — GPD zips, FOCUS files, and extension
+ * flows, which turn raw data into a GPD zip. Upload records are UploadsModule's.
  */
 @Module({
-  imports: [UploadsModule, JobsModule, LineItemsModule, RollupsModule],
-  providers: [ImportReferenceData, DiscoveryGate, ImportReplacement, GpdImportHandler, FocusImportHandler, ExtensionFlowHandler],
+  imports: [UploadsModule, JobsModule, LineItemsModule, RollupsModule, UploadRowsModule],
+  providers: [
+    ImportSources,
+    ImportReferenceData,
+    DiscoveryGate,
+    LineItemWriter,
+    ImportReplacement,
+    ImportOutcomes,
+    GpdImportHandler,
+    FocusImportHandler,
+    ExtensionFlowHandler,
+  ],
 })
 export class ImportsModule {}

@@ -127,6 +127,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     this.metrics.jobStarted(current.type, delivery.attempt);
     const ended = (status: string) => this.metrics.jobFinished(current.type, status, (Date.now() - started) / 1000);
     const heartbeat = setInterval(() => void this.beat(message, delivery), this.heartbeatMs);
+    heartbeat.unref();
     try {
       const result = await handler.run(context);
       const status = result instanceof CompletedWithErrors ? 'completed_with_errors' : 'succeeded';

@@ -41,7 +41,7 @@ export class LineItemsService {
   ) {}
 
   async costLineItems(principal: Principal, query: ListCostLineItemsQuery): Promise<CostLineItemPage> {
-    const filter = await this.filterOf(principal, query);
+    const filter = await this.costFilterOf(principal, query);
     const page = await this.costs.page(principal.tenantId, filter, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return { items: page.items.map(present) as unknown as CostLineItemPage['items'], nextCursor: page.nextCursor };
   }
@@ -52,10 +52,11 @@ export class LineItemsService {
    * says they can answer (every filter and grouping a rolled-up field), else from the line items.
    */
   async costTotals(principal: Principal, query: CostTotalsQuery): Promise<CostTotalsDto> {
-    const [filter, rollupsReady] = await Promise.all([this.filterOf(principal, query), this.planner.ready(principal.tenantId)]);
+    const [filter, view] = await Promise.all([this.filterOf(principal, query), this.planner.view(principal.tenantId)]);
     const groupBy = query.groupBy ?? [];
-    const where = await this.planner.choose(principal.tenantId, filter, totalsReadFields(groupBy), rollupsReady);
-    const rows = await this.planner.aggregate<TotalsRow>(principal.tenantId, where, costTotalsPipeline(filter, groupBy, where.source));
+    const where = await this.planner.choose(principal.tenantId, filter, totalsReadFields(groupBy), view);
+    const pipeline = costTotalsPipeline(filter, groupBy, where.source);
+    const rows = await this.planner.aggregate<TotalsRow>(principal.tenantId, where, pipeline, view);
     return assembleTotals(rows, groupBy, where);
   }
 
@@ -65,6 +66,15 @@ export class LineItemsService {
     query: ListCostLineItemsQuery | ListAssetsQuery | CostTotalsQuery,
   ): Promise<Record<string, unknown>> {
     return combineFilters(fieldFilter(query), expressionFilter(query.expr), await this.scope.filterFor(principal));
+  }
+
+  /**
+   * `filterOf` over cost line items as readers see them: without the rows the import view hides
+   * (imports still running, rows replaced by a published import): the list and the FOCUS export.
+   */
+  async costFilterOf(principal: Principal, query: Parameters<LineItemsService['filterOf']>[1]): Promise<Record<string, unknown>> {
+    const [filter, exclusion] = await Promise.all([this.filterOf(principal, query), this.planner.exclusion(principal.tenantId)]);
+    return combineFilters(filter, exclusion);
   }
 
   async assetItems(principal: Principal, query: ListAssetsQuery): Promise<AssetPage> {

@@ -31,7 +31,7 @@ export function splitTags(raw: string | object | undefined | null): Tag[] {
   const tags: Tag[] = [];
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (value !== null && typeof value === 'object') throw new Error(`tag ${name} must have a scalar value`);
-    const at = name.search(/[:/]/);
+    const at = separatorOf(name);
     const group = at > 0 ? name.slice(0, at) : DEFAULT_TAG_GROUP;
     const key = at > 0 ? name.slice(at + 1) : name;
     const tag: Tag = { group, key, value: value === null ? '' : String(value) };
@@ -42,6 +42,13 @@ export function splitTags(raw: string | object | undefined | null): Tag[] {
     tags.push(tag);
   }
   return tags;
+}
+
+/** The first `:` or `/` of a tag key (-1: none), as `name.search(/[:/]/)` without the regular expression. */
+function separatorOf(name: string): number {
+  const colon = name.indexOf(':');
+  const slash = name.indexOf('/');
+  return colon < 0 ? slash : slash < 0 ? colon : Math.min(colon, slash);
 }
 
 /** The FOCUS Tags object of stored tags (the inverse of `splitTags`). */

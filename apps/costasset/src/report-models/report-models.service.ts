@@ -118,8 +118,8 @@ export class ReportModelsService {
    */
   async execute(principal: Principal, id: string, query: ExecutionQuery): Promise<ReportExecutionResponse> {
     if (query.reportModelId && query.reportModelId !== id) throw ReportModelProblems.idMismatch();
-    // whether rollups are current does not depend on the model: asked at the same time
-    const [model, rollupsReady] = await Promise.all([this.visible(principal, id), this.planner.ready(principal.tenantId)]);
+    // whether rollups are current, and the import view, do not depend on the model: asked at the same time
+    const [model, view] = await Promise.all([this.visible(principal, id), this.planner.view(principal.tenantId)]);
     const params = parseTemplateParams(query.templateParams);
     const modelFilter = withExpressionProblems(() => compileExpression(model.expr, params));
     const [vtagFilter, callerFilter, currencies] = await Promise.all([
@@ -128,11 +128,12 @@ export class ReportModelsService {
       this.currency.currencies(principal.tenantId),
     ]);
     const filter = combineFilters(modelFilter as Record<string, unknown>, vtagFilter, callerFilter);
-    const where = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId), rollupsReady);
+    const where = await this.planner.choose(principal.tenantId, filter, templateFields(model.templateId), view);
     const groups = await this.planner.aggregate<{ _id: Record<string, string | null>; cost: number; lineItems: number }>(
       principal.tenantId,
       where,
       reportPipeline(model.templateId, filter, lineItemCount(where.source)),
+      view,
     );
     const rows: ReportRow[] = groups.map((group) => ({ key: group._id, cost: roundMoney(group.cost), lineItems: group.lineItems }));
     const result: ReportExecutionResponse = {

@@ -1,25 +1,77 @@
-import { dimensionsKey, RollupGroup, RollupGroupSums } from './rollup-fields';
-import { ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
+import { RollupGroup } from './rollup-fields';
+import { ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
+
+const DAY_MS = 86_400_000;
+/** Dates whose `toISOString()` starts with a 4-digit year: there, the UTC day number and the ISO day name the same days. */
+const FIRST_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * The rollup rows of line items as a load writes them, summed in memory: what `rollupPipeline`
  * would compute from the stored rows, without reading them back. A field the document holds as
  * `undefined` is stored as `null` by the driver, so it counts as `null`; an absent one stays absent.
+ * Groups are summed as RollupGroupSums sums them (same order of rows and of additions); a group's
+ * `_id` is built only when the group is new.
  */
 export class RollupAccumulator {
-  private readonly sums = new RollupGroupSums();
+  private readonly groups = new Map<string, RollupGroup>();
 
   add(docs: readonly object[]): void {
     for (const doc of docs as Record<string, unknown>[]) {
-      const id: Record<string, string | null> = {};
-      for (const name of ROLLUP_DIMENSIONS) if (name in doc) id[name] = (doc[name] as string | null | undefined) ?? null;
       const start = doc.chargePeriodStart;
-      id.day = start instanceof Date && !Number.isNaN(start.getTime()) ? start.toISOString().slice(0, 10) : null;
-      this.sums.add(`${dimensionsKey(id)}${id.day ?? ''}`, id, 1, doc);
+      const time = start instanceof Date ? start.getTime() : Number.NaN;
+      const key = `${loadKey(doc)}${dayKey(start as Date, time)}`;
+      let group = this.groups.get(key);
+      if (!group) {
+        group = { _id: idOf(doc, start as Date, time), lineItems: 0 } as unknown as RollupGroup;
+        for (const name of ROLLUP_AMOUNTS) group[name] = 0;
+        this.groups.set(key, group);
+      }
+      group.lineItems += 1;
+      for (const name of ROLLUP_AMOUNTS) {
+        const amount = doc[name];
+        if (typeof amount === 'number') group[name] += amount;
+      }
     }
   }
 
   rows(): RollupGroup[] {
-    return this.sums.rows();
+    return [...this.groups.values()];
   }
+}
+
+/** The group's day: its UTC day number (a 4-digit year), else the ISO day as the group holds it; `''` for no date. */
+function dayKey(start: Date, time: number): string {
+  if (Number.isNaN(time)) return '';
+  if (time >= FIRST_MS && time <= LAST_MS) return `\u0002${Math.floor(time / DAY_MS)}`;
+  return `\u0003${start.toISOString().slice(0, 10)}`;
+}
+
+function idOf(doc: Record<string, unknown>, start: Date, time: number): Record<string, string | null> {
+  const id: Record<string, string | null> = {};
+  for (const name of ROLLUP_DIMENSIONS) if (name in doc) id[name] = (doc[name] as string | null | undefined) ?? null;
+  id.day = Number.isNaN(time) ? null : start.toISOString().slice(0, 10);
+  return id;
+}
+
+/**
+ * The dimensions of a document as one string, telling apart a missing dimension (`a`), a null or
+ * undefined one (`n`) and any text (its length, then the text: no two lists give one key).
+ */
+function loadKey(doc: Record<string, unknown>): string {
+  let key = '';
+  for (const name of ROLLUP_DIMENSIONS) {
+    if (!(name in doc)) {
+      key += 'a';
+      continue;
+    }
+    const value = doc[name];
+    if (value === undefined || value === null) key += 'n';
+    else if (typeof value === 'string') key += `${value.length}:${value}`;
+    else {
+      const text = JSON.stringify(value) ?? String(value);
+      key += `j${text.length}:${text}`;
+    }
+  }
+  return key;
 }

@@ -78,9 +78,26 @@ export function monthlyRollupRow(uploadRefId: string, group: RollupGroup): Omit<
   return row as Omit<CostRollupMonthly, 'tenantId'>;
 }
 
-/** The key of a group's dimensions, telling a missing dimension from a null one. */
-export const dimensionsKey = (id: Record<string, string | null>): string =>
-  JSON.stringify(ROLLUP_DIMENSIONS.map((name) => (name in id ? id[name] : '\u0000absent')));
+/**
+ * The key of a group's dimensions, telling a missing dimension (`a`) from a null one (`n`); a text
+ * is written as its length and itself, so no two lists of dimensions give one key.
+ */
+export const dimensionsKey = (id: Record<string, string | null>): string => {
+  let key = '';
+  for (const name of ROLLUP_DIMENSIONS) {
+    if (!(name in id)) key += 'a';
+    else {
+      const value = id[name];
+      if (value === null || value === undefined) key += 'n';
+      else if (typeof value === 'string') key += `${value.length}:${value}`;
+      else {
+        const text = JSON.stringify(value) ?? String(value);
+        key += `j${text.length}:${text}`;
+      }
+    }
+  }
+  return key;
+};
 
 /**
  * Rollup groups summed by key: the one way line items (a load) and daily groups (the monthly

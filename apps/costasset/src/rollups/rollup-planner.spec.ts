@@ -5,7 +5,8 @@ import { costTotalsPipeline, totalsReadFields } from '../line-items/cost-totals'
 import type { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
 import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow } from './rollup-fields';
-import { LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
+import type { ImportView, ImportViews } from './import-views';
+import { CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
 import type { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
 import { REPAIR_AFTER_MS, RollupsService } from './rollups.service';
 import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
@@ -19,19 +20,26 @@ import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
 const MONTH = { source: 'rollup', rollupLevel: 'month' } as const;
 const DAY = { source: 'rollup', rollupLevel: 'day' } as const;
 
-function plannerWith(ready: boolean) {
-  const rollupsService = { ready: jest.fn(async () => ready) };
+const READY: CostView = { rollupsReady: true, exclusion: {} };
+const NOT_READY: CostView = { rollupsReady: false, exclusion: {} };
+
+function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: [] }) {
+  const rollupsService = {
+    ready: jest.fn(async (_tenantId: string, _now?: Date, _hidden?: Promise<ReadonlySet<string>>) => ready),
+  };
+  const importViews = { current: jest.fn(async () => view), exclusion: jest.fn(async () => ({ from: 'exclusion lookup' })) };
   const level = (name: string) => ({ aggregate: jest.fn(async () => [{ from: name }]) });
   const daily = level('daily');
   const monthly = level('monthly');
   const lineItems = level('line-items');
   const planner = new RollupPlanner(
     rollupsService as unknown as RollupsService,
+    importViews as unknown as ImportViews,
     daily as unknown as CostRollupRepository,
     monthly as unknown as CostRollupMonthlyRepository,
     lineItems as unknown as CostLineItemRepository,
   );
-  return { planner, rollupsService, daily, monthly, lineItems };
+  return { planner, rollupsService, importViews, daily, monthly, lineItems };
 }
 
 describe('RollupPlanner.choose (which level answers)', () => {
@@ -76,14 +84,15 @@ describe('RollupPlanner.choose (which level answers)', () => {
   it('falls back to the line items while the tenant’s rollups are not current (stale upload or backfill running)', async () => {
     const { planner, rollupsService } = plannerWith(false);
     expect(await planner.choose('t1', byMonth, ['cost'])).toEqual(LINE_ITEMS);
-    expect(rollupsService.ready).toHaveBeenCalledWith('t1');
+    expect(rollupsService.ready).toHaveBeenCalledWith('t1', expect.any(Date), expect.any(Promise));
   });
 
-  it('takes the readiness a request already looked up instead of asking again', async () => {
-    const { planner, rollupsService } = plannerWith(false);
-    expect(await planner.choose('t1', byMonth, ['cost'], true)).toEqual(MONTH);
-    expect(await planner.choose('t1', byMonth, ['cost'], false)).toEqual(LINE_ITEMS);
+  it('takes the readiness a request already looked up (its view) instead of asking again', async () => {
+    const { planner, rollupsService, importViews } = plannerWith(false);
+    expect(await planner.choose('t1', byMonth, ['cost'], READY)).toEqual(MONTH);
+    expect(await planner.choose('t1', byMonth, ['cost'], NOT_READY)).toEqual(LINE_ITEMS);
     expect(rollupsService.ready).not.toHaveBeenCalled();
+    expect(importViews.current).not.toHaveBeenCalled();
   });
 
   it('does not look up readiness for a query the rollups cannot answer anyway', async () => {
@@ -98,16 +107,60 @@ describe('RollupPlanner.aggregate (one pipeline, the chosen collection)', () => 
 
   it('runs the pipeline over the level chosen, and only there', async () => {
     const { planner, daily, monthly, lineItems } = plannerWith(true);
-    expect(await planner.aggregate('t1', MONTH, pipeline)).toEqual([{ from: 'monthly' }]);
-    expect(await planner.aggregate('t1', DAY, pipeline)).toEqual([{ from: 'daily' }]);
-    expect(await planner.aggregate('t1', LINE_ITEMS, pipeline)).toEqual([{ from: 'line-items' }]);
+    expect(await planner.aggregate('t1', MONTH, pipeline, READY)).toEqual([{ from: 'monthly' }]);
+    expect(await planner.aggregate('t1', DAY, pipeline, READY)).toEqual([{ from: 'daily' }]);
+    expect(await planner.aggregate('t1', LINE_ITEMS, pipeline, READY)).toEqual([{ from: 'line-items' }]);
     for (const level of [daily, monthly, lineItems]) expect(level.aggregate).toHaveBeenCalledTimes(1);
     expect(monthly.aggregate).toHaveBeenCalledWith('t1', pipeline);
+  });
+
+  it('reads every level through the import view: its exclusion joins the leading $match', async () => {
+    const { planner, daily, monthly, lineItems } = plannerWith(true);
+    const exclusion = { $nor: [{ uploadRefId: 'importing' }] };
+    const view: CostView = { rollupsReady: true, exclusion };
+    const grouped: PipelineStage[] = [{ $match: { period: '202401' } }, { $group: { _id: null, n: { $sum: 1 } } }];
+    for (const where of [MONTH, DAY, LINE_ITEMS]) await planner.aggregate('t1', where, grouped, view);
+    const expected = [{ $match: { $and: [{ period: '202401' }, exclusion] } }, { $group: { _id: null, n: { $sum: 1 } } }];
+    for (const level of [daily, monthly, lineItems]) expect(level.aggregate).toHaveBeenCalledWith('t1', expected);
+  });
+
+  it('looks the exclusion up when the caller passed no view', async () => {
+    const { planner, importViews, monthly } = plannerWith(true);
+    await planner.aggregate('t1', MONTH, pipeline);
+    expect(importViews.exclusion).toHaveBeenCalledWith('t1');
+    expect(monthly.aggregate).toHaveBeenCalledWith('t1', [{ $match: { from: 'exclusion lookup' } }]);
+  });
+
+  it('leaves a pipeline alone when nothing is hidden, and puts the exclusion first when it starts with no $match', () => {
+    const grouped: PipelineStage[] = [{ $group: { _id: '$period' } }];
+    expect(excluding(grouped, {})).toBe(grouped);
+    expect(excluding(grouped, { $nor: [{ uploadRefId: 'u' }] })).toEqual([{ $match: { $nor: [{ uploadRefId: 'u' }] } }, ...grouped]);
   });
 
   it('counts line items as one per line item, or each rollup row’s count', () => {
     expect(lineItemCount('line-items')).toBe(1);
     expect(lineItemCount('rollup')).toBe('$lineItems');
+  });
+});
+
+describe('RollupPlanner.view (what a request reads through, looked up once)', () => {
+  it('asks readiness with the uploads the import view hides whole, and gives the view’s exclusion', async () => {
+    const since = new Date();
+    const { planner, rollupsService, importViews } = plannerWith(true, {
+      version: 3,
+      hidden: [
+        { uploadRefId: 'importing', whole: true, since },
+        { uploadRefId: 'older', providerName: 'aws', billingAccountId: 'a1', billingPeriod: '202401', whole: false, since, by: 'newer' },
+      ],
+    });
+    const view = await planner.view('t1');
+    expect(importViews.current).toHaveBeenCalledTimes(1);
+    expect(view.rollupsReady).toBe(true);
+    expect(view.exclusion).toEqual({
+      $nor: [{ uploadRefId: 'importing' }, { uploadRefId: 'older', providerName: 'aws', billingAccountId: 'a1', billingPeriod: '202401' }],
+    });
+    const hidden = await rollupsService.ready.mock.calls[0][2];
+    expect([...(hidden ?? [])]).toEqual(['importing']);
   });
 });
 
@@ -232,6 +285,13 @@ class FakeKeys {
     );
   }
 
+  /** A stale mark of an upload other than `uploadRefId.$nin` (the one use: readiness past hidden uploads). */
+  readonly exists = jest.fn(async (tenantId: string, filter: { uploadRefId: { $nin: string[] } }) =>
+    this.states.some(
+      (state) => state.tenantId === tenantId && state.dirtySince !== null && !filter.uploadRefId.$nin.includes(state.uploadRefId),
+    ),
+  );
+
   async find(tenantId: string, filter: { dirtySince?: { $lt: Date } }) {
     return this.states.filter(
       (state) =>
@@ -299,6 +359,36 @@ describe('RollupsService.ready (when the rollups may answer)', () => {
     // another tenant's stale mark does not matter
     keys.state('t2', BACKFILL_MARKER);
     expect(await service.ready('t2')).toBe(true);
+  });
+
+  it('lets the rollups answer while an import runs: the stale mark of an upload hidden whole does not count', async () => {
+    const { service, keys } = rollupsWorld();
+    keys.state('t1', BACKFILL_MARKER);
+    keys.state('t1', 'importing').dirtySince = new Date();
+    expect(await service.ready('t1', new Date(), Promise.resolve(new Set(['importing'])))).toBe(true);
+    expect(keys.exists).toHaveBeenCalledTimes(1);
+    // not hidden (no import view, or the import published): its mark keeps queries on the line items
+    expect(await service.ready('t1')).toBe(false);
+    expect(await service.ready('t1', new Date(), new Set(['another']))).toBe(false);
+  });
+
+  it('still waits for any other stale upload while a hidden one imports (an older upload having scopes deleted)', async () => {
+    const { service, keys } = rollupsWorld();
+    keys.state('t1', BACKFILL_MARKER);
+    keys.state('t1', 'importing').dirtySince = new Date(Date.now() - 60_000);
+    keys.state('t1', 'older').dirtySince = new Date();
+    expect(await service.ready('t1', new Date(), new Set(['importing']))).toBe(false);
+    keys.state('t1', 'older').dirtySince = null;
+    expect(await service.ready('t1', new Date(), new Set(['importing']))).toBe(true);
+  });
+
+  it('needs no third lookup when the oldest stale mark is not hidden, or there is none', async () => {
+    const { service, keys } = rollupsWorld();
+    keys.state('t1', BACKFILL_MARKER);
+    expect(await service.ready('t1', new Date(), new Set(['importing']))).toBe(true);
+    keys.state('t1', 'writing').dirtySince = new Date();
+    expect(await service.ready('t1', new Date(), new Set(['importing']))).toBe(false);
+    expect(keys.exists).not.toHaveBeenCalled();
   });
 
   it('repairs a stale mark a crash left behind (older than REPAIR_AFTER_MS), answering from the line items meanwhile', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { exclusionOf, hiddenUploads, ImportViews } from './import-views';
 import { rollupCanAnswer, rollupLevelFor, RollupLevel } from './rollup-fields';
 import { CostRollupMonthlyRepository, CostRollupRepository } from './rollups.repository';
 import { RollupsService } from './rollups.service';
@@ -18,35 +19,82 @@ export interface CostSource {
 export const LINE_ITEMS: CostSource = { source: 'line-items', rollupLevel: null };
 
 /**
+ * What one request reads cost through, looked up once beside its other lookups (`RollupPlanner.view`)
+ * and passed to `choose` and `aggregate`.
+ */
+export interface CostView {
+  /** Whether the tenant's rollups may answer (`RollupsService.ready`; the stale marks of uploads hidden whole do not count). */
+  rollupsReady: boolean;
+  /**
+   * The import view's filter (docs/rollups.md, "What a concurrent reader sees"): leaves out the
+   * rows of imports not yet published and those that published ones replaced; `{}` when none.
+   * It holds for line items and rollup rows alike.
+   */
+  exclusion: Record<string, unknown>;
+}
+
+/** A pipeline that reads only what the view shows: the exclusion joins its leading `$match` (one pass, the same indexes). */
+export function excluding(pipeline: PipelineStage[], exclusion: Record<string, unknown>): PipelineStage[] {
+  if (Object.keys(exclusion).length === 0) return pipeline;
+  const [first, ...rest] = pipeline;
+  if (first && '$match' in first) {
+    const match = first.$match as Record<string, unknown>;
+    return [{ $match: Object.keys(match).length === 0 ? exclusion : { $and: [match, exclusion] } }, ...rest] as PipelineStage[];
+  }
+  return [{ $match: exclusion }, ...pipeline] as PipelineStage[];
+}
+
+/**
  * Chooses where an aggregation of cost runs: the rollups when the filter (expression, scope,
  * visibility) and the fields grouped or summed are all rolled up and the tenant's rollups are
  * current, the line items otherwise; over the rollups, the monthly level unless the query reads
  * the day (`chargePeriodStart`). Pipelines count line items with `lineItemCount(source)`, so one
- * pipeline runs over any of them.
+ * pipeline runs over any of them. Every aggregation reads through the tenant's import view.
  */
 @Injectable()
 export class RollupPlanner {
   constructor(
     private readonly rollupsService: RollupsService,
+    private readonly importViews: ImportViews,
     private readonly daily: CostRollupRepository,
     private readonly monthly: CostRollupMonthlyRepository,
     private readonly lineItems: CostLineItemRepository,
   ) {}
 
-  /** Whether the tenant's rollups may answer now: a request may ask it beside its other lookups and pass the answer to `choose`. */
-  ready(tenantId: string): Promise<boolean> {
-    return this.rollupsService.ready(tenantId);
+  /**
+   * What a request reads through, asked beside its other lookups and passed to `choose` and
+   * `aggregate`: the import view (one lookup on its unique index) and, at the same time, whether
+   * the rollups may answer (two lookups on indexes of `cost_rollup_keys`, a third while an import runs).
+   */
+  async view(tenantId: string): Promise<CostView> {
+    const view = this.importViews.current(tenantId);
+    const [{ hidden }, rollupsReady] = await Promise.all([
+      view,
+      this.rollupsService.ready(
+        tenantId,
+        new Date(),
+        view.then((current) => hiddenUploads(current.hidden)),
+      ),
+    ]);
+    return { rollupsReady, exclusion: exclusionOf(hidden) };
   }
 
-  async choose(tenantId: string, filter: Record<string, unknown>, readFields: readonly string[], ready?: boolean): Promise<CostSource> {
+  /** For reads outside `aggregate` (lists, exports, lookups of line items): the import view's filter alone. */
+  exclusion(tenantId: string): Promise<Record<string, unknown>> {
+    return this.importViews.exclusion(tenantId);
+  }
+
+  async choose(tenantId: string, filter: Record<string, unknown>, readFields: readonly string[], view?: CostView): Promise<CostSource> {
     if (!rollupCanAnswer(filter, readFields)) return LINE_ITEMS;
-    if (!(ready ?? (await this.rollupsService.ready(tenantId)))) return LINE_ITEMS;
+    if (!(view ?? (await this.view(tenantId))).rollupsReady) return LINE_ITEMS;
     return { source: 'rollup', rollupLevel: rollupLevelFor(filter, readFields) };
   }
 
-  aggregate<R>(tenantId: string, where: CostSource, pipeline: PipelineStage[]): Promise<R[]> {
-    if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, pipeline);
-    return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, pipeline) : this.daily.aggregate<R>(tenantId, pipeline);
+  /** Runs the pipeline where `choose` said, over what the import view shows (`view`, or looked up now). */
+  async aggregate<R>(tenantId: string, where: CostSource, pipeline: PipelineStage[], view?: CostView): Promise<R[]> {
+    const scoped = excluding(pipeline, view ? view.exclusion : await this.exclusion(tenantId));
+    if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
+    return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, scoped) : this.daily.aggregate<R>(tenantId, scoped);
   }
 }
 

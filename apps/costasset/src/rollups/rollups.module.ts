@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemStoreModule } from '../line-items/line-item-store.module';
+import { ImportViewRepository, ImportViews } from './import-views';
 import { RollupPlanner } from './rollup-planner';
 import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
 import { RollupsService } from './rollups.service';
@@ -12,6 +13,7 @@ import {
   ROLLUP_KEY,
   RollupKeySchema,
 } from './schemas/cost-rollup.schema';
+import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-view.schema';
 
 @Module({
   imports: [
@@ -19,10 +21,19 @@ import {
       { name: COST_ROLLUP, schema: CostRollupSchema },
       { name: COST_ROLLUP_MONTHLY, schema: CostRollupMonthlySchema },
       { name: ROLLUP_KEY, schema: RollupKeySchema },
+      { name: COST_IMPORT_VIEW, schema: CostImportViewSchema },
     ]),
     LineItemStoreModule,
   ],
-  providers: [CostRollupRepository, CostRollupMonthlyRepository, RollupKeyRepository, RollupsService, RollupPlanner],
-  exports: [RollupsService, RollupPlanner],
+  providers: [
+    CostRollupRepository,
+    CostRollupMonthlyRepository,
+    RollupKeyRepository,
+    RollupsService,
+    RollupPlanner,
+    ImportViewRepository,
+    ImportViews,
+  ],
+  exports: [RollupsService, RollupPlanner, ImportViews],
 })
 export class RollupsModule {}

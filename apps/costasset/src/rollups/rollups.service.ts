@@ -15,6 +15,7 @@ export const REPAIR_AFTER_MS = 30 * 60_000;
 const INSERT_BATCH = 5_000;
 /** The earliest date BSON holds: `$gt` it matches every date and nothing else (a stale mark; null is none). */
 const EARLIEST_DATE = new Date(-8.64e15);
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
 
 /**
  * Keeps the rollups equal to the line items (docs/rollups.md). Every write path calls `begin`
@@ -78,20 +79,31 @@ export class RollupsService {
 
   /**
    * Whether the tenant's rollups may answer now: every upload rolled up (the backfill marker) and
-   * none stale. Starts the backfill of uploads written before rollups existed, or the repair of
-   * marks a crash left behind, in the background.
+   * none stale but those no reader sees (`hidden`, the uploads an import view hides whole: an
+   * import still running keeps its upload stale, and the tenant's other rollups answer meanwhile).
+   * Starts the backfill of uploads written before rollups existed, or the repair of marks a crash
+   * left behind, in the background.
    */
-  async ready(tenantId: string, now = new Date()): Promise<boolean> {
+  async ready(
+    tenantId: string,
+    now = new Date(),
+    hidden: ReadonlySet<string> | Promise<ReadonlySet<string>> = NOTHING_HIDDEN,
+  ): Promise<boolean> {
     // two lookups on indexes (the marker by upload id, the oldest stale mark by date), at once:
     // their cost does not grow with the tenant's number of uploads
-    const [marker, oldestStale] = await Promise.all([
+    const [marker, oldestStale, hiddenUploads] = await Promise.all([
       this.keys.findOne(tenantId, { uploadRefId: BACKFILL_MARKER }),
       this.keys.findOne(tenantId, { dirtySince: { $gt: EARLIEST_DATE } }, { sort: { dirtySince: 1 } }),
+      hidden,
     ]);
     if (!marker && !(await this.backfill(tenantId))) return false;
     if (oldestStale && (oldestStale.dirtySince as Date).getTime() < now.getTime() - REPAIR_AFTER_MS)
       this.inBackground(tenantId, () => this.repair(tenantId, now));
-    return !oldestStale;
+    if (!oldestStale) return true;
+    if (!hiddenUploads.has(oldestStale.uploadRefId)) return false;
+    // the oldest mark is a hidden upload's (an import at work): a third lookup, on the same index,
+    // for a mark of any other upload
+    return !(await this.keys.exists(tenantId, { dirtySince: { $gt: EARLIEST_DATE }, uploadRefId: { $nin: [...hiddenUploads] } }));
   }
 
   /**

@@ -156,7 +156,7 @@ async function runCount(command: Document, context: CommandContext): Promise<Cou
     const n = Math.max(0, total - skip);
     return limit > 0 ? Math.min(n, limit) : n;
   };
-  if (fastCount) return { n: window(collection?.docs.size ?? 0), outcome: null, request: bare };
+  if (fastCount) return { n: window(collection?.size ?? 0), outcome: null, request: bare };
   if (skip > 0 || limit > 0) {
     const outcome = await runQuery(op, parameters, ns, collection, query, { skip, limit, hint: command.hint });
     return { n: outcome.docs.length, outcome, request: outcome.request };

@@ -2,6 +2,7 @@ import { serialize } from 'bson';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Document } from '../bson-values';
+import type { RecordSnapshot } from '../record-store';
 import type { Storage } from '../storage';
 import { Op, RecordWriter, syncDirectory } from './records';
 
@@ -13,12 +14,12 @@ interface CollectionSnapshot {
   name: string;
   options: Document;
   indexSpecs: Document[];
-  docs: Document[];
+  docs: RecordSnapshot;
 }
 
 /**
- * A consistent picture of every collection at one instant. Stored documents are immutable
- * (updates replace them), so holding the current objects is enough: no copy is made.
+ * A consistent picture of every collection at one instant: the locations of the stored records,
+ * which later writes never overwrite (see RecordStore.snapshot); no document is copied.
  */
 export function takeSnapshot(storage: Storage): CollectionSnapshot[] {
   return storage.allCollections().map((collection) => ({
@@ -26,7 +27,7 @@ export function takeSnapshot(storage: Storage): CollectionSnapshot[] {
     name: collection.name,
     options: collection.options,
     indexSpecs: collection.indexes.map((index) => index.spec),
-    docs: Array.from(collection.docs.values()),
+    docs: collection.snapshot(),
   }));
 }
 
@@ -60,10 +61,12 @@ export async function writeCheckpoint(
       await write();
       for (let start = 0; start < collection.docs.length; start += DOCUMENTS_PER_SLICE) {
         if (cancelled()) return null;
-        const slice = collection.docs.slice(start, start + DOCUMENTS_PER_SLICE);
-        for (const doc of slice) documentBytes += records.add(Op.put, collection.db, collection.name, serialize(doc));
+        const end = Math.min(collection.docs.length, start + DOCUMENTS_PER_SLICE);
+        for (let i = start; i < end; i++) {
+          documentBytes += records.add(Op.put, collection.db, collection.name, serialize(collection.docs.document(i)));
+        }
         await write();
-        documents += slice.length;
+        documents += end - start;
       }
     }
     records.addDocument(Op.checkpointEnd, '', '', { documents });

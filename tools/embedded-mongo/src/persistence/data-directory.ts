@@ -7,6 +7,7 @@ import { compileFilter } from '../query-engine';
 import type { Storage } from '../storage';
 import type { Document } from '../bson-values';
 import { CHECKPOINT_PATTERN, checkpointName, takeSnapshot, writeCheckpoint } from './checkpoint';
+import { DirectoryLock } from './directory-lock';
 import { Journal, SEGMENT_PATTERN, type JournalUsage } from './journal';
 import { Op, readRecords, type JournalRecord } from './records';
 
@@ -24,10 +25,6 @@ export interface DataDirectoryOptions {
   log?: (line: string) => void;
 }
 
-const LOCK_FILE = 'mongod.lock';
-/** Directories opened by this process (the lock file names the process, not the server). */
-const openInThisProcess = new Set<string>();
-
 function numbered(dir: string, pattern: RegExp): Array<{ sequence: number; file: string }> {
   return fs
     .readdirSync(dir)
@@ -35,15 +32,6 @@ function numbered(dir: string, pattern: RegExp): Array<{ sequence: number; file:
     .filter((entry): entry is { match: RegExpExecArray; name: string } => entry.match !== null)
     .map(({ match, name }) => ({ sequence: Number(match[1]), file: path.join(dir, name) }))
     .sort((a, b) => a.sequence - b.sequence);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function indexFrom(spec: IndexSpec, collection: Collection): IndexState {
@@ -70,6 +58,7 @@ export class DataDirectory {
   private readonly checkpointMinBytes: number;
   private readonly journalSegmentBytes: number;
   private readonly log: (line: string) => void;
+  private readonly lock: DirectoryLock;
 
   constructor(
     readonly dir: string,
@@ -80,12 +69,13 @@ export class DataDirectory {
     this.checkpointMinBytes = options.checkpointMinBytes ?? 64 * 1024 * 1024;
     this.journalSegmentBytes = options.journalSegmentBytes ?? 64 * 1024 * 1024;
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.lock = new DirectoryLock(dir);
   }
 
   /** Locks the directory, recovers its data into the storage and starts journaling. */
   open(): void {
     fs.mkdirSync(this.dir, { recursive: true });
-    this.lock();
+    this.lock.acquire(this.dir, this.log);
     for (const name of fs.readdirSync(this.dir)) if (name.endsWith('.tmp')) fs.rmSync(path.join(this.dir, name), { force: true });
     const started = performance.now();
     const checkpoints = numbered(this.dir, CHECKPOINT_PATTERN);
@@ -104,7 +94,7 @@ export class DataDirectory {
     this.journal = new Journal(this.dir, next, usage, this.commitIntervalMs, () => this.maybeCheckpoint(), this.journalSegmentBytes);
     this.storage.attachChangeLog(this.journal);
     const collections = this.storage.allCollections();
-    const total = collections.reduce((sum, collection) => sum + collection.docs.size, 0);
+    const total = collections.reduce((sum, collection) => sum + collection.size, 0);
     if (checkpoint || segments.length > 0) {
       this.log(
         `embedded-mongo: recovered ${formatCount(total)} documents in ${collections.length} ` +
@@ -114,17 +104,6 @@ export class DataDirectory {
       );
     }
     this.maybeCheckpoint();
-  }
-
-  private lock(): void {
-    const file = path.join(this.dir, LOCK_FILE);
-    const holder = Number(fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '');
-    const key = path.resolve(this.dir);
-    if (openInThisProcess.has(key) || (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder))) {
-      throw new Error(`the data directory ${this.dir} is in use by process ${openInThisProcess.has(key) ? process.pid : holder}`);
-    }
-    fs.writeFileSync(file, `${process.pid}\n`);
-    openInThisProcess.add(key);
   }
 
   private loadCheckpoint(file: string): { bytes: number; documents: number; documentBytes: number } {
@@ -243,7 +222,7 @@ export class DataDirectory {
     if (onDisk < this.checkpointMinBytes) return;
     const records = this.lastCheckpoint.documents + since.documents;
     const meanRecordBytes = records === 0 ? 0 : (this.lastCheckpoint.documentBytes + since.documentBytes) / records;
-    const liveDocuments = this.storage.allCollections().reduce((sum, collection) => sum + collection.docs.size, 0);
+    const liveDocuments = this.storage.allCollections().reduce((sum, collection) => sum + collection.size, 0);
     if (onDisk <= 2 * liveDocuments * meanRecordBytes) return;
     this.startCheckpoint();
   }
@@ -305,8 +284,7 @@ export class DataDirectory {
     await this.checkpointRunning;
     this.journal?.close();
     this.storage.attachChangeLog(null);
-    fs.rmSync(path.join(this.dir, LOCK_FILE), { force: true });
-    openInThisProcess.delete(path.resolve(this.dir));
+    this.lock.release();
   }
 
   /** Files of the directory (for tests and status). */

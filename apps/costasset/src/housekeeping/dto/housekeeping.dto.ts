@@ -22,7 +22,7 @@ export class TemporaryCleanupResult {
 export class EnrichedCleanupResult {
   removed: RowsRemovedDto;
 
-  /** GPD upload records set to `cleaned` (those that were `enriched` or `failed`) */
+  /** Upload records set to `cleaned` (those that were `enriched`, `imported`, `failed` or `superseded`) */
   gpdUploadsCleaned: number;
 }
 

@@ -1,5 +1,4 @@
 import { JOB_TYPES } from '../../jobs/job-types';
-import { Transform } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
 import { CostassetEnvironment } from '../../costasset.environment';
@@ -18,6 +17,7 @@ import { FlowPayload, flowOutputName } from './extension-flow.constants';
 import { GpdAssembler } from './gpd-assembler';
 import { RowPlacer } from './gpd-placement';
 import { readRawRows } from './raw-csv';
+import { byteCounter, piped } from '../read/object-stream';
 import { matchingRawFiles, RawInputs } from './raw-inputs';
 import { DEFAULT_LIMITS, RowMapper } from '../map/row-mapper';
 
@@ -144,13 +144,8 @@ export class ExtensionFlowHandler implements JobHandler<FlowPayload> {
     await progress();
     for (const input of inputs.files) {
       const file = input.key.slice(inputs.folder.length);
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytesDone += chunk.length;
-          done(null, chunk);
-        },
-      });
-      const source = (await this.store.getObject(this.env.S3_BUCKET, input.key)).pipe(counter);
+      const counter = byteCounter((bytes) => (bytesDone += bytes));
+      const source = piped(await this.store.getObject(this.env.S3_BUCKET, input.key), counter);
       for await (const { row, line, problem: fieldProblem } of readRawRows(source, manifest.input.csv, file)) {
         report.rowsRead++;
         if (report.rowsRead % PROGRESS_ROWS === 0) await progress();

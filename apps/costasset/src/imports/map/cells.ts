@@ -49,6 +49,8 @@ export function readDate(cell: Cell, column: string): Date | undefined {
     return cell;
   }
   const text = String(cell).trim();
+  const fast = commonDate(text);
+  if (fast !== undefined) return fast;
   const match = DATE_TIME.exec(text);
   if (!match) throw new CellError(`${column} "${text}" is not an ISO 8601 date`);
   const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match;
@@ -62,6 +64,50 @@ export function readDate(cell: Cell, column: string): Date | undefined {
     time -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
   }
   return new Date(time);
+}
+
+/** The digit at `at` (0 to 9), or -1. */
+function digitAt(text: string, at: number): number {
+  const code = text.charCodeAt(at) - 48;
+  return code >= 0 && code <= 9 ? code : -1;
+}
+
+function twoDigits(text: string, at: number): number {
+  const tens = digitAt(text, at);
+  const ones = digitAt(text, at + 1);
+  return tens < 0 || ones < 0 ? -1 : tens * 10 + ones;
+}
+
+/**
+ * The layouts exports write (`2024-09-18`, `2024-09-18 22:00:00`, `2024-09-18T22:00:00`,
+ * `2024-09-18T22:00:00Z`), read without the regular expression: the very Date `DATE_TIME`'s
+ * path gives (same `Date.UTC` call, same calendar check). Anything else, or any doubt, is left
+ * to that path (`undefined`), which also words every error.
+ */
+function commonDate(text: string): Date | undefined {
+  const length = text.length;
+  if (length !== 10 && length !== 19 && length !== 20) return undefined;
+  const high = twoDigits(text, 0);
+  const low = twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  if (high < 0 || low < 0 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined; // '-'
+  let hour = 0;
+  let minute = 0;
+  let second = 0;
+  if (length > 10) {
+    const separator = text.charCodeAt(10);
+    if (separator !== 84 && separator !== 32) return undefined; // 'T' or ' '
+    hour = twoDigits(text, 11);
+    minute = twoDigits(text, 14);
+    second = twoDigits(text, 17);
+    if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+    if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined; // ':'
+    if (length === 20 && text.charCodeAt(19) !== 90) return undefined; // 'Z'
+  }
+  const date = new Date(Date.UTC(high * 100 + low, month - 1, day, hour, minute, second, 0));
+  return date.getUTCDate() === day ? date : undefined;
 }
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/;
@@ -79,6 +125,12 @@ export function readDecimal(cell: Cell, column: string): number | undefined {
   }
   if (typeof cell === 'bigint') return Number(cell);
   const text = String(cell).trim();
+  // `Number` first: it reads what DECIMAL accepts the same way, and reads more only with a letter
+  // (`0x10`, `0b1`, `0o7` have it second, exponents an `e`): those texts go through DECIMAL
+  const quick = Number(text);
+  if (Number.isFinite(quick) && text.length > 0 && !(text.charCodeAt(1) >= 65) && text.indexOf('e') < 0 && text.indexOf('E') < 0) {
+    return quick;
+  }
   const parsed = DECIMAL.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(parsed)) throw new CellError(`${column} "${text}" is not a decimal number`);
   return parsed;

@@ -21,3 +21,19 @@ export function locationFields(metadata: ProviderMetadataSnapshot, regionId: str
   }
   return fields;
 }
+
+/**
+ * `Object.assign(doc, locationFields(metadata, regionId))` without the intermediate object, by
+ * named stores in the order of LINE_ITEM_LOCATION_FIELDS (a cost document stays a fast object).
+ */
+export function setLocationFields(doc: Record<string, unknown>, metadata: ProviderMetadataSnapshot, regionId: string | undefined): void {
+  const mapping = regionId ? metadata.locationsByRegion.get(regionId) : undefined;
+  if (!mapping) return;
+  const present = (value: string | undefined): value is string => value !== undefined && value !== '';
+  if (present(mapping.location)) doc.location = mapping.location;
+  if (present(mapping.country)) doc.country = mapping.country;
+  if (present(mapping.state)) doc.state = mapping.state;
+  if (present(mapping.subregion)) doc.subregion = mapping.subregion;
+  if (present(mapping.region)) doc.locationRegion = mapping.region;
+  if (present(mapping.dataCenter)) doc.dataCenter = mapping.dataCenter;
+}

@@ -1,16 +1,27 @@
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Client } from 'minio';
-import { readCsvRows } from './csv-rows';
-import { PermanentJobError } from '../../jobs/job-handler';
+import { rethrowTransient } from '../../jobs/faults';
 import type { FocusFileFormat } from '../../uploads/schemas/upload.schema';
-import type { FocusFile, FocusFileRow } from './focus-file';
+import { openFocusCsv } from './focus-csv';
+import type { FocusFile } from './focus-file';
+import { byteCounter, piped } from './object-stream';
 import { openParquet } from './parquet-rows';
 
+/** A gunzip whose own decoding errors name the file (a fault of the object store passes through as it is). */
+function gunzipOf(name: string) {
+  const gunzip = createGunzip();
+  gunzip.once('error', (error: Error & { code?: string }) => {
+    if (error.code?.startsWith('Z_')) error.message = `${name} is not a readable gzip file: ${error.message}`;
+  });
+  return gunzip;
+}
+
 /**
- * Opens a stored FOCUS file for streaming: CSV and CSV.gz through csv-parse (gunzipped on the
+ * Opens a stored FOCUS file for streaming: CSV and CSV.gz through papaparse (gunzipped on the
  * fly), Parquet through hyparquet over range reads, one row group (or slice of one) at a time,
- * within `parquetCap` bytes. Nothing is held whole in memory or written to disk.
+ * within `parquetCap` bytes. Nothing is held whole in memory or written to disk. A fault of the
+ * object store (on opening or mid-read) is a TransientFault: the attempt is retried.
  */
 export async function openFocusFile(
   store: Client,
@@ -23,30 +34,12 @@ export async function openFocusFile(
 ): Promise<FocusFile> {
   if (format === 'parquet') return openParquet(store, bucket, key, size, name, parquetCap);
   let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(null, chunk);
-    },
+  const object = await store.getObject(bucket, key).catch((error: unknown) => {
+    rethrowTransient('object store', error);
+    throw error;
   });
-  const object = (await store.getObject(bucket, key)).pipe(counter);
-  let source: Readable = object;
-  if (format === 'csv.gz') {
-    const gunzip = createGunzip();
-    object.once('error', (error) => gunzip.destroy(error));
-    gunzip.once('error', (error) => {
-      gunzip.destroy(new Error(`${name} is not a readable gzip file: ${error.message}`));
-    });
-    source = object.pipe(gunzip);
-  }
-  let header: string[] | undefined;
-  const records = readCsvRows(source, name, { onHeader: (found) => (header = found) });
-  const first = await records.next();
-  if (!header)
-    throw new PermanentJobError(`${name} has no header row`, { errors: [{ file: name, line: 0, reason: 'the file has no header row' }] });
-  async function* rows(): AsyncGenerator<FocusFileRow> {
-    if (!first.done) yield first.value;
-    for await (const record of records) yield record;
-  }
-  return { header, metadata: {}, rows: rows(), bytesRead: () => bytes };
+  const counter = byteCounter((read) => (bytes += read));
+  const source: Readable = format === 'csv.gz' ? piped(object, counter, gunzipOf(name)) : piped(object, counter);
+  const { header, batches } = await openFocusCsv(source, name);
+  return { header, metadata: {}, batches, bytesRead: () => bytes };
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { Client } from 'minio';
 import type { Entry } from 'yauzl';
+import { rethrowTransient } from '../../jobs/faults';
 import { PermanentJobError } from '../../jobs/job-handler';
 import { SizeLimits, sizeRefusal } from '../../object-store/upload-urls';
 import { missingColumns } from './gpd-columns';
@@ -22,6 +23,7 @@ export class GpdArchive {
     const stat = await store.statObject(bucket, key).catch((error: { code?: string }) => {
       if (error.code === 'NotFound' || error.code === 'NoSuchKey')
         throw new PermanentJobError('the uploaded file is no longer in the object store');
+      rethrowTransient('object store', error);
       throw error;
     });
     const refusal = sizeRefusal(stat.size, limits);
@@ -29,6 +31,7 @@ export class GpdArchive {
     try {
       return new GpdArchive(await openObjectZip(store, bucket, key, stat.size));
     } catch (error) {
+      rethrowTransient('object store', error);
       throw new PermanentJobError(`the file is not a readable zip archive (${(error as Error).message})`);
     }
   }

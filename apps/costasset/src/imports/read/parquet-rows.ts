@@ -1,8 +1,10 @@
 import { Client } from 'minio';
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
+import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData, RowGroup } from 'hyparquet';
+import { rethrowTransient } from '../../jobs/faults';
 import { PermanentJobError } from '../../jobs/job-handler';
-import type { FocusFile, FocusFileRow } from './focus-file';
+import type { Cell } from '../map/cells';
+import type { FocusFile, FocusRowBatch } from './focus-file';
 import { checkRowGroups, guardedDecompressors, ParquetCapExceeded, ReadAllowance } from './parquet-memory-cap';
 
 /** Rows decoded at once from a row group that has offset indexes (pages are read as needed). */
@@ -42,6 +44,7 @@ const hasOffsetIndexes = (group: RowGroup) =>
 const failure = (name: string, reason: string) => new PermanentJobError(reason, { errors: [{ file: name, line: 0, reason }] });
 
 const unreadable = (name: string, error: unknown) => {
+  rethrowTransient('object store', error);
   if (error instanceof ParquetCapExceeded) return failure(name, `${name} is too large to read: ${error.message}`);
   return failure(name, `${name} is not a readable Parquet file: ${(error as Error).message}`);
 };
@@ -68,31 +71,42 @@ export async function openParquet(store: Client, bucket: string, key: string, si
   }
   const keyValues = Object.fromEntries((metadata.key_value_metadata ?? []).map(({ key: entry, value }) => [entry, value ?? '']));
 
-  async function* rows(): AsyncGenerator<FocusFileRow> {
+  /** The slices to decode: a row group with offset indexes by PARQUET_SLICE_ROWS rows, one without whole. */
+  function* slices(): Generator<{ index: number; start: number; end: number; sliced: boolean }> {
     let groupStart = 0;
     for (const [index, group] of metadata.row_groups.entries()) {
       const groupRows = Number(group.num_rows);
       const step = hasOffsetIndexes(group) ? PARQUET_SLICE_ROWS : groupRows;
       for (let start = groupStart; start < groupStart + groupRows; start += step) {
-        const end = Math.min(start + step, groupStart + groupRows);
-        let slice: Record<string, unknown>[];
-        allowance.reset(index);
-        try {
-          slice = await parquetReadObjects({
-            file,
-            metadata,
-            rowStart: start,
-            rowEnd: end,
-            compressors: decompressors,
-            useOffsetIndex: step !== groupRows,
-          });
-        } catch (error) {
-          throw unreadable(name, error);
-        }
-        for (let at = 0; at < slice.length; at++) yield { row: slice[at] as FocusFileRow['row'], line: start + at + 1 };
+        yield { index, start, end: Math.min(start + step, groupStart + groupRows), sliced: step !== groupRows };
       }
       groupStart += groupRows;
     }
   }
-  return { header, metadata: keyValues, rows: rows(), bytesRead: () => bytes };
+
+  /** The rows as arrays of cells in the header's order, one batch per slice. */
+  async function* batches(): AsyncGenerator<FocusRowBatch> {
+    for (const { index, start, end, sliced } of slices()) {
+      let slice: Cell[][] = [];
+      allowance.reset(index);
+      try {
+        await parquetRead({
+          file,
+          metadata,
+          rowStart: start,
+          rowEnd: end,
+          compressors: decompressors,
+          useOffsetIndex: sliced,
+          rowFormat: 'array',
+          onComplete: (read: unknown[][]) => (slice = read as Cell[][]),
+        });
+      } catch (error) {
+        throw unreadable(name, error);
+      }
+      const lines = new Array<number>(slice.length);
+      for (let at = 0; at < slice.length; at++) lines[at] = start + at + 1;
+      yield { rows: slice, lines };
+    }
+  }
+  return { header, metadata: keyValues, batches: batches(), bytesRead: () => bytes };
 }

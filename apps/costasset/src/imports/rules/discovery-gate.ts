@@ -20,4 +20,12 @@ export class DiscoveryGate {
       `SUPPORTED_CD_PROVIDERS (${supported.join(', ') || 'empty'}): its data is not ingested`;
     throw new PermanentJobError(reason, { errors: [{ file: '', line: 0, reason }] });
   }
+
+  /** For a FOCUS row's provider (by name alone): why its rows are not imported, or undefined. */
+  async refusalFor(tenantId: string, providerName: string): Promise<string | undefined> {
+    if (!(await this.settings.isEnabled(tenantId, 'COMMON_DISCOVERY'))) return undefined;
+    const supported = await this.settings.listValue(tenantId, 'SUPPORTED_CD_PROVIDERS');
+    if (supported.includes(providerName.toLowerCase())) return undefined;
+    return `COMMON_DISCOVERY is on and provider "${providerName}" is not in SUPPORTED_CD_PROVIDERS: its rows are not imported`;
+  }
 }

@@ -80,7 +80,8 @@ export class FocusUploadsController {
       'version (declared, file metadata, or columns), validates every row, writes line items split by ProviderName ' +
       '(ServiceProviderName from 1.3), and then replaces the rows older imports hold for the same (provider, billing account, ' +
       'billing period). It ends `succeeded`, `completed_with_errors` (rows rejected beyond INGEST_REJECTED_ROWS_THRESHOLD_PERCENT) ' +
-      'or `failed` (no row written, or a file unreadable or without a required column: nothing kept).',
+      'or `failed` (no row written, or a file unreadable or without a required column: nothing kept); the upload is `importing`, ' +
+      'then `imported`, `imported_with_errors` or `failed`.',
   })
   @ApiAcceptedResponse({ type: FocusImportStarted })
   @ApiBadRequestResponse({

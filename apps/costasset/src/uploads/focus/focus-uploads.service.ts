@@ -11,8 +11,8 @@ import { UploadRecordDto } from '../gpd/dto/gpd.dto';
 import { toUploadRecord } from '../gpd-upload.presenter';
 import { focusPartKey, formatOfName, gpdObjectKey } from '../upload-keys';
 import { UploadsRepository } from '../uploads.repository';
-import { Upload, UploadPart } from '../schemas/upload.schema';
-import { UploadOutcomes } from '../upload-outcomes';
+import { IMPORT_ENDED_STATUSES, IMPORTING_STATUSES, Upload, UploadPart } from '../schemas/upload.schema';
+import { totalOf, UploadRows } from '../../imports/write/upload-rows';
 import { UploadAccess } from '../upload-access';
 import { grantOf } from '../../resource-groups/visibility.service';
 import type { Principal } from '@lib/auth';
@@ -21,7 +21,6 @@ import { CreateFocusUploadRequest, FocusImportStarted, FocusUploadCreated } from
 
 const storeUnavailable = () => Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');
 const uploadNotFound = (id: string) => Problems.notFound('FOCUS_UPLOAD_NOT_FOUND', `No FOCUS upload ${id}`);
-const IMPORTED = ['enriched', 'enriched_with_errors', 'failed', 'superseded'];
 
 /**
  * FOCUS uploads: a record in the GPD upload collection (`format: focus`) naming every file of the
@@ -37,7 +36,7 @@ export class FocusUploadsService {
     private readonly jobs: JobsService,
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
-    private readonly outcomes: UploadOutcomes,
+    private readonly rows: UploadRows,
     private readonly bus: MessageBus,
     private readonly access: UploadAccess,
     private readonly urls: UploadUrls,
@@ -89,20 +88,15 @@ export class FocusUploadsService {
     const { tenantId } = principal;
     const urls = parts.map((part) => ({ name: part.name, ...this.urls.put(part.objectKey, part.declaredBytes) }));
     const files = urls.map(({ name, url }) => ({ name, uploadUrl: url }));
-    await this.uploads.create(tenantId, {
+    await this.uploads.register(tenantId, {
       refId,
       format: 'focus',
       ...((options.providerName ?? options.label) ? { providerName: options.providerName ?? options.label } : {}),
       fileName: options.label ?? parts[0].name,
       objectKey: gpdObjectKey(tenantId, refId, ''),
-      status: 'awaiting_upload',
       createdBy: UploadAccess.creatorOf(principal),
       parts,
       ...(options.focusVersion ? { declaredVersion: options.focusVersion } : {}),
-      rowsRead: 0,
-      rowsWritten: 0,
-      rowsRejected: 0,
-      errors: [],
     });
     return {
       uploadId: refId,
@@ -130,16 +124,12 @@ export class FocusUploadsService {
   async import(principal: Principal, refId: string, again = false): Promise<FocusImportStarted> {
     const { tenantId } = principal;
     const upload = await this.find(principal, refId);
-    if (upload.status === 'enriching' && upload.jobId) return { uploadId: refId, jobId: upload.jobId };
-    if (IMPORTED.includes(upload.status) && !again)
+    if (IMPORTING_STATUSES.includes(upload.status) && upload.jobId) return { uploadId: refId, jobId: upload.jobId };
+    if (IMPORT_ENDED_STATUSES.includes(upload.status) && !again)
       throw Problems.conflict('FOCUS_ALREADY_IMPORTED', `Upload ${refId} is ${upload.status}; send {"again": true} to import it again`);
     const parts = await this.checkParts(upload);
     const job = await this.jobs.submit(tenantId, JOB_TYPES.focusImport, { refId }, principal);
-    await this.uploads.updateOne(
-      tenantId,
-      { refId },
-      { $set: { status: 'enriching', jobId: job.jobId, parts, importRequestedAt: new Date(), importGrant: grantOf(principal) } },
-    );
+    await this.uploads.markImporting(tenantId, upload, { jobId: job.jobId, parts, requestedAt: new Date(), grant: grantOf(principal) });
     return { uploadId: refId, jobId: job.jobId };
   }
 
@@ -183,15 +173,15 @@ export class FocusUploadsService {
   async cleanup(principal: Principal, refId: string): Promise<{ status: 'cleaned'; uploadId: string; costLineItemsRemoved: number }> {
     const { tenantId } = principal;
     const upload = await this.find(principal, refId);
-    if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
+    if (IMPORTING_STATUSES.includes(upload.status) && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     for (const part of upload.parts ?? []) {
       await this.store.removeObject(this.env.S3_BUCKET, part.objectKey).catch((error: Error) => {
         this.logger.error({ err: error.message, refId }, 'cannot remove a FOCUS file');
         throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
       });
     }
-    const costLineItemsRemoved = await this.outcomes.removeRowsOf(tenantId, refId);
-    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' }, $unset: { scopes: 1 } });
+    const costLineItemsRemoved = totalOf(await this.rows.remove(tenantId, refId));
+    await this.uploads.markCleaned(tenantId, refId);
     if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
     return { status: 'cleaned', uploadId: refId, costLineItemsRemoved };
   }

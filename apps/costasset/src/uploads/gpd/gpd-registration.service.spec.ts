@@ -1,5 +1,6 @@
 import { GpdRegistrationService } from './gpd-registration.service';
-import type { UploadsRepository } from '../uploads.repository';
+import { UploadsRepository } from '../uploads.repository';
+import type { UploadRecords } from '../upload-records';
 
 function fakeUploads() {
   const records = new Map<string, Record<string, unknown>>();
@@ -20,7 +21,7 @@ function fakeUploads() {
       return 1;
     },
   };
-  return { records, service: new GpdRegistrationService(repository as unknown as UploadsRepository) };
+  return { records, service: new GpdRegistrationService(new UploadsRepository(repository as unknown as UploadRecords)) };
 }
 
 const file = {

@@ -28,24 +28,13 @@ export class GpdRegistrationService {
     const existing = await this.uploads.findOne(tenantId, { refId: file.refId });
     if (!existing) {
       try {
-        await this.uploads.create(tenantId, {
-          ...file,
-          format: 'gpd',
-          status: 'uploaded',
-          rowsRead: 0,
-          rowsWritten: 0,
-          rowsRejected: 0,
-          errors: [],
-        });
+        await this.uploads.register(tenantId, { ...file, format: 'gpd' }, 'uploaded');
         return;
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
       }
     }
-    await this.uploads.updateOne(
-      tenantId,
-      { refId: file.refId, status: { $in: ['awaiting_upload', 'uploaded'] } },
-      { $set: { ...file, status: 'uploaded' } },
-    );
+    const { refId, ...stored } = file;
+    await this.uploads.markUploaded(tenantId, refId, stored);
   }
 }

@@ -7,14 +7,13 @@ import { Problems } from '@lib/core';
 import { CostassetEnvironment } from '../../costasset.environment';
 import { gpdFileLimits, sizeRefusal, UploadUrls } from '../../object-store/upload-urls';
 import { JobsService } from '../../jobs/jobs.service';
-import { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../../line-items/line-items.repository';
-import { RollupsService } from '../../rollups/rollups.service';
+import { UploadRows } from '../../imports/write/upload-rows';
 import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordDto, UploadSubmitted } from './dto/gpd.dto';
 import type { Paged } from '@lib/core';
 import { toUploadRecord } from '../gpd-upload.presenter';
 import { focusPartKey, formatOfName, gpdObjectKey } from '../upload-keys';
 import { UploadsRepository } from '../uploads.repository';
-import { Upload } from '../schemas/upload.schema';
+import { IMPORT_ENDED_STATUSES, IMPORTING_STATUSES, Upload } from '../schemas/upload.schema';
 import { UploadAccess } from '../upload-access';
 import type { Principal } from '@lib/auth';
 import { grantOf } from '../../resource-groups/visibility.service';
@@ -25,7 +24,7 @@ const DEFAULT_FILE_NAME = 'upload.zip';
 const CASE_INSENSITIVE = { locale: 'en', strength: 2 };
 const sameProvider = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** GPD upload records and their life cycle: awaiting_upload → uploaded → enriching → enriched | failed, and cleaned. */
+/** GPD upload records and their life cycle: awaiting_upload → uploaded → enriching → enriched | failed, and cleaned (UploadsRepository). */
 @Injectable()
 export class GpdService {
   private readonly logger = new Logger('Gpd');
@@ -35,11 +34,8 @@ export class GpdService {
     private readonly jobs: JobsService,
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
-    private readonly costs: CostLineItemRepository,
-    private readonly assets: AssetRepository,
-    private readonly utilization: UtilizationRepository,
+    private readonly rows: UploadRows,
     private readonly bus: MessageBus,
-    private readonly rollups: RollupsService,
     private readonly access: UploadAccess,
     private readonly urls: UploadUrls,
   ) {}
@@ -62,7 +58,7 @@ export class GpdService {
     const objectKey = focusFormat ? focusPartKey(tenantId, refId, 0, fileName) : gpdObjectKey(tenantId, refId, fileName);
     const { url: uploadUrl, expiresAt } = this.urls.put(objectKey, declaredBytes);
     const declared = declaredBytes !== undefined ? { declaredBytes } : {};
-    await this.uploads.create(tenantId, {
+    await this.uploads.register(tenantId, {
       refId,
       format: focusFormat ? 'focus' : 'gpd',
       providerName,
@@ -72,12 +68,7 @@ export class GpdService {
       ...(focusFormat
         ? { parts: [{ name: fileName, objectKey, format: focusFormat, ...declared, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 }] }
         : {}),
-      status: 'awaiting_upload',
       createdBy: UploadAccess.creatorOf(principal),
-      rowsRead: 0,
-      rowsWritten: 0,
-      rowsRejected: 0,
-      errors: [],
     });
     return { GPDUploadRefId: refId, uploadUrl, expiresAt };
   }
@@ -115,24 +106,17 @@ export class GpdService {
     const jobs = [];
     for (const refId of refIds) {
       const upload = byRef.get(refId) as Upload;
-      if (upload.status === 'enriching' && upload.jobId) {
+      if (IMPORTING_STATUSES.includes(upload.status) && upload.jobId) {
         jobs.push({ GPDUploadRefId: refId, jobId: upload.jobId });
         continue;
       }
       const focus = upload.format === 'focus';
       const job = await this.jobs.submit(tenantId, focus ? JOB_TYPES.focusImport : JOB_TYPES.gpdImport, { refId }, requester.submitter);
-      await this.uploads.updateOne(
-        tenantId,
-        { refId },
-        {
-          $set: {
-            status: 'enriching',
-            jobId: job.jobId,
-            importGrant: requester.grant,
-            ...(focus ? { importRequestedAt: new Date() } : {}),
-          },
-        },
-      );
+      await this.uploads.markImporting(tenantId, upload, {
+        jobId: job.jobId,
+        grant: requester.grant,
+        ...(focus ? { requestedAt: new Date() } : {}),
+      });
       jobs.push({ GPDUploadRefId: refId, jobId: job.jobId });
     }
     return { status: 'started', jobs };
@@ -142,7 +126,7 @@ export class GpdService {
     if (request.provider.length > 0 && !request.provider.some((name) => sameProvider(name, upload.providerName ?? ''))) {
       throw Problems.badRequest('GPD_PROVIDER_MISMATCH', `Upload ${upload.refId} belongs to provider ${upload.providerName}`);
     }
-    if (['enriched', 'enriched_with_errors', 'failed', 'superseded'].includes(upload.status) && request.retry !== 'true') {
+    if (IMPORT_ENDED_STATUSES.includes(upload.status) && request.retry !== 'true') {
       throw Problems.conflict('GPD_ALREADY_ENRICHED', `Upload ${upload.refId} is ${upload.status}; send retry "true" to enrich it again`);
     }
   }
@@ -163,9 +147,7 @@ export class GpdService {
     }
     const refusal = sizeRefusal(stat.size, gpdFileLimits(upload, this.env));
     if (refusal) throw Problems.badRequest('GPD_FILE_SIZE_MISMATCH', `The file of upload ${upload.refId} ${refusal}`);
-    if (upload.status === 'awaiting_upload') {
-      await this.uploads.updateOne(tenantId, { refId: upload.refId }, { $set: { status: 'uploaded', sizeBytes: stat.size } });
-    }
+    if (upload.status === 'awaiting_upload') await this.uploads.markUploaded(tenantId, upload.refId, { sizeBytes: stat.size });
   }
 
   /** Runs the job again within the visibility of the caller asking for it (a System Admin's: everything). */
@@ -175,10 +157,10 @@ export class GpdService {
     const refId = imported ? String(current.payload.refId) : undefined;
     const upload = refId ? await this.uploads.findOne(tenantId, { refId }) : null;
     if (!upload || upload.status === 'cleaned' || upload.jobId !== jobId || !(await this.access.maySee(caller, upload))) throw invalidJob();
-    await this.uploads.updateOne(tenantId, { refId }, { $set: { importGrant: grantOf(caller) } });
+    await this.uploads.recordImportGrant(tenantId, upload.refId, grantOf(caller));
     const job = await this.jobs.rerun(tenantId, jobId);
     if (!job) throw invalidJob();
-    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'enriching' } });
+    await this.uploads.markImporting(tenantId, upload);
     return { status: 'accepted', jobId };
   }
 
@@ -191,7 +173,7 @@ export class GpdService {
     );
     if (!upload || !(await this.access.maySee(principal, upload)))
       throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
-    if (upload.status === 'enriching' && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
+    if (IMPORTING_STATUSES.includes(upload.status) && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     const keys = upload.parts?.length ? upload.parts.map((part) => part.objectKey) : [upload.objectKey];
     for (const key of keys) {
       await this.store.removeObject(this.env.S3_BUCKET, key).catch((error: Error) => {
@@ -199,15 +181,9 @@ export class GpdService {
         throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
       });
     }
-    const filter = { uploadRefId: refId };
-    await this.rollups.begin(tenantId, [refId]);
-    const [costLineItemsRemoved, assetsRemoved, utilizationRemoved] = await Promise.all([
-      this.costs.deleteMany(tenantId, filter),
-      this.assets.deleteMany(tenantId, filter),
-      this.utilization.deleteMany(tenantId, filter),
-    ]);
-    await this.rollups.refresh(tenantId, [refId]);
-    await this.uploads.updateOne(tenantId, { refId }, { $set: { status: 'cleaned' }, $unset: { scopes: 1 } });
+    const removed = await this.rows.remove(tenantId, refId);
+    const { costLineItems: costLineItemsRemoved, assets: assetsRemoved, utilization: utilizationRemoved } = removed;
+    await this.uploads.markCleaned(tenantId, refId);
     if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
     return { status: 'cleaned', GPDUploadRefId: refId, costLineItemsRemoved, assetsRemoved, utilizationRemoved };
   }

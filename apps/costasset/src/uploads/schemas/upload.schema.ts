@@ -8,8 +8,10 @@ export type { RejectedRow } from '../../imports/report/ingest-report';
 /** The mongoose model name (and `gpd_uploads` the collection): both kept from the first version, so stored uploads stay readable. */
 export const UPLOAD_MODEL = 'GpdUpload';
 /**
- * `awaiting_upload → uploaded → enriching → enriched | enriched_with_errors | failed`, and
- * `cleaned`; a FOCUS import whose every scope was re-imported by a newer one becomes `superseded`.
+ * GPD: `awaiting_upload → uploaded → enriching → enriched | enriched_with_errors | failed`.
+ * FOCUS: `awaiting_upload → importing → imported | imported_with_errors | failed`; a FOCUS import
+ * (or an extension flow's GPD file) whose every row was replaced by a newer one becomes `superseded`.
+ * Both: `cleaned` once its files and rows are removed. Only UploadsRepository changes a status.
  */
 export const UPLOAD_STATUSES = [
   'awaiting_upload',
@@ -17,14 +19,21 @@ export const UPLOAD_STATUSES = [
   'enriching',
   'enriched',
   'enriched_with_errors',
+  'importing',
+  'imported',
+  'imported_with_errors',
   'failed',
   'cleaned',
   'superseded',
 ] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 
-/** Upload statuses of work that wrote rows which count. */
-export const LOADED_STATUSES: UploadStatus[] = ['enriched', 'enriched_with_errors'];
+/** Upload statuses of work that wrote rows which count (both families). */
+export const LOADED_STATUSES: UploadStatus[] = ['enriched', 'enriched_with_errors', 'imported', 'imported_with_errors'];
+/** An import (GPD enrichment or FOCUS import) is running on the upload. */
+export const IMPORTING_STATUSES: UploadStatus[] = ['enriching', 'importing'];
+/** Statuses an import has ended in: importing once more needs `again` / `retry`. */
+export const IMPORT_ENDED_STATUSES: UploadStatus[] = [...LOADED_STATUSES, 'failed', 'superseded'];
 
 export const UPLOAD_FORMATS = ['gpd', 'focus'] as const;
 export type UploadFormat = (typeof UPLOAD_FORMATS)[number];
@@ -192,5 +201,7 @@ UploadSchema.index(
   { tenantId: 1, providers: 1, _id: 1 },
   { name: 'tenantId_1_providers_1__id_1_ci', collation: { locale: 'en', strength: 2 } },
 );
-// Housekeeping marks a tenant's enriched or failed uploads as cleaned.
+// Housekeeping marks a tenant's loaded or failed uploads as cleaned.
 UploadSchema.index({ tenantId: 1, status: 1 });
+// The start-up migration of FOCUS statuses, across tenants (docs/focus.md).
+UploadSchema.index({ status: 1, format: 1 });

@@ -123,7 +123,13 @@ export class UploadRecordDto {
   fileName: string;
   /** The size declared when the upload was submitted (`sizeBytes`) */
   declaredBytes?: number;
-  @ApiProperty({ enum: UPLOAD_STATUSES }) status: UploadStatus;
+  /**
+   * GPD: `awaiting_upload`, `uploaded`, `enriching`, then `enriched`, `enriched_with_errors` or `failed`.
+   * FOCUS: `awaiting_upload` (`uploaded` when sent through POST /v1/gpd), `importing`, then `imported`, `imported_with_errors`
+   * or `failed`, and `superseded` once newer imports replaced all its rows. Both end `cleaned`.
+   */
+  @ApiProperty({ enum: UPLOAD_STATUSES })
+  status: UploadStatus;
   @ApiPropertyOptional({ format: 'uuid' }) jobId?: string;
   rowsRead: number;
   rowsWritten: number;
