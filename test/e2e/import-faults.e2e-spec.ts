@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import { startComponent, stopComponent } from '../../tools/stack';
-import { costTotals, focusFile, GeneratedFocus, importFocus, startFocusImport } from '../support/focus';
+import { costTotals, focusFile, GeneratedFocus, importFocus, startFocusImport, Totals } from '../support/focus';
 import { waitForJob } from '../support/ingest';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { freePort, startStore, stopStore } from '../support/store-process';
@@ -25,6 +25,8 @@ async function rowsRead(platform: Platform, token: string, jobId: string): Promi
 }
 
 const byProvider = { groupBy: 'providerName' };
+// the rollups and the line items sum the same doubles in another order: equal to the last binary digit or so
+const rounded = (totals: Totals[]) => totals.map(({ key, lineItems, cost }) => ({ key, lineItems, cost: Math.round(cost * 1e6) / 1e6 }));
 
 describe('imports under faults', () => {
   let big: GeneratedFocus;
@@ -68,7 +70,7 @@ describe('imports under faults', () => {
       // the generated files hold rows the rules reject (their edges): the rest is written
       const before = await importFocus(platform, admin, [small]);
       expect(['succeeded', 'completed_with_errors']).toContain(before.job.status);
-      const totalsBefore = await costTotals(platform, admin, byProvider);
+      const totalsBefore = rounded(await costTotals(platform, admin, byProvider));
 
       const { uploadId, jobId } = await startFocusImport(platform, admin, [big]);
       await eventually(async () => expect(await rowsRead(platform, admin, jobId)).toBeGreaterThan(5000), 60_000, 100);
@@ -79,18 +81,25 @@ describe('imports under faults', () => {
       const back = Date.now();
 
       const job = await waitForJob(platform, admin, jobId, 60_000);
-      expect(Date.now() - back).toBeLessThan(60_000);
       expect(job.status).toBe('failed');
       expect(job.error).toMatch(/unreachable|stopped reporting|interrupted/);
-      const upload = await request(platform.costasset.url).get(`${UPLOADS}/${uploadId}`).set('corelite-token', admin).expect(200);
-      expect(upload.body.status).toBe('failed');
-      const items = await request(platform.costasset.url)
-        .get('/api/costasset/v1/costLineItems')
-        .query({ uploadRefId: uploadId, limit: 1 })
-        .set('corelite-token', admin)
-        .expect(200);
-      expect(items.body.items).toEqual([]);
-      expect(await costTotals(platform, admin, byProvider)).toEqual(totalsBefore);
+      // the job's clean-up (its rows removed, the upload failed) follows its end
+      await eventually(
+        async () => {
+          const upload = await request(platform.costasset.url).get(`${UPLOADS}/${uploadId}`).set('corelite-token', admin).expect(200);
+          expect(upload.body.status).toBe('failed');
+          const items = await request(platform.costasset.url)
+            .get('/api/costasset/v1/costLineItems')
+            .query({ uploadRefId: uploadId, limit: 1 })
+            .set('corelite-token', admin)
+            .expect(200);
+          expect(items.body.items).toEqual([]);
+        },
+        60_000,
+        250,
+      );
+      expect(Date.now() - back).toBeLessThan(60_000);
+      expect(rounded(await costTotals(platform, admin, byProvider))).toEqual(totalsBefore);
     }, 240_000);
   });
 
