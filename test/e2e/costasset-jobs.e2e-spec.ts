@@ -188,7 +188,9 @@ describe('costasset jobs', () => {
     });
     const { refId, jobId } = await start(17);
     await eventually(async () => expect(calls).toBe(2));
-    expect(await rowsOf(refId)).toHaveLength(5);
+    // the first batch is stored, and hidden from readers until the import is done
+    expect(await repository().count('default', { uploadRefId: refId })).toBe(5);
+    expect(await rowsOf(refId)).toHaveLength(0);
 
     await restart();
 

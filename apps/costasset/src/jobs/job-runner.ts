@@ -181,9 +181,14 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     if (ended) await this.cleanups.run({ ...ended, status, error: fields.error });
   }
 
+  /** Best effort: a beat that cannot be written (its connection gone) is the reaper's sign of a lost worker. */
   private async beat(message: JobMessage, delivery: DeliveryContext): Promise<void> {
-    delivery.heartbeat();
-    await this.jobs.heartbeat(message.tenantId, message.jobId, message.run).catch(() => undefined);
+    try {
+      delivery.heartbeat();
+      await this.jobs.heartbeat(message.tenantId, message.jobId, message.run);
+    } catch {
+      // the next beat tries again
+    }
   }
 
   private async progress(
