@@ -1,6 +1,6 @@
 import type { Document } from './bson-values';
 import { resolveCollation, type ResolvedCollation } from './collation';
-import type { Collection } from './collection';
+import type { Collection, Fetch } from './collection';
 import type { Operation } from './operation';
 import type { ServerParameters } from './parameters';
 import { compileFilter, sortDocuments, type Matcher, type QueryOptions } from './query-engine';
@@ -65,6 +65,7 @@ function queryRequest(ns: string, query: PreparedQuery, shape: QueryShape): Quer
 /**
  * Plans and runs a query: chooses an index (or a collection scan) like mongod, fetches the
  * matching documents, sorts them unless the index yields the order, then applies skip/limit.
+ * `fetch`: what to decode of the matching documents (whole, unless a write asks for less).
  */
 export async function runQuery(
   op: Operation,
@@ -73,6 +74,7 @@ export async function runQuery(
   collection: Collection | undefined,
   query: PreparedQuery,
   shape: QueryShape = {},
+  fetch?: Fetch,
 ): Promise<QueryOutcome> {
   const started = performance.now();
   const request = queryRequest(ns, query, shape);
@@ -83,7 +85,7 @@ export async function runQuery(
   const sortStage = sorted && !providesSort;
   const skip = shape.skip ?? 0;
   const window = shape.limit ? skip + shape.limit : undefined;
-  const execution = await executePlan(op, winner, collection, query.matcher, sortStage ? undefined : window);
+  const execution = await executePlan(op, winner, collection, query.matcher, sortStage ? undefined : window, fetch);
   if (selection.cachedAs) collection?.planCache.checkCost(selection.cachedAs, execution.stats.works);
   let docs = sortStage ? sortDocuments(execution.docs, shape.sort as Record<string, 1 | -1>, query.options) : execution.docs;
   if (skip > 0 || shape.limit) docs = docs.slice(skip, window);

@@ -3,6 +3,7 @@ import { Query } from 'mingo';
 import { isPlainObject, toNumber, type Document } from './bson-values';
 import { mingoCollation, queryContext, rewriteFilterForCollation, type ResolvedCollation } from './collation';
 import { CommandError, commandError, notSupported, toCommandError } from './errors';
+import { FieldSelection } from './record-codec';
 
 export interface QueryOptions {
   collation: ResolvedCollation | null;
@@ -39,7 +40,37 @@ export interface Matcher {
   /** The filter after collation rewriting (what the positional `$` updater must see). */
   readonly filter: Document;
   readonly isEmpty: boolean;
+  /**
+   * The top-level fields the filter reads: the test of a document with those fields alone answers as
+   * the test of the whole document. Null when the filter may read any field (`$expr`, `$jsonSchema`…).
+   */
+  readonly fields: FieldSelection | null;
   test(doc: Document): boolean;
+}
+
+/**
+ * Adds the top-level fields a filter's conditions are on (a condition on `a.b` reads `a`); false
+ * when the filter has a top-level operator other than `$and`, `$or` and `$nor` over such filters
+ * (`$expr` reads anything).
+ */
+function collectFilterFields(filter: Document, into: Set<string>): boolean {
+  for (const key of Object.keys(filter)) {
+    if (key.charCodeAt(0) !== 0x24) {
+      const dot = key.indexOf('.');
+      into.add(dot < 0 ? key : key.slice(0, dot));
+      continue;
+    }
+    if (key !== '$and' && key !== '$or' && key !== '$nor') return false;
+    const clauses: unknown = filter[key];
+    if (!Array.isArray(clauses)) return false;
+    for (const clause of clauses) if (!isPlainObject(clause) || !collectFilterFields(clause, into)) return false;
+  }
+  return true;
+}
+
+export function filterFields(filter: Document): FieldSelection | null {
+  const names = new Set<string>();
+  return collectFilterFields(filter, names) ? new FieldSelection(names) : null;
 }
 
 export function compileFilter(raw: unknown, options: QueryOptions): Matcher {
@@ -57,6 +88,7 @@ export function compileFilter(raw: unknown, options: QueryOptions): Matcher {
   return {
     filter,
     isEmpty,
+    fields: filterFields(filter),
     test: (doc) => {
       if (isEmpty) return true;
       try {

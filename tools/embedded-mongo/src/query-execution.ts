@@ -1,5 +1,5 @@
 import type { Document } from './bson-values';
-import type { Collection } from './collection';
+import { WHOLE_DOCUMENTS, type Collection, type Fetch } from './collection';
 import { commandError } from './errors';
 import type { IndexCursor } from './index-state';
 import type { Operation } from './operation';
@@ -7,6 +7,7 @@ import type { Matcher } from './query-engine';
 import { planCacheKey } from './plan-cache';
 import { candidatePlans, type AccessPlan } from './query-planner';
 import type { QueryRequest } from './query-request';
+import { FieldSelection } from './record-codec';
 
 /** Counters of one plan's execution (what explain's executionStats reports). */
 export interface ScanStats {
@@ -33,21 +34,30 @@ const newStats = (): ScanStats => ({
 
 const EOF = Symbol('eof');
 
+const NO_FIELDS = new FieldSelection([]);
+
+/** What a trial or a count needs of a document: whether it matches (the fields the filter reads, if any). */
+export function matchOnly(matcher: Matcher): Fetch {
+  return { fields: matcher.isEmpty ? NO_FIELDS : matcher.fields, forWrite: false };
+}
+
 /** Runs one access plan a unit of work at a time (an index key or a document per call). */
 export class PlanRunner {
   readonly stats = newStats();
-  private readonly source: IndexCursor | Iterator<Document> | null;
+  private readonly source: IndexCursor | Iterator<string> | null;
   private readonly seen: Set<string> | null;
 
   constructor(
     readonly plan: AccessPlan,
     private readonly collection: Collection | undefined,
     private readonly matcher: Matcher,
+    /** What to decode of the documents it returns (see Collection.fetchMatching). */
+    private readonly fetch: Fetch = WHOLE_DOCUMENTS,
   ) {
     this.seen = plan.kind === 'ixscan' && plan.index.isMultikey ? new Set() : null;
     if (!collection || plan.kind === 'eof' || plan.kind === 'idhack') this.source = null;
     else if (plan.kind === 'collscan') {
-      this.source = collection.documents(plan.direction);
+      this.source = collection.idKeys(plan.direction);
     } else this.source = plan.index.cursor(plan.bounds.ranges, plan.direction, this.stats);
   }
 
@@ -70,7 +80,7 @@ export class PlanRunner {
     if (plan.kind === 'idhack') {
       if (stats.isEOF) return EOF;
       stats.isEOF = true;
-      const doc = this.collection?.getByIdKey(plan.idKey);
+      const doc = this.collection?.fetchMatching(plan.idKey, null, this.fetch) ?? undefined;
       stats.keysExamined = doc ? 1 : 0;
       stats.docsExamined = doc ? 1 : 0;
       if (doc) stats.advanced++;
@@ -80,7 +90,8 @@ export class PlanRunner {
       stats.isEOF = true;
       return EOF;
     }
-    let doc: Document | undefined;
+    const collection = this.collection as Collection;
+    let doc: Document | null | undefined;
     if (plan.kind === 'ixscan') {
       const idKey = (this.source as IndexCursor).next();
       if (idKey === undefined) {
@@ -95,19 +106,22 @@ export class PlanRunner {
         }
         this.seen.add(idKey);
       }
-      doc = this.collection?.getByIdKey(idKey);
-      if (!doc) return null;
+      doc = collection.fetchMatching(idKey, plan.covered ? null : this.matcher, this.fetch);
+      if (doc === undefined) return null;
       stats.docsExamined++;
-      if (!plan.covered && !this.matcher.test(doc)) return null;
+      if (doc === null) return null;
     } else {
-      const next = (this.source as Iterator<Document>).next();
-      if (next.done) {
-        stats.isEOF = true;
-        return EOF;
-      }
-      doc = next.value;
+      // A document removed since the walk started (a reverse walk's keys are those of its start) is passed over.
+      do {
+        const next = (this.source as Iterator<string>).next();
+        if (next.done) {
+          stats.isEOF = true;
+          return EOF;
+        }
+        doc = collection.fetchMatching(next.value, this.matcher, this.fetch);
+      } while (doc === undefined);
       stats.docsExamined++;
-      if (!this.matcher.test(doc)) return null;
+      if (doc === null) return null;
     }
     stats.advanced++;
     return doc;
@@ -163,7 +177,8 @@ export async function selectPlan(
     cached &&
     candidates.find((plan) => plan.kind === 'ixscan' && plan.index.spec.name === cached.indexName && plan.direction === cached.direction);
   if (hit) return { winner: hit, rejected: candidates.filter((plan) => plan !== hit), cachedAs: cacheKey };
-  const runners = candidates.map((plan) => new PlanRunner(plan, collection, matcher));
+  const trialFetch = matchOnly(matcher);
+  const runners = candidates.map((plan) => new PlanRunner(plan, collection, matcher, trialFetch));
   const produced = runners.map(() => 0);
   const goal = Math.min(TRIAL_RESULTS, request.limit ? request.limit + (request.skip ?? 0) : TRIAL_RESULTS);
   let winner: PlanRunner | undefined;
@@ -203,15 +218,19 @@ export interface Execution {
   runner: PlanRunner;
 }
 
-/** Runs a chosen plan; stops after `stopAfter` results when the plan already yields the sort order. */
+/**
+ * Runs a chosen plan; stops after `stopAfter` results when the plan already yields the sort order.
+ * `fetch`: what to decode of the matching documents (all of them unless told).
+ */
 export async function executePlan(
   op: Operation,
   plan: AccessPlan,
   collection: Collection | undefined,
   matcher: Matcher,
   stopAfter: number | undefined,
+  fetch: Fetch = WHOLE_DOCUMENTS,
 ): Promise<Execution> {
-  const runner = new PlanRunner(plan, collection, matcher);
+  const runner = new PlanRunner(plan, collection, matcher, fetch);
   const docs: Document[] = [];
   const limit = stopAfter ?? Number.POSITIVE_INFINITY;
   while (docs.length < limit) {
@@ -249,6 +268,6 @@ export async function countPlan(
     stats.isEOF = true;
     return { n, stats, countScan: true };
   }
-  const { docs, stats } = await executePlan(op, plan, collection, matcher, undefined);
+  const { docs, stats } = await executePlan(op, plan, collection, matcher, undefined, matchOnly(matcher));
   return { n: docs.length, stats, countScan: false };
 }

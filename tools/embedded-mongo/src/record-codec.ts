@@ -1,5 +1,6 @@
 import { Decimal128, deserialize, Long, ObjectId, serialize } from 'bson';
 import { bsonTypeOf, isPlainObject, type Document } from './bson-values';
+import { storedStrings } from './string-pool';
 import { StringDictionary } from './string-dictionary';
 
 /** The kinds of value of a record (one byte each, before the value). */
@@ -31,11 +32,90 @@ const Tag = {
 const DESERIALIZE_OPTIONS = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
 const MAX_DEPTH = 100;
 
+/** Nesting beyond which `encodeBson` leaves a document to the decoding path. */
+const MAX_BSON_DEPTH = 50;
+
 /** A set of field names in order, numbered: reached from the previous field's shape by the next name. */
 interface Shape {
   id: number;
   fields: string[];
   next: Map<string, Shape>;
+  /**
+   * Whether a document read straight from BSON may have this shape's last field: not a name bson
+   * gives a meaning to (`$ref`, `$id`… of a DBRef) nor `__proto__`.
+   */
+  direct: boolean;
+  /** The last field's name as ASCII bytes (null if it is not ASCII). */
+  name: Buffer | null;
+  /** The shape a document read from BSON went to from this one last time: tried first (by bytes) the next time. */
+  likely: Shape | null;
+  /**
+   * The last field's value in the last document read from BSON, when it was a short string of the
+   * dictionary: its UTF-8 bytes (the first `lastStringLength` of this buffer) and its number.
+   */
+  lastString: Buffer | null;
+  lastStringLength: number;
+  lastStringId: number;
+}
+
+/** Strings up to this many bytes are remembered by their field (Shape.lastString). */
+const LAST_STRING_BYTES = 64;
+
+function newShape(id: number, fields: string[]): Shape {
+  const last = fields[fields.length - 1] ?? '';
+  return {
+    id,
+    fields,
+    next: new Map(),
+    direct: last.charCodeAt(0) !== 0x24 && last !== '__proto__',
+    name: Buffer.byteLength(last, 'utf8') === last.length ? Buffer.from(last, 'latin1') : null,
+    likely: null,
+    lastString: null,
+    lastStringLength: 0,
+    lastStringId: -1,
+  };
+}
+
+/** Whether bytes [from, from + length) of `bytes` are the first `length` bytes of `expected`. */
+function sameBytes(expected: Buffer, length: number, bytes: Buffer, from: number): boolean {
+  for (let i = 0; i < length; i++) if (expected[i] !== bytes[from + i]) return false;
+  return true;
+}
+
+const int32 = (bytes: Buffer, at: number): number => bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
+
+/**
+ * Top-level fields to decode from records (a partial decode: the fields a filter reads, those the
+ * indexes are keyed on…). Remembers, for each shape met, where its selected fields are.
+ */
+export class FieldSelection {
+  readonly names: ReadonlySet<string>;
+  private readonly positions = new WeakMap<object, number[]>();
+
+  constructor(names: Iterable<string>) {
+    this.names = new Set(names);
+  }
+
+  /** Whether every field of `other` is selected here too. */
+  covers(other: FieldSelection): boolean {
+    for (const name of other.names) if (!this.names.has(name)) return false;
+    return true;
+  }
+
+  union(other: FieldSelection): FieldSelection {
+    return this.covers(other) ? this : new FieldSelection([...this.names, ...other.names]);
+  }
+
+  /** Positions of the selected fields among `fields` (a shape's), ascending. */
+  positionsIn(shape: object, fields: string[]): number[] {
+    let positions = this.positions.get(shape);
+    if (!positions) {
+      positions = [];
+      for (let i = 0; i < fields.length; i++) if (this.names.has(fields[i])) positions.push(i);
+      this.positions.set(shape, positions);
+    }
+    return positions;
+  }
 }
 
 /**
@@ -72,6 +152,44 @@ class Output {
     this.buffer.set(source, this.length);
     this.length += source.length;
   }
+
+  /** A number as `RecordCodec` keeps it: a small integer as a zigzag varint, any other as a double. */
+  number(value: number): void {
+    if (Number.isInteger(value) && value >= -0x40000000 && value < 0x40000000 && !Object.is(value, -0)) {
+      this.byte(Tag.smallInt);
+      this.varint(((value << 1) ^ (value >> 31)) >>> 0);
+      return;
+    }
+    this.byte(Tag.double);
+    this.room(8);
+    this.length = this.buffer.writeDoubleLE(value, this.length);
+  }
+
+  /** Bytes [from, to) of `source`. */
+  slice(source: Buffer, from: number, to: number): void {
+    this.room(to - from);
+    source.copy(this.buffer, this.length, from, to);
+    this.length += to - from;
+  }
+
+  /**
+   * Writes the varint `value` where `reserve` bytes were kept for it at `at`, moving what was written
+   * since when it takes more or fewer bytes (a count or a shape known only once its values are written).
+   */
+  varintAt(at: number, reserve: number, value: number): void {
+    let size = 1;
+    for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 128)) size++;
+    if (size !== reserve) {
+      this.room(size - reserve);
+      this.buffer.copyWithin(at + size, at + reserve, this.length);
+      this.length += size - reserve;
+    }
+    while (value >= 0x80) {
+      this.buffer[at++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    this.buffer[at] = value;
+  }
 }
 
 /**
@@ -83,7 +201,7 @@ class Output {
  * values (and classes: Decimal128, Long, Binary…) as the BSON it came from.
  */
 export class RecordCodec {
-  private readonly root: Shape = { id: 0, fields: [], next: new Map() };
+  private readonly root: Shape = newShape(0, []);
   private readonly shapes: Shape[] = [this.root];
   private readonly strings = new StringDictionary();
   private readonly output = new Output();
@@ -100,18 +218,223 @@ export class RecordCodec {
     return this.readValue(reader, 0) as Document;
   }
 
+  /**
+   * The selected top-level fields of the record at `start`, as `decode` would give them (in the
+   * record's order; a field the document does not have is absent): the other values are skipped
+   * without being made, and reading stops after the last selected field.
+   */
+  decodeFields(bytes: Buffer, start: number, selection: FieldSelection): Document {
+    const reader = { bytes, at: start + 1 };
+    const shape = this.shapes[readVarint(reader)];
+    const positions = selection.positionsIn(shape, shape.fields);
+    const doc: Document = {};
+    let position = 0;
+    for (const wanted of positions) {
+      for (; position < wanted; position++) this.skipValue(reader);
+      const field = shape.fields[wanted];
+      const value = this.readValue(reader, 1);
+      if (field === '__proto__') Object.defineProperty(doc, field, { value, enumerable: true, writable: true, configurable: true });
+      else doc[field] = value;
+      position++;
+    }
+    return doc;
+  }
+
+  /**
+   * Encodes a document straight from its BSON bytes into the record `encode` makes of their decoding
+   * (the insert path: no JavaScript object in between), optionally with a generated `_id` first. The
+   * bytes are valid until the next call. Null, with nothing stored, when the document holds what only
+   * bson's decoding reads (types other than double, string, document, array, ObjectId, boolean,
+   * date, null and int32; names that are not ASCII, start with `$`, are `__proto__` or repeat; text
+   * that is not valid UTF-8; an `_id` array), or is not well formed: the caller decodes it instead.
+   */
+  encodeBson(bytes: Buffer, generatedId?: ObjectId): Buffer | null {
+    this.output.length = 0;
+    if (bytes.length < 5 || int32(bytes, 0) !== bytes.length) return null;
+    if (!this.bsonDocument(bytes, 0, bytes.length, 0, generatedId)) return null;
+    return this.output.buffer.subarray(0, this.output.length);
+  }
+
   private shapeOf(doc: Document): Shape {
     let shape = this.root;
     for (const field in doc) {
       let next = shape.next.get(field);
-      if (!next) {
-        next = { id: this.shapes.length, fields: [...shape.fields, field], next: new Map() };
-        this.shapes.push(next);
-        shape.next.set(field, next);
-      }
+      if (!next) next = this.addShape(shape, field);
       shape = next;
     }
     return shape;
+  }
+
+  private addShape(from: Shape, field: string): Shape {
+    const next = newShape(this.shapes.length, [...from.fields, field]);
+    this.shapes.push(next);
+    from.next.set(field, next);
+    return next;
+  }
+
+  /** The shape after `from` with the field named by the ASCII bytes [start, end); null when a document read from BSON may not have it. */
+  private bsonShape(from: Shape, bytes: Buffer, start: number, end: number): Shape | null {
+    const name = storedStrings.fromAscii(bytes, start, end);
+    if (name === null) return null;
+    const next = from.next.get(name);
+    if (next) return next.direct ? next : null;
+    if (from.fields.includes(name)) return null;
+    const added = this.addShape(from, name);
+    return added.direct ? added : null;
+  }
+
+  /** A BSON document within [start, limit) as a record value; false when it is not of the kind read here. */
+  private bsonDocument(bytes: Buffer, start: number, limit: number, depth: number, generatedId?: ObjectId): boolean {
+    const size = start + 4 <= limit ? int32(bytes, start) : 0;
+    const end = start + size;
+    if (size < 5 || end > limit || bytes[end - 1] !== 0 || depth > MAX_BSON_DEPTH) return false;
+    const out = this.output;
+    out.byte(Tag.document);
+    // The shape is known once every name is read: two bytes kept for its number (moved if it takes more or less).
+    const shapeAt = out.length;
+    out.room(2);
+    out.length += 2;
+    let shape = this.root;
+    if (generatedId) {
+      shape = this.root.next.get('_id') ?? this.addShape(this.root, '_id');
+      out.byte(Tag.objectId);
+      out.bytes(generatedId.id);
+    }
+    let at = start + 4;
+    for (;;) {
+      const type = bytes[at++];
+      if (type === 0) {
+        if (at !== end) return false;
+        break;
+      }
+      // Documents of a collection mostly follow one another's shapes: the last way taken is compared first.
+      const likely = shape.likely;
+      const likelyName = likely?.name;
+      let next: Shape | null;
+      const length = likelyName?.length ?? 0;
+      if (likelyName && at + length < end - 1 && bytes[at + length] === 0 && sameBytes(likelyName, length, bytes, at)) {
+        next = likely;
+        at += length;
+      } else {
+        const nameStart = at;
+        while (at < end && bytes[at] !== 0) at++;
+        if (at >= end - 1) return false;
+        next = this.bsonShape(shape, bytes, nameStart, at);
+        if (!next) return false;
+      }
+      shape.likely = next;
+      // mongod refuses an array `_id`: the decoding path gives the error.
+      if (depth === 0 && type === 0x04 && shape === this.root && next.fields[0] === '_id') return false;
+      shape = next;
+      at = this.bsonElement(bytes, type, at + 1, end, depth, shape);
+      if (at < 0) return false;
+    }
+    out.varintAt(shapeAt, 2, shape.id);
+    return true;
+  }
+
+  /** The value of BSON `type` at `at` (within `end`) as a record value; returns where it ends, -1 when it is not read here. */
+  private bsonElement(bytes: Buffer, type: number, at: number, end: number, depth: number, field: Shape | null = null): number {
+    const out = this.output;
+    switch (type) {
+      case 0x01:
+        if (at + 8 > end) return -1;
+        out.number(bytes.readDoubleLE(at));
+        return at + 8;
+      case 0x02: {
+        const length = at + 4 <= end ? int32(bytes, at) : 0;
+        const from = at + 4;
+        const to = from + length - 1;
+        if (length <= 0 || to >= end || bytes[to] !== 0) return -1;
+        // The same value as this field's in the last document (a tenant, a period, a provider…).
+        if (field?.lastString && field.lastStringLength === to - from && sameBytes(field.lastString, to - from, bytes, from)) {
+          out.byte(Tag.dictionaryString);
+          out.varint(field.lastStringId);
+          return to + 1;
+        }
+        let text = storedStrings.fromAscii(bytes, from, to);
+        if (text === null) {
+          text = bytes.toString('utf8', from, to);
+          // Not valid UTF-8 (or a U+FFFD as such): bson tells them apart.
+          if (text.includes('\ufffd')) return -1;
+        }
+        const id = this.strings.idOf(text);
+        if (id >= 0) {
+          out.byte(Tag.dictionaryString);
+          out.varint(id);
+          // A dictionary's numbers never change: the next document's same value is known by its bytes.
+          if (field && to - from <= LAST_STRING_BYTES) {
+            field.lastString ??= Buffer.allocUnsafe(LAST_STRING_BYTES);
+            for (let i = from; i < to; i++) field.lastString[i - from] = bytes[i];
+            field.lastStringLength = to - from;
+            field.lastStringId = id;
+          }
+        } else {
+          out.byte(Tag.string);
+          out.varint(to - from);
+          out.slice(bytes, from, to);
+        }
+        return to + 1;
+      }
+      case 0x03:
+        return this.bsonDocument(bytes, at, end, depth + 1) ? at + int32(bytes, at) : -1;
+      case 0x04:
+        return this.bsonArray(bytes, at, end, depth + 1);
+      case 0x07:
+        if (at + 12 > end) return -1;
+        out.byte(Tag.objectId);
+        out.slice(bytes, at, at + 12);
+        return at + 12;
+      case 0x08:
+        if (bytes[at] > 1) return -1;
+        out.byte(bytes[at] === 1 ? Tag.true : Tag.false);
+        return at + 1;
+      case 0x09: {
+        if (at + 8 > end) return -1;
+        // As a Date holds it (beyond its range: NaN).
+        const time = new Date(int32(bytes, at + 4) * 2 ** 32 + (int32(bytes, at) >>> 0)).getTime();
+        out.byte(Tag.date);
+        out.room(8);
+        out.length = out.buffer.writeDoubleLE(time, out.length);
+        return at + 8;
+      }
+      case 0x0a:
+        out.byte(Tag.null);
+        return at;
+      case 0x10:
+        if (at + 4 > end) return -1;
+        out.number(int32(bytes, at));
+        return at + 4;
+      default:
+        return -1;
+    }
+  }
+
+  /** A BSON array at `at` as a record array (its element names are not read, as bson does); returns where it ends or -1. */
+  private bsonArray(bytes: Buffer, start: number, limit: number, depth: number): number {
+    const size = start + 4 <= limit ? int32(bytes, start) : 0;
+    const end = start + size;
+    if (size < 5 || end > limit || bytes[end - 1] !== 0 || depth > MAX_BSON_DEPTH) return -1;
+    const out = this.output;
+    out.byte(Tag.array);
+    const countAt = out.length;
+    out.byte(0);
+    let count = 0;
+    let at = start + 4;
+    for (;;) {
+      const type = bytes[at++];
+      if (type === 0) {
+        if (at !== end) return -1;
+        break;
+      }
+      while (at < end && bytes[at] !== 0) at++;
+      if (at >= end - 1) return -1;
+      at = this.bsonElement(bytes, type, at + 1, end, depth);
+      if (at < 0) return -1;
+      count++;
+    }
+    out.varintAt(countAt, 1, count);
+    return end;
   }
 
   private document(doc: Document, depth: number): void {
@@ -140,14 +463,7 @@ export class RecordCodec {
         return;
       }
       case 'number':
-        if (Number.isInteger(value) && value >= -0x40000000 && value < 0x40000000 && !Object.is(value, -0)) {
-          out.byte(Tag.smallInt);
-          out.varint(((value << 1) ^ (value >> 31)) >>> 0);
-          return;
-        }
-        out.byte(Tag.double);
-        out.room(8);
-        out.length = out.buffer.writeDoubleLE(value, out.length);
+        out.number(value);
         return;
       case 'boolean':
         out.byte(value ? Tag.true : Tag.false);
@@ -249,6 +565,51 @@ export class RecordCodec {
         const length = readVarint(reader);
         reader.at += length;
         return (deserialize(bytes.subarray(reader.at - length, reader.at), DESERIALIZE_OPTIONS) as Document).v;
+      }
+      default:
+        throw new Error(`stored record damaged: unknown tag ${tag} at byte ${reader.at - 1}`);
+    }
+  }
+
+  /** Moves past one value without making it. */
+  private skipValue(reader: { bytes: Buffer; at: number }): void {
+    const tag = reader.bytes[reader.at++];
+    switch (tag) {
+      case Tag.null:
+      case Tag.undefined:
+      case Tag.false:
+      case Tag.true:
+        return;
+      case Tag.smallInt:
+      case Tag.dictionaryString:
+        readVarint(reader);
+        return;
+      case Tag.double:
+      case Tag.date:
+      case Tag.long:
+        reader.at += 8;
+        return;
+      case Tag.objectId:
+        reader.at += 12;
+        return;
+      case Tag.decimal128:
+        reader.at += 16;
+        return;
+      case Tag.string:
+      case Tag.bson: {
+        const length = readVarint(reader);
+        reader.at += length;
+        return;
+      }
+      case Tag.document: {
+        const count = this.shapes[readVarint(reader)].fields.length;
+        for (let i = 0; i < count; i++) this.skipValue(reader);
+        return;
+      }
+      case Tag.array: {
+        const count = readVarint(reader);
+        for (let i = 0; i < count; i++) this.skipValue(reader);
+        return;
       }
       default:
         throw new Error(`stored record damaged: unknown tag ${tag} at byte ${reader.at - 1}`);

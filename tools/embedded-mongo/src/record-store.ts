@@ -1,5 +1,6 @@
+import type { ObjectId } from 'bson';
 import type { Document } from './bson-values';
-import { RecordCodec } from './record-codec';
+import { RecordCodec, type FieldSelection } from './record-codec';
 
 /** The first slab of a collection; each next one doubles, up to MAX_SLAB_BYTES. */
 const FIRST_SLAB_BYTES = 64 * 1024;
@@ -40,9 +41,27 @@ export class RecordStore {
 
   /** Stores a document; returns its row. */
   add(doc: Document): number {
+    return this.addRecord(this.codec.encode(doc));
+  }
+
+  /**
+   * The record of a document received as BSON, straight from its bytes (RecordCodec.encodeBson),
+   * valid until the next encoding; null when the bytes must be decoded instead.
+   */
+  encodeBson(bytes: Buffer, generatedId?: ObjectId): Buffer | null {
+    return this.codec.encodeBson(bytes, generatedId);
+  }
+
+  /** Selected fields of a record not yet stored (from `encodeBson`). */
+  recordFields(record: Buffer, selection: FieldSelection | null): Document {
+    return selection ? this.codec.decodeFields(record, 0, selection) : this.codec.decode(record, 0);
+  }
+
+  /** Stores an encoded record; returns its row. */
+  addRecord(record: Buffer): number {
     const row = this.freeRows.length > 0 ? (this.freeRows.pop() as number) : this.nextRow++;
     if (row >= this.locations.length) this.grow();
-    this.write(row, this.codec.encode(doc));
+    this.write(row, record);
     return row;
   }
 
@@ -62,6 +81,23 @@ export class RecordStore {
     const location = this.locations[row];
     const slab = this.slabs[Math.floor(location / OFFSET_SCALE)] as Slab;
     return this.codec.decode(slab.bytes, location % OFFSET_SCALE);
+  }
+
+  /** The selected top-level fields of the document of `row` (all of them for null). */
+  getFields(row: number, selection: FieldSelection | null): Document {
+    if (!selection) return this.get(row);
+    const location = this.locations[row];
+    const slab = this.slabs[Math.floor(location / OFFSET_SCALE)] as Slab;
+    return this.codec.decodeFields(slab.bytes, location % OFFSET_SCALE, selection);
+  }
+
+  /**
+   * The version of the record of `row`: it changes with every write of the row (update, delete, or a
+   * compaction moving it). It is the record's place: a slab is only ever appended to and its number
+   * is never given to another slab, so no place holds two records in turn.
+   */
+  stamp(row: number): number {
+    return this.locations[row];
   }
 
   /**
@@ -108,9 +144,9 @@ export class RecordStore {
     const size = Math.max(atLeast, Math.min(MAX_SLAB_BYTES, 2 * previous));
     // Slow: outside Node's pool, so that a slab is freed on its own.
     this.current = { bytes: Buffer.allocUnsafeSlow(size), live: 0 };
-    const reuse = this.slabs.indexOf(null);
-    this.currentIndex = reuse >= 0 ? reuse : this.slabs.length;
-    this.slabs[this.currentIndex] = this.current;
+    // A new number (never a freed slab's): a record's place then names one version only (`stamp`).
+    this.currentIndex = this.slabs.length;
+    this.slabs.push(this.current);
     this.used = 0;
   }
 
@@ -123,7 +159,6 @@ export class RecordStore {
       const start = location % OFFSET_SCALE;
       this.write(row, slab.bytes.subarray(start, start + this.sizes[row]));
     }
-    // Only now: a new slab taken meanwhile must not reuse its place.
     this.slabs[index] = null;
   }
 

@@ -6,7 +6,6 @@ import type { CommandContext } from '../command-context';
 import { explainQuery, type ExplainContext } from '../explain';
 import { effectiveCollation, prepareQuery, runQuery, type QueryOutcome } from '../matching';
 import type { Operation } from '../operation';
-import type { Matcher } from '../query-engine';
 import { applyUpdate, isMultiAllowed, parseUpdate, upsertSeed, withIdFirst } from '../update-engine';
 import { collectionArgument } from './arguments';
 import { rawSequence } from '../wire-protocol';
@@ -70,17 +69,6 @@ async function runStatements(
   return errors;
 }
 
-/**
- * The version of a matched document to modify now: the one matched if unchanged, else its
- * current version if that still matches (other operations may have changed it while this one
- * yielded, as mongod re-checks a document after a yield), else nothing.
- */
-function currentMatch(collection: Collection, doc: Document, matcher: Matcher): Document | undefined {
-  const current = collection.getById(doc._id);
-  if (!current || current === doc) return current;
-  return matcher.test(current) ? current : undefined;
-}
-
 /** After a yield: a collection dropped meanwhile stops the statement (mongod's QueryPlanKilled). */
 async function yieldWithin(op: Operation, collection: Collection): Promise<void> {
   if (!op.tick()) return;
@@ -112,9 +100,14 @@ const insert: CommandHandler = async (command, { storage, db, op }) => {
     // Another operation may have dropped the collection while this one yielded: it is created again.
     if (collection.dropped) collection = storage.getOrCreateCollection(db, name).collection;
     // The bytes as received, with the `_id` element moved first when it came later (the driver
-    // appends the `_id` it generates): decoded as mongod stores it, and journaled as they are.
+    // appends the `_id` it generates): stored as mongod stores it, and journaled as they are. A
+    // document of the common types is encoded straight from them; any other is decoded first.
     const bytes = rawDocuments?.[index];
-    if (bytes) moveIdFirst(bytes);
+    const hasId = bytes ? moveIdFirst(bytes) : false;
+    if (bytes && collection.insertBson(bytes, hasId)) {
+      n++;
+      return;
+    }
     const raw = bytes ? decodeStoredDocument(bytes) : (documents as Document[])[index];
     if (!isPlainObject(raw)) throw commandError('TypeMismatch', 'Documents to insert must be objects');
     // The document was just deserialized from the wire, so nothing else references it.
@@ -165,7 +158,10 @@ async function planUpdate({ storage, parameters, db, op }: WriteContext, name: s
   const arrayFilters = arrayFiltersArgument(statement.arrayFilters);
   const letVariables = isPlainObject(statement.c) ? { ...variables, ...statement.c } : variables;
   const query = prepareQuery(statement.q, effectiveCollation(statement.collation, existing), letVariables);
-  const outcome = await runQuery(op, parameters, `${db}.${name}`, existing, query, { limit: multi ? undefined : 1, hint: statement.hint });
+  // Whole documents (the update makes each one's new version), kept for the write: see currentMatch.
+  const fetch = existing?.writeFetch(query.matcher, null);
+  const shape = { limit: multi ? undefined : 1, hint: statement.hint };
+  const outcome = await runQuery(op, parameters, `${db}.${name}`, existing, query, shape, fetch);
   return { existing, update, arrayFilters, query, outcome, multi };
 }
 
@@ -180,7 +176,7 @@ async function runUpdate(context: WriteContext, name: string, statement: UpdateS
     let matched = 0;
     let modified = 0;
     for (const doc of outcome.docs) {
-      const current = currentMatch(existing as Collection, doc, query.matcher);
+      const current = (existing as Collection).currentMatch(doc, query.matcher);
       if (!current) continue;
       matched++;
       const result = applyUpdate(current, update, { filter: query.matcher.filter, arrayFilters, isInsert: false, query: query.options });
@@ -244,10 +240,10 @@ async function planDelete({ storage, parameters, db, op }: WriteContext, name: s
   }
   const collection = storage.getCollection(db, name);
   const query = prepareQuery(statement.q, effectiveCollation(statement.collation, collection), variables);
-  const outcome: QueryOutcome = await runQuery(op, parameters, `${db}.${name}`, collection, query, {
-    limit: limit === 1 ? 1 : undefined,
-    hint: statement.hint,
-  });
+  // A removal needs only the fields the indexes read: a match is decoded as far as those and the filter's.
+  const fetch = collection?.writeFetch(query.matcher, collection.indexedFields);
+  const shape = { limit: limit === 1 ? 1 : undefined, hint: statement.hint };
+  const outcome: QueryOutcome = await runQuery(op, parameters, `${db}.${name}`, collection, query, shape, fetch);
   return { collection, query, outcome, multi: limit !== 1 };
 }
 
@@ -256,7 +252,7 @@ async function runDelete(context: WriteContext, name: string, statement: unknown
     const { collection, query, outcome, multi } = await planDelete(context, name, statement, variables);
     let n = 0;
     for (const doc of outcome.docs) {
-      const current = currentMatch(collection as Collection, doc, query.matcher);
+      const current = (collection as Collection).currentMatch(doc, query.matcher);
       if (!current) continue;
       (collection as Collection).remove(current);
       n++;

@@ -1,10 +1,20 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Document } from '../bson-values';
+import { bsonTypeOf, type Document } from '../bson-values';
 import type { ChangeLog, Collection } from '../collection';
 import type { IndexSpec } from '../index-state';
 import { Op, RecordWriter, syncDirectory, type OpCode } from './records';
-import { serialize } from 'bson';
+import { ObjectId, serialize } from 'bson';
+
+/** The BSON of `{ _id: <ObjectId> }` (a removal's body), written into one reused buffer. */
+const removedObjectId = Buffer.from(serialize({ _id: new ObjectId() }));
+
+/** The body of a removal record: `{ _id: id }` (an ObjectId's without going through bson). */
+export function removalBody(id: unknown): Uint8Array | Document {
+  if (bsonTypeOf(id) !== 'ObjectId') return { _id: id };
+  removedObjectId.set((id as ObjectId).id, 9);
+  return removedObjectId;
+}
 
 export const segmentName = (sequence: number): string => `journal-${String(sequence).padStart(8, '0')}.log`;
 export const SEGMENT_PATTERN = /^journal-(\d{8})\.log$/;
@@ -167,6 +177,6 @@ export class Journal implements ChangeLog {
   }
 
   remove(collection: Collection, id: unknown): void {
-    this.append(Op.remove, collection.db, collection.name, { _id: id });
+    this.append(Op.remove, collection.db, collection.name, removalBody(id));
   }
 }
