@@ -414,6 +414,15 @@ describe('JobRunner and JobsService', () => {
       expect([1, 2].map(retryDelay)).toEqual([2000, 8000]);
     });
 
+    it('names the database when the job record itself cannot be read, before any handler runs', async () => {
+      handlerOf(async () => ({}));
+      const { message } = await submitted();
+      jest
+        .spyOn(jobs, 'findOne')
+        .mockRejectedValueOnce(Object.assign(new Error('connection 8 to 127.0.0.1:27017 closed'), { name: 'MongoNetworkError' }));
+      await expect(deliver(message, 1)).rejects.toThrow('database unreachable: connection 8 to 127.0.0.1:27017 closed');
+    });
+
     it('names the database when a driver error shows it was unreachable', async () => {
       handlerOf(async () => {
         throw Object.assign(new Error('Server selection timed out after 30000 ms'), { name: 'MongoServerSelectionError' });

@@ -14,6 +14,9 @@ import { FINAL_JOB_STATUSES } from './schemas/job.schema';
 
 const SHUTDOWN_GRACE_MS = 3000;
 
+/** An attempt that failed, its message already saying what failed (`database unreachable: …`). */
+class AttemptFailed extends Error {}
+
 /**
  * Takes jobs from the queue and runs them with their handler: one skeleton for every job type.
  * It marks the attempt running, keeps a heartbeat while it runs (the queue's ack deadline and
@@ -87,7 +90,11 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
         links: [submitted],
         attributes: { 'corelite.tenant.id': message.tenantId, 'corelite.job.id': message.jobId, 'corelite.job.attempt': delivery.attempt },
       },
-      () => this.deliver(message, delivery),
+      () =>
+        this.deliver(message, delivery).catch((error: unknown) => {
+          // a fault before the handler ran (the job's record unreadable) is reported as what it is too
+          throw error instanceof AttemptFailed ? error : new AttemptFailed(describeFault(error));
+        }),
     );
   }
 
@@ -173,7 +180,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     await this.jobs
       .updateOne(job.tenantId, { jobId: job.jobId, run: job.run }, { $set: { error: reason, ...(retries ? { status: 'queued' } : {}) } })
       .catch(() => undefined);
-    throw new Error(reason);
+    throw new AttemptFailed(reason);
   }
 
   private async endWithCleanup(job: Job, status: 'failed' | 'terminated', fields: { error?: string; result?: Record<string, unknown> }) {
