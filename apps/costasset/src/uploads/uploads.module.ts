@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { UploadCleanup } from './upload-cleanup';
 import { UploadRowsModule } from '../imports/write/upload-rows.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { ResourceGroupsModule } from '../resource-groups/resource-groups.module';
@@ -32,6 +33,7 @@ import { UploadsRepository } from './uploads.repository';
     GpdRegistrationService,
     FocusUploadsService,
     UploadAccess,
+    UploadCleanup,
   ],
   exports: [UploadsRepository, GpdService, GpdRegistrationService, UploadAccess],
 })

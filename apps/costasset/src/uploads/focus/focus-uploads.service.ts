@@ -4,15 +4,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Client } from 'minio';
 import { DEFAULT_PAGE_SIZE } from '@lib/http';
 import { Problems } from '@lib/core';
-import { MessageBus } from '@lib/messaging';
 import { CostassetEnvironment } from '../../costasset.environment';
 import { focusPartRefusal, UploadUrls } from '../../object-store/upload-urls';
 import { UploadRecordDto } from '../gpd/dto/gpd.dto';
 import { toUploadRecord } from '../gpd-upload.presenter';
 import { focusPartKey, formatOfName, gpdObjectKey } from '../upload-keys';
+import { UploadCleanup } from '../upload-cleanup';
 import { UploadsRepository } from '../uploads.repository';
 import { IMPORT_ENDED_STATUSES, IMPORTING_STATUSES, Upload, UploadPart } from '../schemas/upload.schema';
-import { totalOf, UploadRows } from '../../imports/write/upload-rows';
+import { totalOf } from '../../imports/write/upload-rows';
 import { UploadAccess } from '../upload-access';
 import { grantOf } from '../../resource-groups/visibility.service';
 import type { Principal } from '@lib/auth';
@@ -36,10 +36,9 @@ export class FocusUploadsService {
     private readonly jobs: JobsService,
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
-    private readonly rows: UploadRows,
-    private readonly bus: MessageBus,
     private readonly access: UploadAccess,
     private readonly urls: UploadUrls,
+    private readonly cleanups: UploadCleanup,
   ) {}
 
   async create(principal: Principal, request: CreateFocusUploadRequest): Promise<FocusUploadCreated> {
@@ -173,16 +172,8 @@ export class FocusUploadsService {
   async cleanup(principal: Principal, refId: string): Promise<{ status: 'cleaned'; uploadId: string; costLineItemsRemoved: number }> {
     const { tenantId } = principal;
     const upload = await this.find(principal, refId);
-    if (IMPORTING_STATUSES.includes(upload.status) && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
-    for (const part of upload.parts ?? []) {
-      await this.store.removeObject(this.env.S3_BUCKET, part.objectKey).catch((error: Error) => {
-        this.logger.error({ err: error.message, refId }, 'cannot remove a FOCUS file');
-        throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
-      });
-    }
-    const costLineItemsRemoved = totalOf(await this.rows.remove(tenantId, refId));
-    await this.uploads.markCleaned(tenantId, refId);
-    if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
+    const keys = (upload.parts ?? []).map((part) => part.objectKey);
+    const costLineItemsRemoved = totalOf(await this.cleanups.clean(tenantId, upload, keys));
     return { status: 'cleaned', uploadId: refId, costLineItemsRemoved };
   }
 

@@ -1,17 +1,16 @@
 import { JOB_TYPES } from '../../jobs/job-types';
 import { randomUUID } from 'node:crypto';
-import { MessageBus } from '@lib/messaging';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Client } from 'minio';
 import { Problems } from '@lib/core';
 import { CostassetEnvironment } from '../../costasset.environment';
 import { gpdFileLimits, sizeRefusal, UploadUrls } from '../../object-store/upload-urls';
 import { JobsService } from '../../jobs/jobs.service';
-import { UploadRows } from '../../imports/write/upload-rows';
 import { CleanupDone, EnrichRequest, EnrichStarted, UploadRecordDto, UploadSubmitted } from './dto/gpd.dto';
 import type { Paged } from '@lib/core';
 import { toUploadRecord } from '../gpd-upload.presenter';
 import { focusPartKey, formatOfName, gpdObjectKey } from '../upload-keys';
+import { UploadCleanup } from '../upload-cleanup';
 import { UploadsRepository } from '../uploads.repository';
 import { IMPORT_ENDED_STATUSES, IMPORTING_STATUSES, Upload } from '../schemas/upload.schema';
 import { UploadAccess } from '../upload-access';
@@ -27,17 +26,14 @@ const sameProvider = (a: string, b: string) => a.toLowerCase() === b.toLowerCase
 /** GPD upload records and their life cycle: awaiting_upload → uploaded → enriching → enriched | failed, and cleaned (UploadsRepository). */
 @Injectable()
 export class GpdService {
-  private readonly logger = new Logger('Gpd');
-
   constructor(
     private readonly uploads: UploadsRepository,
     private readonly jobs: JobsService,
     private readonly store: Client,
     private readonly env: CostassetEnvironment,
-    private readonly rows: UploadRows,
-    private readonly bus: MessageBus,
     private readonly access: UploadAccess,
     private readonly urls: UploadUrls,
+    private readonly cleanups: UploadCleanup,
   ) {}
 
   /**
@@ -173,18 +169,9 @@ export class GpdService {
     );
     if (!upload || !(await this.access.maySee(principal, upload)))
       throw Problems.notFound('GPD_UPLOAD_NOT_FOUND', 'No such GPD upload of this provider');
-    if (IMPORTING_STATUSES.includes(upload.status) && upload.jobId) await this.jobs.terminate(tenantId, upload.jobId);
     const keys = upload.parts?.length ? upload.parts.map((part) => part.objectKey) : [upload.objectKey];
-    for (const key of keys) {
-      await this.store.removeObject(this.env.S3_BUCKET, key).catch((error: Error) => {
-        this.logger.error({ err: error, refId }, 'cannot remove the GPD object');
-        throw Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached; nothing was cleaned');
-      });
-    }
-    const removed = await this.rows.remove(tenantId, refId);
+    const removed = await this.cleanups.clean(tenantId, upload, keys);
     const { costLineItems: costLineItemsRemoved, assets: assetsRemoved, utilization: utilizationRemoved } = removed;
-    await this.uploads.markCleaned(tenantId, refId);
-    if (costLineItemsRemoved > 0) await this.bus.publish('costasset.lineitems.changed', { tenantId, periods: [], reason: 'cleanup' });
     return { status: 'cleaned', GPDUploadRefId: refId, costLineItemsRemoved, assetsRemoved, utilizationRemoved };
   }
 }
