@@ -8,6 +8,7 @@ describe('fault classification', () => {
     expect(transientSource(named('Server selection timed out', 'MongoServerSelectionError'))).toBe('database');
     expect(transientSource(named('connection 3 to 127.0.0.1:27017 closed', 'MongoNetworkError'))).toBe('database');
     expect(transientSource(new Error('Operation `costlineitems.insertMany()` buffering timed out after 10000ms'))).toBe('database');
+    expect(transientSource(named('connection 6 to 127.0.0.1:37985 closed', 'MongoBulkWriteError'))).toBe('database');
     expect(transientSource(Object.assign(named('We encountered an internal error', 'S3Error'), { code: 'InternalError' }))).toBe(
       'object store',
     );

@@ -52,7 +52,7 @@ export function transientSource(error: unknown, depth = 0): FaultSource | undefi
   if (error instanceof TransientFault) return error.source;
   if (!error || typeof error !== 'object' || depth > 4) return undefined;
   const { name = '', code, message = '', statusCode, cause } = error as ErrorLike;
-  if (DATABASE_ERRORS.has(name) || /buffering timed out/.test(message)) return 'database';
+  if (DATABASE_ERRORS.has(name) || /buffering timed out|^connection \d+ to \S+ (closed|timed out)/.test(message)) return 'database';
   if (name === 'NatsError' && MESSAGE_QUEUE_CODES.has(String(code))) return 'message queue';
   if (name === 'S3Error' && (OBJECT_STORE_CODES.has(String(code)) || (statusCode ?? 0) >= 500)) return 'object store';
   if (NETWORK_CODES.has(String(code)) || /socket hang up|ECONNREFUSED|ECONNRESET/.test(message)) return 'network';
