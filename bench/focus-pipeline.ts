@@ -23,6 +23,7 @@
  *     --stages rollup
  * (through swc-register, a profile's lines are the source's; tsx puts each file on one line)
  */
+import { AllocationModel } from '../apps/costasset/src/allocation/allocation-model';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -40,12 +41,7 @@ import { BatchWriter } from '../apps/costasset/src/imports/write/batch-writer';
 import { FOCUS_REQUIRED_VALUES } from '../apps/costasset/src/imports/focus-import.handler';
 import { openFocusFile } from '../apps/costasset/src/imports/read/focus-file-reader';
 import { ImportVisibility } from '../apps/costasset/src/uploads/import-visibility';
-import {
-  costRowReader,
-  missingRequiredColumns,
-  planHeader,
-  providerOfCells,
-} from '../apps/costasset/src/imports/map/cost-row';
+import { costRowReader, missingRequiredColumns, planHeader, providerOfCells } from '../apps/costasset/src/imports/map/cost-row';
 import { ImportScopes } from '../apps/costasset/src/imports/write/import-scopes';
 import { detectVersion, FocusVersion } from '../apps/costasset/src/imports/map/focus-columns';
 import { IngestReport, problem } from '../apps/costasset/src/imports/report/ingest-report';
@@ -172,10 +168,16 @@ async function pipeline(file: string, format: FocusFileFormat, stage: Stage, sto
   let generation = 0;
   const keys = { bump: () => Promise.resolve(++generation) } as unknown as RollupKeyRepository;
   let groups = 0;
-  const rollups = new LoadTracker('default', 'bench', keys, (rows) => {
-    groups = rows.length;
-    return Promise.resolve();
-  });
+  const rollups = new LoadTracker(
+    'default',
+    'bench',
+    keys,
+    async () => AllocationModel.EMPTY,
+    (rows) => {
+      groups = rows.length;
+      return Promise.resolve();
+    },
+  );
   await rollups.touch();
   const progress = () => Promise.resolve();
   const insertBulk = (tenantId: string, docs: object[]): Promise<number> => {

@@ -134,6 +134,8 @@ describe('authorization matrix over every route', () => {
       providerName: `${MARK} store`,
       providerCode: `${MARK}-osp`,
     });
+    await admin('costasset', 'POST', '/api/costasset/v1/allocation/dimensions', { name: 'matrix-dim', rules: [] });
+    await admin('costasset', 'POST', '/api/costasset/v1/allocation/dimensions', { name: 'matrix-doomed', rules: [] });
     const mailChannel = { name: `${MARK} mail`, type: 'email', recipients: ['mxa@example.com'] };
     ids.channel = (await admin('costasset', 'POST', '/api/costasset/v1/notificationChannels', mailChannel)).body.id;
     ids.doomedChannel = (await admin('costasset', 'POST', '/api/costasset/v1/notificationChannels', mailChannel)).body.id;
@@ -445,6 +447,23 @@ describe('authorization matrix over every route', () => {
       'GET /api/costasset/v1/dynamicResourceGroups': {},
       'GET /api/costasset/v1/reportModels': {},
       'GET /api/costasset/v1/budgetController/budgets': {},
+      // allocation settings are a System Admin's
+      'GET /api/costasset/v1/allocation': {},
+      'GET /api/costasset/v1/allocation/tagKeys': {},
+      'POST /api/costasset/v1/allocation/tagKeys/activate': { call: { body: { group: 'matrix', key: 'owner' } } },
+      'POST /api/costasset/v1/allocation/tagKeys/deactivate': { call: { body: { group: 'matrix', key: 'owner' } }, last: true },
+      'GET /api/costasset/v1/allocation/dimensions': {},
+      'POST /api/costasset/v1/allocation/dimensions': { call: { body: { name: 'matrix-new', rules: [] } } },
+      'POST /api/costasset/v1/allocation/dimensions/preview': {
+        call: { body: { rules: [{ expr: "providerName == 'aws'", value: 'a' }] } },
+      },
+      'GET /api/costasset/v1/allocation/dimensions/:name': byPath({ name: 'matrix-dim' }, { absentPath: { name: 'no-such' } }),
+      'PUT /api/costasset/v1/allocation/dimensions/:name': byPath(
+        { name: 'matrix-dim' },
+        { body: { rules: [], version: 1 }, absentPath: { name: 'no-such' } },
+      ),
+      'DELETE /api/costasset/v1/allocation/dimensions/:name': byPath({ name: 'matrix-doomed' }, { absentPath: { name: 'no-such' } }),
+      'GET /api/costasset/v1/allocation/dimensions/:name/versions': byPath({ name: 'matrix-dim' }, { absentPath: { name: 'no-such' } }),
       // notification channels and subscriptions are a System Admin's (a test send goes to the local SMTP server)
       'POST /api/costasset/v1/notificationChannels': {
         call: { body: { name: `${MARK} mail`, type: 'email', recipients: ['mxa@example.com'] } },

@@ -81,6 +81,7 @@ describe('gateway: admission of heavy routes', () => {
         '/api/costasset/v1/costs',
         '/api/costasset/v1/reportModels/any/execution',
         '/api/costasset/v1/dataManagement/accounts',
+        '/api/costasset/v1/allocation/tagKeys',
       ];
       const answers = await Promise.all(
         [...heavy, ...heavy].map((path) => request(platform.gateway.url).get(path).set('corelite-token', admin)),

@@ -4,6 +4,7 @@ import { HealthModule } from '@lib/http';
 import { NatsReadinessProbe } from '@lib/messaging';
 import { MongoReadinessProbe } from '@lib/persistence';
 import { PlatformModule } from '@lib/platform';
+import { AllocationModule } from './allocation/allocation.module';
 import { AnomaliesModule } from './anomalies/anomalies.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { CostassetEnvironment } from './costasset.environment';
@@ -59,6 +60,7 @@ export class CostassetModule {
         ReportModelsModule,
         BudgetsModule,
         AnomaliesModule,
+        AllocationModule,
         IngestionModule,
         DataManagementModule,
         HousekeepingModule,

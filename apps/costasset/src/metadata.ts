@@ -2,6 +2,7 @@
 export default async () => {
   const t = {
     ['./jobs/dto/job.dto']: await import('./jobs/dto/job.dto'),
+    ['./allocation/dto/allocation.dto']: await import('./allocation/dto/allocation.dto'),
     ['./line-items/dto/cost-totals.dto']: await import('./line-items/dto/cost-totals.dto'),
     ['./line-items/dto/line-item.response']: await import('./line-items/dto/line-item.response'),
     ['./budgets/dto/budget.dto']: await import('./budgets/dto/budget.dto'),
@@ -52,7 +53,7 @@ export default async () => {
                 required: true,
                 description:
                   'What done and total count: `rows` (data deletion), `bytes` of the CSV files read (GPD enrichment: rows are not known before the end),\n`bytes` of the files read (FOCUS import, extension flow), `accounts` (account migration), `series` (anomaly detection)',
-                enum: ['rows', 'bytes', 'files', 'accounts', 'series'],
+                enum: ['rows', 'bytes', 'files', 'accounts', 'series', 'uploads'],
               },
               rows: { required: false, type: () => Number, description: 'Rows read so far, when the unit is not rows' },
             },
@@ -71,6 +72,140 @@ export default async () => {
               updatedAt: { required: true, type: () => Date },
             },
             JobPage: {},
+          },
+        ],
+        [
+          import('./allocation/dto/allocation.dto'),
+          {
+            TagKeyRequest: {
+              group: {
+                required: false,
+                type: () => String,
+                nullable: true,
+                description: "The key's group; leave it out to activate the key in every group",
+                example: 'team',
+              },
+              key: { required: true, type: () => String, example: 'owner', minLength: 1, maxLength: 200 },
+            },
+            ActiveTagKeyResponse: {
+              group: { required: true, type: () => String, nullable: true },
+              key: { required: true, type: () => String },
+              activatedAt: { required: true, type: () => String },
+              activatedBy: { required: true, type: () => String },
+            },
+            ObservedTagKeyResponse: {
+              group: { required: true, type: () => String },
+              key: { required: true, type: () => String },
+              lineItems: { required: true, type: () => Number, description: 'Line items carrying the key in the periods read' },
+              cost: { required: true, type: () => Number, description: 'Their cost (corporate currency)' },
+              coverage: { required: true, type: () => Number, description: "The share of the periods' cost that carries the key: 0 to 1" },
+              active: { required: true, type: () => Boolean, description: 'Whether the key is activated (rolled up)' },
+            },
+            ObservedTagKeysResponse: {
+              from: { required: true, type: () => String, description: 'The first and last period read (YYYYMM)' },
+              to: { required: true, type: () => String },
+              totalCost: { required: true, type: () => Number, description: 'The cost of every line item of those periods' },
+              items: { required: true, type: () => [t['./allocation/dto/allocation.dto'].ObservedTagKeyResponse] },
+            },
+            PeriodRangeQuery: {
+              from: { required: false, type: () => String, description: 'First period, YYYYMM (default: the latest period holding data)' },
+              to: {
+                required: false,
+                type: () => String,
+                description: 'Last period, YYYYMM (default: `from`, or the latest period holding data)',
+              },
+            },
+            DimensionRuleDto: {
+              expr: {
+                required: true,
+                type: () => String,
+                description:
+                  'An expression of the expression language (no placeholders, no dimension(...)); the first rule matching a line item sets its value',
+                example: 'tag(default, env == prod) || tag(default, Env == prod)',
+                minLength: 1,
+                maxLength: 4096,
+              },
+              value: { required: true, type: () => String, example: 'production' },
+            },
+            DimensionRequest: {
+              name: { required: true, type: () => String, example: 'environment' },
+              description: { required: false, type: () => String },
+              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleDto] },
+              defaultValue: { required: false, type: () => String, description: 'What matches no rule' },
+            },
+            UpdateDimensionRequest: {
+              description: { required: false, type: () => String },
+              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleDto] },
+              defaultValue: { required: false, type: () => String },
+              version: {
+                required: true,
+                type: () => Number,
+                description: 'The version this change was made from: 409 DIMENSION_VERSION_CONFLICT when someone saved another since',
+                minimum: 1,
+              },
+            },
+            DimensionPreviewRequest: {
+              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleDto] },
+              defaultValue: { required: false, type: () => String },
+            },
+            DimensionRuleResponse: { expr: { required: true, type: () => String }, value: { required: true, type: () => String } },
+            DimensionResponse: {
+              name: { required: true, type: () => String },
+              description: { required: false, type: () => String },
+              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleResponse] },
+              defaultValue: { required: true, type: () => String },
+              version: { required: true, type: () => Number },
+              createdAt: { required: true, type: () => String },
+              updatedAt: { required: true, type: () => String },
+              updatedBy: { required: true, type: () => String },
+            },
+            DimensionListResponse: { items: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionResponse] } },
+            DimensionVersionResponse: {
+              version: { required: true, type: () => Number },
+              change: { required: true, enum: ['created', 'updated', 'deleted'] },
+              description: { required: false, type: () => String },
+              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleResponse] },
+              defaultValue: { required: true, type: () => String },
+              changedAt: { required: true, type: () => String },
+              changedBy: { required: true, type: () => String },
+            },
+            DimensionVersionListResponse: {
+              items: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionVersionResponse] },
+            },
+            PreviewShare: {
+              lineItems: { required: true, type: () => Number, description: 'Line items taken' },
+              cost: { required: true, type: () => Number, description: 'Their cost (corporate currency)' },
+            },
+            PreviewRuleShare: {
+              rule: { required: true, type: () => Number, description: "The rule's position (0 first)" },
+              value: { required: true, type: () => String },
+            },
+            PreviewValueShare: {
+              value: { required: true, type: () => String },
+              unallocated: { required: true, type: () => Boolean, description: 'Whether this is the default (what no rule takes)' },
+            },
+            DimensionPreviewResponse: {
+              from: { required: true, type: () => String },
+              to: { required: true, type: () => String },
+              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].PreviewRuleShare] },
+              unallocated: { required: true, type: () => t['./allocation/dto/allocation.dto'].PreviewValueShare },
+              values: { required: true, type: () => [t['./allocation/dto/allocation.dto'].PreviewValueShare] },
+              total: { required: true, type: () => t['./allocation/dto/allocation.dto'].PreviewShare },
+            },
+            AllocationRollupsState: {
+              current: {
+                required: true,
+                type: () => Boolean,
+                description: 'Whether the rollups hold the current settings (queries on tags and dimensions answer from them)',
+              },
+              jobId: { required: false, type: () => String, description: 'The job recomputing them after the latest change' },
+            },
+            AllocationSettingsResponse: {
+              revision: { required: true, type: () => Number, description: 'Grows with every change' },
+              tagKeys: { required: true, type: () => [t['./allocation/dto/allocation.dto'].ActiveTagKeyResponse] },
+              dimensions: { required: true, type: () => [String] },
+              rollups: { required: true, type: () => t['./allocation/dto/allocation.dto'].AllocationRollupsState },
+            },
           },
         ],
         [

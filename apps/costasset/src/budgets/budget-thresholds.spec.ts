@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { AllocationModel } from '../allocation/allocation-model';
 import type { MessageBus } from '@lib/messaging';
 import type { CurrencyService } from '../currency/currency.service';
 import type { VisibilityService } from '../resource-groups/visibility.service';
@@ -61,7 +62,7 @@ class FakePlanner {
   source: CostSource = { source: 'rollup', rollupLevel: 'month' };
 
   async view(): Promise<CostView> {
-    return { rollupsReady: true, exclusion: {} };
+    return { rollupsReady: true, exclusion: {}, allocation: AllocationModel.EMPTY };
   }
 
   async choose(_tenantId: string, filter: Doc, fields: readonly string[]): Promise<CostSource> {

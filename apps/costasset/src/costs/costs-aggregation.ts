@@ -1,9 +1,12 @@
 import type { PipelineStage } from 'mongoose';
 import { bucketExpression, CostsRange, dayBucket } from './costs-range';
-import { CostDimension, CostMetric, TAG_GROUPING } from './dto/costs.query';
+import { dimensionField } from '../expressions';
+import { dimensionRead, tagRead } from '../rollups/rollup-fields';
+import { CostDimension, CostMetric, DIMENSION_GROUPING, TAG_GROUPING } from './dto/costs.query';
 
-/** One grouping of the answer: a stored field, or the value of one tag. */
-export type Grouping = { name: string; field: CostDimension } | { name: string; tag: { group: string; key: string } };
+/** One grouping of the answer: a stored field, the value of one tag, or of one virtual dimension. */
+export type Grouping =
+  { name: string; field: CostDimension } | { name: string; tag: { group: string; key: string } } | { name: string; dimension: string };
 
 /** Everything the aggregation needs, resolved from the query. */
 export interface CostsPlan {
@@ -37,8 +40,17 @@ export const LINE_ITEMS_SOURCE: CostsSource = { name: 'line-items', rollupLevel:
 export function parseGroupings(entries: readonly string[]): Grouping[] {
   return entries.map((name) => {
     const tag = TAG_GROUPING.exec(name);
-    return tag ? { name, tag: { group: tag[1], key: tag[2] } } : { name, field: name as CostDimension };
+    if (tag) return { name, tag: { group: tag[1], key: tag[2] } };
+    const dimension = DIMENSION_GROUPING.exec(name);
+    return dimension ? { name, dimension: dimension[1] } : { name, field: name as CostDimension };
   });
+}
+
+/** What a grouping reads, as the planner names it (`RollupPlanner.choose`). */
+export function groupingRead(grouping: Grouping): string {
+  if ('field' in grouping) return grouping.field;
+  if ('tag' in grouping) return tagRead(grouping.tag.group, grouping.tag.key);
+  return dimensionRead(grouping.dimension);
 }
 
 const isBillingCurrency = (grouping: Grouping) => 'field' in grouping && grouping.field === 'billingCurrency';
@@ -63,7 +75,8 @@ function tagValue(group: string, key: string): unknown {
 export function costsPipeline(plan: CostsPlan, source: CostsSource = LINE_ITEMS_SOURCE): PipelineStage[] {
   const id: Record<string, unknown> = { b: source.bucket(plan.range) };
   plan.groupBy.forEach((grouping, index) => {
-    id[`g${index}`] = 'field' in grouping ? { $ifNull: [`$${grouping.field}`, null] } : tagValue(grouping.tag.group, grouping.tag.key);
+    if ('tag' in grouping) id[`g${index}`] = tagValue(grouping.tag.group, grouping.tag.key);
+    else id[`g${index}`] = { $ifNull: [`$${'field' in grouping ? grouping.field : dimensionField(grouping.dimension)}`, null] };
   });
   if (plan.metric !== 'cost' && !plan.groupBy.some(isBillingCurrency)) id.c = { $ifNull: ['$billingCurrency', null] };
   return [

@@ -12,6 +12,7 @@ import {
   costsPipeline,
   CostsPlan,
   CostsSource,
+  groupingRead,
   LINE_ITEMS_SOURCE,
   parseGroupings,
 } from './costs-aggregation';
@@ -89,12 +90,7 @@ export class CostsService {
     };
     // the bucket reads the period, or the day of the charges (then only the daily rollups can answer)
     const bucketField = bucketExpression(range) === '$period' ? 'period' : 'chargePeriodStart';
-    const read = [
-      ...groupBy.map((grouping) => ('field' in grouping ? grouping.field : 'tags')),
-      plan.metric,
-      'billingCurrency',
-      bucketField,
-    ];
+    const read = [...groupBy.map(groupingRead), plan.metric, 'billingCurrency', bucketField];
     const where = await this.planner.choose(principal.tenantId, plan.match, read, view);
     const source = costsSource(where);
     const rows = await this.planner.aggregate<CostGroupRow>(principal.tenantId, where, costsPipeline(plan, source), view);

@@ -6,6 +6,7 @@ import { evaluateFilter } from '../expressions';
 import { JobsService } from '../jobs/jobs.service';
 import { VisibilityService } from '../resource-groups/visibility.service';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { RollupPlanner } from '../rollups/rollup-planner';
 import { AccountSummaries } from './account-summaries';
 import { DataManagementProblems } from './data-management.problems';
 import { DeletionRequestRepository } from './deletion-request.repository';
@@ -52,6 +53,7 @@ export class DataManagementService {
     private readonly lineItems: CostLineItemRepository,
     private readonly summaries: AccountSummaries,
     private readonly visibility: VisibilityService,
+    private readonly planner: RollupPlanner,
   ) {}
 
   async submit(principal: Principal, body: CreateDeletionRequestDto): Promise<DeletionRequestResponse> {
@@ -137,7 +139,9 @@ export class DataManagementService {
     const filter = await this.visibility.filterFor(principal);
     const [summary, periods] = await Promise.all([
       this.accounts(principal),
-      this.lineItems.distinct<string>(principal.tenantId, 'period', filter ?? {}),
+      this.planner
+        .expandDimensions(principal.tenantId, filter ?? {})
+        .then((expanded) => this.lineItems.distinct<string>(principal.tenantId, 'period', expanded)),
     ]);
     const accounts: FilterAccount[] = summary.map(({ providerName, billingAccountId, billingAccountName }) => ({
       providerName,

@@ -1,7 +1,16 @@
 import { Query } from 'mingo';
 import { ProblemException } from '@lib/core';
 import { Expression } from './ast';
-import { MAX_PARAM_BYTES, combineFilters, compileExpression, compileToFilter, parameterNames } from './compiler';
+import {
+  DIMENSIONS_FIELD,
+  MAX_PARAM_BYTES,
+  combineFilters,
+  compileExpression,
+  compileToFilter,
+  dimensionField,
+  dimensionsRead,
+  parameterNames,
+} from './compiler';
 import { ExpressionError } from './errors';
 import { parse } from './parser';
 import { toProblem } from './problem';
@@ -50,6 +59,15 @@ describe('compileExpression: filters', () => {
     ],
     [`period == \${p} || period != \${p}`, { p: '' }, { $or: [{ period: { $eq: '' } }, { period: { $ne: '' } }] }],
     [`category == 'it\\'s "quoted" \\\\'`, {}, { category: { $eq: `it's "quoted" \\` } }],
+    [`dimension('team') == 'finops'`, {}, { 'dimensions.team': { $eq: 'finops' } }],
+    [`dimension('cost-center') != 'cc-1'`, {}, { 'dimensions.cost-center': { $ne: 'cc-1' } }],
+    [`!(dimension('team') == 'a')`, {}, { $nor: [{ 'dimensions.team': { $eq: 'a' } }] }],
+    [`dimension('team') == \${team}`, { team: 'finops' }, { 'dimensions.team': { $eq: 'finops' } }],
+    [
+      `dimension('team') == 'a' && (dimension('env') != 'prod' || region == 'eu')`,
+      {},
+      { $and: [{ 'dimensions.team': { $eq: 'a' } }, { $or: [{ 'dimensions.env': { $ne: 'prod' } }, { region: { $eq: 'eu' } }] }] },
+    ],
   ];
 
   it.each(cases)('%s', (text, params, filter) => {
@@ -113,6 +131,16 @@ describe('compileExpression: parameters', () => {
     expect(
       parameterNames(parse(`period == \${to} || (tag('g', 'k' == \${tag}) && !(region != \${to})) || providerName == \${from}`)),
     ).toEqual(['to', 'tag', 'from']);
+    expect(parameterNames(parse(`dimension('team') == \${team} && region != \${r} || dimension('env') != \${team}`))).toEqual([
+      'team',
+      'r',
+    ]);
+  });
+
+  it('names a missing parameter of a dimension call and where its placeholder is', () => {
+    const error = compileError(`dimension('team') == \${team}`);
+    expect(error.position).toBe(21);
+    expect(error.message).toBe(`missing parameter 'team' for the placeholder \${team} at position 21`);
   });
 });
 
@@ -160,6 +188,24 @@ describe('compileExpression: injection', () => {
     expect(compileError(`__proto__ == 'x'`).message).toContain(`unknown field '__proto__'`);
   });
 
+  it('refuses a hand-built dimension node with an invalid name, at the position 0 of a tree without text', () => {
+    const tree = { kind: 'dimension', name: 'team.owner', op: '==', value: { kind: 'literal', value: 'x' } } as unknown as Expression;
+    expect(() => compileToFilter(tree)).toThrow(
+      new ExpressionError(
+        `invalid dimension name "team.owner": a dimension name is ` +
+          `1 to 63 lower-case letters, digits, '_' or '-', starting with a letter or digit`,
+        0,
+      ),
+    );
+  });
+
+  it('keeps a dimension value that looks like an operator or syntax as a literal', () => {
+    expect(compileExpression(`dimension('team') == '{"$gt":""}'`)).toEqual({ 'dimensions.team': { $eq: '{"$gt":""}' } });
+    expect(compileExpression(`dimension('team') != \${p}`, { p: `') || true || ('` })).toEqual({
+      'dimensions.team': { $ne: `') || true || ('` },
+    });
+  });
+
   it('refuses hand-built trees with a field, operator or value outside the language', () => {
     const badField = { kind: 'compare', field: '$where', op: '==', value: { kind: 'literal', value: 'x' } } as unknown as Expression;
     const badOp = { kind: 'compare', field: 'region', op: '$gt', value: { kind: 'literal', value: 'x' } } as unknown as Expression;
@@ -180,7 +226,21 @@ describe('compileExpression: injection', () => {
     const badKind = { kind: 'where', code: 'x' } as unknown as Expression;
     const nullOperand = { kind: 'or', operands: [null, undefined] } as unknown as Expression;
     const noValue = { kind: 'tag', group: 'g', key: 'k', op: '==' } as unknown as Expression;
-    for (const tree of [badField, badOp, badValue, badTag, emptyAnd, badKind, nullOperand, noValue]) {
+    const dimension = (name: unknown, op = '==', value: unknown = { kind: 'literal', value: 'x' }) =>
+      ({ kind: 'dimension', name, op, value }) as unknown as Expression;
+    const badDimensions = [
+      dimension('a.b'),
+      dimension('$where'),
+      dimension('Team'),
+      dimension(''),
+      dimension('a'.repeat(64)),
+      dimension({ $ne: null }),
+      dimension(undefined),
+      dimension('team', '$gt'),
+      dimension('team', '==', { kind: 'literal', value: { $gt: '' } }),
+      dimension('team', '==', null),
+    ];
+    for (const tree of [badField, badOp, badValue, badTag, emptyAnd, badKind, nullOperand, noValue, ...badDimensions]) {
       expect(() => compileToFilter(tree)).toThrow(ExpressionError);
     }
   });
@@ -201,6 +261,9 @@ describe('compiled filters select the intended line items', () => {
     },
     { id: 4, providerName: 'azure', region: 'eu', tags: [] },
     { id: 5, providerName: 'aws', region: 'eu' },
+    { id: 6, providerName: 'aws', region: 'eu', dimensions: { team: 'finops', env: 'prod' } },
+    { id: 7, providerName: 'gcp', region: 'us', dimensions: { team: 'platform' } },
+    { id: 8, providerName: 'gcp', region: 'us', dimensions: {} },
   ];
   const select = (text: string): number[] => {
     const query = new Query(compileExpression(text));
@@ -208,21 +271,59 @@ describe('compiled filters select the intended line items', () => {
   };
 
   it.each<[string, number[]]>([
-    [`providerName == 'aws'`, [1, 2, 5]],
-    [`providerName != 'aws'`, [3, 4]],
-    [`!(providerName == 'aws')`, [3, 4]],
-    [`providerName == 'aws' && region == 'eu'`, [1, 5]],
-    [`providerName == 'gcp' || region == 'us'`, [2, 3]],
-    [`providerName == 'gcp' || providerName == 'aws' && region == 'us'`, [2, 3]],
-    [`(providerName == 'gcp' || providerName == 'aws') && region == 'us'`, [2]],
+    [`providerName == 'aws'`, [1, 2, 5, 6]],
+    [`providerName != 'aws'`, [3, 4, 7, 8]],
+    [`!(providerName == 'aws')`, [3, 4, 7, 8]],
+    [`providerName == 'aws' && region == 'eu'`, [1, 5, 6]],
+    [`providerName == 'gcp' || region == 'us'`, [2, 3, 7, 8]],
+    [`providerName == 'gcp' || providerName == 'aws' && region == 'us'`, [2, 3, 7, 8]],
+    [`(providerName == 'gcp' || providerName == 'aws') && region == 'us'`, [2, 7, 8]],
     // group, key and value must hold in the same tag
     [`tag('env', 'stage' == 'prod')`, [1]],
     // "no tag of that group and key has that value", which includes items without such a tag
-    [`tag('env', 'stage' != 'prod')`, [2, 3, 4, 5]],
-    [`!tag('env', 'stage' == 'prod')`, [2, 3, 4, 5]],
+    [`tag('env', 'stage' != 'prod')`, [2, 3, 4, 5, 6, 7, 8]],
+    [`!tag('env', 'stage' == 'prod')`, [2, 3, 4, 5, 6, 7, 8]],
+    [`dimension('team') == 'finops'`, [6]],
+    // a missing dimension value differs from every value, like a missing field
+    [`dimension('team') != 'finops'`, [1, 2, 3, 4, 5, 7, 8]],
+    [`dimension('env') == 'prod' || dimension('team') == 'platform'`, [6, 7]],
+    [`dimension('env') != 'prod' && providerName == 'gcp'`, [3, 7, 8]],
     [`tag('env', 'stage' != 'prod') && tag('env', 'stage' == 'dev')`, [2]],
   ])('%s', (text, ids) => {
     expect(select(text)).toEqual(ids);
+  });
+});
+
+describe('dimension paths', () => {
+  it('names the field and the path of a dimension', () => {
+    expect(DIMENSIONS_FIELD).toBe('dimensions');
+    expect(dimensionField('team')).toBe('dimensions.team');
+    expect(dimensionField('cost-center_2')).toBe('dimensions.cost-center_2');
+  });
+
+  it('refuses to build a path from a name that is not a dimension name', () => {
+    for (const name of ['', 'Team', 'a.b', '$where', '-a', 'a'.repeat(64)])
+      expect(() => dimensionField(name)).toThrow(/invalid dimension name/);
+  });
+
+  it('lists the dimensions a compiled filter reads, each once, through $and, $or and $nor', () => {
+    const filter = compileExpression(
+      `dimension('team') == 'a' && !(dimension('env') != 'b' || tag('g', 'k' == 'v')) || region == 'x' || dimension('team') != 'c'`,
+    );
+    expect([...dimensionsRead(filter)]).toEqual(['team', 'env']);
+    expect(dimensionsRead(compileExpression(`region == 'x' && tag('dimensions', 'team' == 'a')`))).toEqual(new Set());
+    expect(dimensionsRead(combineFilters(compileExpression(`dimension('a') == 'x'`), compileExpression(`dimension('b') == 'y'`)))).toEqual(
+      new Set(['a', 'b']),
+    );
+  });
+
+  it('reads anything, and leaves checking the names to the caller', () => {
+    expect(dimensionsRead({})).toEqual(new Set());
+    expect(dimensionsRead(undefined)).toEqual(new Set());
+    expect(dimensionsRead(null)).toEqual(new Set());
+    expect(dimensionsRead('dimensions.team')).toEqual(new Set());
+    expect(dimensionsRead({ dimensions: { team: 'a' }, $and: 'x' })).toEqual(new Set());
+    expect(dimensionsRead({ $or: [{ 'dimensions.a.b': { $eq: 'x' } }, { 'dimensions.': { $eq: 'x' } }] })).toEqual(new Set(['a.b', '']));
   });
 });
 

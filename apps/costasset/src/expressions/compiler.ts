@@ -1,10 +1,12 @@
 import {
   ComparisonOperator,
+  DIMENSION_NAME_RULE,
   EXPRESSION_FIELDS,
   Expression,
   ExpressionField,
   ExpressionNode,
   ValueNode,
+  isDimensionName,
   isExpressionField,
   positionOf,
 } from './ast';
@@ -18,10 +20,21 @@ export type FieldCondition = { $eq: string } | { $ne: string };
 export type FieldFilter = { [F in ExpressionField]: { [K in F]: FieldCondition } }[ExpressionField];
 export type TagElementMatch = { group: { $eq: string }; key: { $eq: string }; value: { $eq: string } };
 export type TagFilter = { tags: { $elemMatch: TagElementMatch } };
+/** The document field holding the virtual (allocation) dimensions of a line item, one value per name. */
+export const DIMENSIONS_FIELD = 'dimensions';
+export type DimensionPath = `${typeof DIMENSIONS_FIELD}.${string}`;
+/** One single-key object, e.g. `{ 'dimensions.team': { $eq: 'finops' } }`. */
+export type DimensionFilter = { [P in DimensionPath]: FieldCondition };
 /** `true` compiles to the empty filter (matches every line item), `false` to `{ $nor: [{}] }` (matches none). */
 export type MatchAll = Record<string, never>;
 export type ExpressionFilter =
-  FieldFilter | TagFilter | MatchAll | { $and: ExpressionFilter[] } | { $or: ExpressionFilter[] } | { $nor: ExpressionFilter[] };
+  | FieldFilter
+  | TagFilter
+  | DimensionFilter
+  | MatchAll
+  | { $and: ExpressionFilter[] }
+  | { $or: ExpressionFilter[] }
+  | { $nor: ExpressionFilter[] };
 
 export const MAX_PARAM_BYTES = 1024;
 
@@ -53,6 +66,7 @@ export function parameterNames(expression: Expression): string[] {
         return;
       case 'compare':
       case 'tag':
+      case 'dimension':
         if (node.value.kind === 'param') names.add(node.value.name);
         return;
       case 'constant':
@@ -60,6 +74,38 @@ export function parameterNames(expression: Expression): string[] {
   };
   visit(expression);
   return [...names];
+}
+
+/**
+ * The path of a dimension in a line item, `dimensions.<name>`. Throws on a name that is not a
+ * dimension name (a lower-case slug), so that no `.` or `$` ever gets into the path.
+ */
+export function dimensionField(name: string): DimensionPath {
+  if (!isDimensionName(name)) throw new Error(`invalid dimension name ${JSON.stringify(name)}: a dimension name is ${DIMENSION_NAME_RULE}`);
+  return `${DIMENSIONS_FIELD}.${name}`;
+}
+
+/**
+ * The dimension names a compiled filter reads (its `dimensions.<name>` keys, through `$and`, `$or`
+ * and `$nor`), each once, in order of first appearance. The names are not checked: a caller refusing
+ * unknown dimensions refuses a malformed one too.
+ */
+export function dimensionsRead(filter: unknown): Set<string> {
+  const names = new Set<string>();
+  const prefix = `${DIMENSIONS_FIELD}.`;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    if (!isObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$and' || key === '$or' || key === '$nor') visit(value);
+      else if (key.startsWith(prefix)) names.add(key.slice(prefix.length));
+    }
+  };
+  visit(filter);
+  return names;
 }
 
 /**
@@ -99,6 +145,15 @@ function compileNode(node: Expression, params: ExpressionParams): ExpressionFilt
         },
       };
       return checkOperator(node.op, node) === '==' ? match : { $nor: [match] };
+    }
+    case 'dimension': {
+      if (!isDimensionName(node.name)) {
+        const found = typeof node.name === 'string' ? JSON.stringify(node.name) : describeType(node.name);
+        throw new ExpressionError(`invalid dimension name ${found}: a dimension name is ${DIMENSION_NAME_RULE}`, positionOf(node) ?? 0);
+      }
+      const value = resolveValue(node.value, params);
+      const condition: FieldCondition = checkOperator(node.op, node) === '==' ? { $eq: value } : { $ne: value };
+      return { [dimensionField(node.name)]: condition } as DimensionFilter;
     }
     default:
       throw new ExpressionError(`unknown expression node ${JSON.stringify((node as { kind?: unknown }).kind)}`, positionOf(node) ?? 0);

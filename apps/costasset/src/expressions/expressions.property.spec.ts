@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Query } from 'mingo';
-import { ComparisonOperator, EXPRESSION_FIELDS, Expression, ExpressionField, ValueNode } from './ast';
+import { ComparisonOperator, DIMENSION_NAME_PATTERN, EXPRESSION_FIELDS, Expression, ExpressionField, ValueNode } from './ast';
 import { compileToFilter } from './compiler';
 import { ExpressionError } from './errors';
 import { EXPRESSION_LIMITS, parse } from './parser';
@@ -10,6 +10,11 @@ type Operands = [Expression, Expression, ...Expression[]];
 
 const placeholderName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/);
 const comparisonOperator = fc.constantFrom<ComparisonOperator>('==', '!=');
+/** Dimension names: any lower-case slug, leaning on the edges (one character, 63, `-` and `_`). */
+const dimensionName = fc.oneof(
+  fc.stringMatching(DIMENSION_NAME_PATTERN),
+  fc.constantFrom('0', 'a', 'team', 'cost-center', 'a_-', 'z'.repeat(63), 'constructor'),
+);
 
 /** Unicode text that leans on the characters the tokenizer treats specially. */
 const awkwardText = fc.oneof(
@@ -19,7 +24,12 @@ const awkwardText = fc.oneof(
 );
 
 /** Syntax trees of the expression language; `maxDepth` keeps them inside the parser's limits. */
-function expressionTree(strings: fc.Arbitrary<string>, names: fc.Arbitrary<string>, maxDepth = 4): fc.Arbitrary<Expression> {
+function expressionTree(
+  strings: fc.Arbitrary<string>,
+  names: fc.Arbitrary<string>,
+  dimensions: fc.Arbitrary<string> = dimensionName,
+  maxDepth = 4,
+): fc.Arbitrary<Expression> {
   const value: fc.Arbitrary<ValueNode> = fc.oneof(
     strings.map((text): ValueNode => ({ kind: 'literal', value: text })),
     names.map((name): ValueNode => ({ kind: 'param', name })),
@@ -31,6 +41,7 @@ function expressionTree(strings: fc.Arbitrary<string>, names: fc.Arbitrary<strin
       { maxDepth, depthIdentifier: 'expression' },
       tie('compare'),
       tie('tag'),
+      tie('dimension'),
       tie('constant'),
       tie('not'),
       tie('and'),
@@ -43,6 +54,9 @@ function expressionTree(strings: fc.Arbitrary<string>, names: fc.Arbitrary<strin
     tag: fc
       .tuple(strings, strings, comparisonOperator, value)
       .map(([group, key, op, compared]): Expression => ({ kind: 'tag', group, key, op, value: compared })),
+    dimension: fc
+      .tuple(dimensions, comparisonOperator, value)
+      .map(([name, op, compared]): Expression => ({ kind: 'dimension', name, op, value: compared })),
     not: (tie('expression') as fc.Arbitrary<Expression>).map((operand): Expression => ({ kind: 'not', operand })),
     and: operands(tie).map((items): Expression => ({ kind: 'and', operands: items })),
     or: operands(tie).map((items): Expression => ({ kind: 'or', operands: items })),
@@ -58,6 +72,9 @@ function fitsTheLimits(text: string): boolean {
 const TOKENS = [
   ...EXPRESSION_FIELDS,
   'tag',
+  'dimension',
+  "'team'",
+  "'Team'",
   'true',
   '$where',
   'tags.value',
@@ -128,6 +145,9 @@ function isSafeFilter(filter: unknown): boolean {
     const match = condition.$elemMatch;
     return isPlainObject(match) && Object.keys(match).join() === 'group,key,value' && Object.values(match).every(isEqualsString);
   }
+  if (key.startsWith('dimensions.')) {
+    return DIMENSION_NAME_PATTERN.test(key.slice('dimensions.'.length)) && isPlainObject(condition) && isComparison(condition);
+  }
   return (EXPRESSION_FIELDS as readonly string[]).includes(key) && isPlainObject(condition) && isComparison(condition);
 }
 
@@ -191,6 +211,21 @@ describe('expressions: properties', () => {
     );
   });
 
+  it('a dimension node compiles exactly when its name is a dimension name, to a safe filter', () => {
+    fc.assert(
+      fc.property(fc.oneof(awkwardText, dimensionName), comparisonOperator, awkwardText, (name, op, text) => {
+        const tree: Expression = { kind: 'dimension', name, op, value: { kind: 'literal', value: text } };
+        if (DIMENSION_NAME_PATTERN.test(name)) {
+          expect(isSafeFilter(compileToFilter(tree))).toBe(true);
+          if (fitsTheLimits(print(tree))) expect(parse(print(tree))).toEqual(tree);
+        } else {
+          expect(() => compileToFilter(tree)).toThrow(ExpressionError);
+          expect(() => parse(print(tree))).toThrow(ExpressionError);
+        }
+      }),
+    );
+  });
+
   it('a parameter compiles exactly like the same text written as a literal', () => {
     const substitute = (tree: Expression, params: Record<string, string>): Expression => {
       const value = (node: ValueNode): ValueNode => (node.kind === 'param' ? { kind: 'literal', value: params[node.name] } : node);
@@ -216,12 +251,16 @@ describe('expressions: properties', () => {
   });
 
   it('compiled filters select exactly what the expression means', () => {
-    type Item = Partial<Record<ExpressionField, string>> & { tags?: Array<{ group: string; key: string; value: string }> };
+    type Item = Partial<Record<ExpressionField, string>> & {
+      tags?: Array<{ group: string; key: string; value: string }>;
+      dimensions?: Partial<Record<string, string>>;
+    };
     const pool = fc.constantFrom('a', 'b');
     const item: fc.Arbitrary<Item> = fc.record(
       {
         ...Object.fromEntries(EXPRESSION_FIELDS.map((field) => [field, pool])),
         tags: fc.array(fc.record({ group: pool, key: pool, value: pool }), { maxLength: 3 }),
+        dimensions: fc.record({ team: pool, 'cost-center': pool }, { requiredKeys: [] }),
       },
       { requiredKeys: [] },
     );
@@ -244,13 +283,19 @@ describe('expressions: properties', () => {
           const found = (subject.tags ?? []).some((t) => t.group === tree.group && t.key === tree.key && t.value === value);
           return found === (tree.op === '==');
         }
+        case 'dimension':
+          return (subject.dimensions?.[tree.name] === resolve(tree.value)) === (tree.op === '==');
       }
     };
     fc.assert(
-      fc.property(expressionTree(pool, fc.constantFrom('p', 'q')), fc.array(item, { maxLength: 5 }), (tree, items) => {
-        const query = new Query(compileToFilter(tree, params));
-        for (const subject of items) expect(query.test(subject)).toBe(meaning(tree, subject));
-      }),
+      fc.property(
+        expressionTree(pool, fc.constantFrom('p', 'q'), fc.constantFrom('team', 'cost-center', 'env')),
+        fc.array(item, { maxLength: 5 }),
+        (tree, items) => {
+          const query = new Query(compileToFilter(tree, params));
+          for (const subject of items) expect(query.test(subject)).toBe(meaning(tree, subject));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -7,6 +7,7 @@ import { evaluateFilter } from './filter-evaluator';
 type Operands = [Expression, Expression, ...Expression[]];
 const FIELDS: ExpressionField[] = ['providerName', 'billingAccountId', 'serviceName'];
 const VALUES = ['a', 'b'];
+const DIMENSIONS = ['team', 'cost-center'];
 
 const tree: fc.Arbitrary<Expression> = fc.letrec<{ expression: Expression }>((tie) => ({
   expression: fc.oneof(
@@ -21,6 +22,12 @@ const tree: fc.Arbitrary<Expression> = fc.letrec<{ expression: Expression }>((ti
       kind: fc.constant('tag' as const),
       group: fc.constant('team'),
       key: fc.constant('owner'),
+      op: fc.constantFrom<ComparisonOperator>('==', '!='),
+      value: fc.constantFrom(...VALUES).map((value) => ({ kind: 'literal' as const, value })),
+    }),
+    fc.record({
+      kind: fc.constant('dimension' as const),
+      name: fc.constantFrom(...DIMENSIONS),
       op: fc.constantFrom<ComparisonOperator>('==', '!='),
       value: fc.constantFrom(...VALUES).map((value) => ({ kind: 'literal' as const, value })),
     }),
@@ -43,6 +50,8 @@ const doc = fc.record(
     tags: fc.array(fc.record({ group: fc.constant('team'), key: fc.constant('owner'), value: fc.constantFrom(...VALUES) }), {
       maxLength: 2,
     }),
+    // absent, empty, or holding some of the dimensions
+    dimensions: fc.record({ team: fc.constantFrom(...VALUES), 'cost-center': fc.constantFrom(...VALUES) }, { requiredKeys: [] }),
   },
   { requiredKeys: ['tags'] },
 );
@@ -70,6 +79,50 @@ describe('evaluateFilter', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('with known dimensions, answers only what every value of the unknown fields and dimensions would answer', () => {
+    const known = new Set<string>(['providerName', 'dimensions.team']);
+    fc.assert(
+      fc.property(tree, doc, doc, (expression, row, other) => {
+        const filter = compileToFilter(expression) as Record<string, unknown>;
+        const verdict = evaluateFilter(filter, row, known);
+        if (verdict === undefined) return;
+        const dimensions: Record<string, string> = { ...other.dimensions };
+        delete dimensions.team;
+        if (row.dimensions?.team !== undefined) dimensions.team = row.dimensions.team;
+        const completed = { ...other, providerName: row.providerName, dimensions };
+        if (row.providerName === undefined) delete completed.providerName;
+        expect(new Query(filter).test(completed)).toBe(verdict);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads a dimension from the nested dimensions object, a missing one being absent', () => {
+    const team = (op: '$eq' | '$ne', value: string) => ({ 'dimensions.team': { [op]: value } });
+    expect(evaluateFilter(team('$eq', 'a'), { dimensions: { team: 'a' } })).toBe(true);
+    expect(evaluateFilter(team('$eq', 'a'), { dimensions: { team: 'b' } })).toBe(false);
+    expect(evaluateFilter(team('$ne', 'a'), { dimensions: { team: 'b' } })).toBe(true);
+    for (const row of [{}, { dimensions: {} }, { dimensions: { env: 'a' } }, { dimensions: null }, { 'dimensions.team': 'a' }]) {
+      expect(evaluateFilter(team('$eq', 'a'), row)).toBe(false);
+      expect(evaluateFilter(team('$ne', 'a'), row)).toBe(true);
+      expect(evaluateFilter(team('$eq', 'a'), row)).toBe(new Query(team('$eq', 'a')).test(row));
+      expect(evaluateFilter(team('$ne', 'a'), row)).toBe(new Query(team('$ne', 'a')).test(row));
+    }
+    // names are own properties only, never the prototype's
+    expect(evaluateFilter({ 'dimensions.constructor': { $eq: 'x' } }, { dimensions: {} })).toBe(false);
+    expect(evaluateFilter({ 'dimensions.constructor': { $ne: 'x' } }, { dimensions: {} })).toBe(true);
+  });
+
+  it('takes a dimension as unknown unless its dotted key is known', () => {
+    const filter = { $or: [{ billingAccountId: { $eq: 'a' } }, { 'dimensions.team': { $eq: 'x' } }] };
+    const row = { billingAccountId: 'b', dimensions: { team: 'x' } };
+    expect(evaluateFilter(filter, row, new Set(['billingAccountId']))).toBeUndefined();
+    expect(evaluateFilter(filter, row, new Set(['billingAccountId', 'dimensions']))).toBeUndefined();
+    expect(evaluateFilter(filter, row, new Set(['billingAccountId', 'dimensions.team']))).toBe(true);
+    expect(evaluateFilter(filter, { billingAccountId: 'b' }, new Set(['billingAccountId', 'dimensions.team']))).toBe(false);
+    expect(evaluateFilter({ 'dimensions.team': { $ne: 'x' } }, {}, new Set(['dimensions.team']))).toBe(true);
   });
 
   it('reads a visibility that names an account as deciding account-level scopes', () => {

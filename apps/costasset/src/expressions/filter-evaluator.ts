@@ -1,10 +1,16 @@
+import { DIMENSIONS_FIELD } from './compiler';
+
 /**
  * Evaluates a filter of the shape the compiler emits (`$and`, `$or`, `$nor`, `{ field: { $eq | $ne } }`,
- * `{ tags: { $elemMatch } }`, `{}`, and `{ _id: { $in: [] } }` for "nothing") on one document in
- * memory, as MongoDB would. Used where a row must be checked before it is stored (an import within
- * the importer's visibility) and where only part of a document is known (an upload's billing
- * accounts): with `known`, a field outside it is unknown, and the answer is `undefined` unless the
- * known fields alone decide it (three-valued logic).
+ * `{ tags: { $elemMatch } }`, `{ 'dimensions.<name>': { $eq | $ne } }`, `{}`, and `{ _id: { $in: [] } }`
+ * for "nothing") on one document in memory, as MongoDB would. Used where a row must be checked
+ * before it is stored (an import within the importer's visibility) and where only part of a document
+ * is known (an upload's billing accounts): with `known`, a field outside it is unknown, and the
+ * answer is `undefined` unless the known fields alone decide it (three-valued logic).
+ *
+ * A dimension key `dimensions.<name>` is read from the nested object `doc.dimensions` (own
+ * properties only), and is known when `known` holds that dotted key; a missing dimension value is
+ * absent, as in MongoDB: `$eq` is false and `$ne` true.
  */
 export type FilterVerdict = boolean | undefined;
 
@@ -22,7 +28,18 @@ function evaluateEntry(key: string, value: unknown, doc: Doc, known: ReadonlySet
   if (key === '$nor') return not(any(operands()));
   if (key.startsWith('$')) throw new Error(`filter operator ${key} is not one the expression compiler emits`);
   if (known && !known.has(key)) return undefined;
-  return evaluateCondition(doc[key], value as Condition);
+  return evaluateCondition(readField(doc, key), value as Condition);
+}
+
+const DIMENSION_PREFIX = `${DIMENSIONS_FIELD}.`;
+
+/** `doc[key]`, except that `dimensions.<name>` is read from the nested object `doc.dimensions`. */
+function readField(doc: Doc, key: string): unknown {
+  if (!key.startsWith(DIMENSION_PREFIX)) return doc[key];
+  const dimensions = doc[DIMENSIONS_FIELD];
+  if (typeof dimensions !== 'object' || dimensions === null || Array.isArray(dimensions)) return undefined;
+  const name = key.slice(DIMENSION_PREFIX.length);
+  return Object.prototype.hasOwnProperty.call(dimensions, name) ? (dimensions as Record<string, unknown>)[name] : undefined;
 }
 
 function evaluateCondition(actual: unknown, condition: Condition): boolean {

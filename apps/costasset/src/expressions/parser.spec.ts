@@ -17,6 +17,12 @@ const tag = (group: string, key: string, op: ComparisonOperator, value: string |
   op,
   value: typeof value === 'string' ? literal(value) : value,
 });
+const dimension = (name: string, op: ComparisonOperator, value: string | ValueNode): Expression => ({
+  kind: 'dimension',
+  name,
+  op,
+  value: typeof value === 'string' ? literal(value) : value,
+});
 const and = (first: Expression, second: Expression, ...rest: Expression[]): Expression => ({
   kind: 'and',
   operands: [first, second, ...rest],
@@ -88,6 +94,16 @@ describe('parse: valid expressions', () => {
     [`tag ( "costcenter" , "owner" != "x" )`, tag('costcenter', 'owner', '!=', 'x')],
     [`tag('env', 'stage' == \${stage})`, tag('env', 'stage', '==', param('stage'))],
     [`!tag('env', 'stage' == 'prod')`, not(tag('env', 'stage', '==', 'prod'))],
+    [`dimension('team') == 'finops'`, dimension('team', '==', 'finops')],
+    [`dimension ( "cost-center_2" ) != "x"`, dimension('cost-center_2', '!=', 'x')],
+    [`dimension('0')==''`, dimension('0', '==', '')],
+    [`dimension('${'a'.repeat(63)}') == 'v'`, dimension('a'.repeat(63), '==', 'v')],
+    [`dimension('team') == \${team}`, dimension('team', '==', param('team'))],
+    [`!dimension('team') == 'a'`, not(dimension('team', '==', 'a'))],
+    [
+      `dimension('team') == 'a' || tag('team', 'owner' == 'a') && region == 'a'`,
+      or(dimension('team', '==', 'a'), and(tag('team', 'owner', '==', 'a'), compare('region', '==', 'a'))),
+    ],
     [
       `period == \${period} && providerName == 'aws' && tag('costcenter', 'cc' == '42')`,
       and(compare('period', '==', param('period')), compare('providerName', '==', 'aws'), tag('costcenter', 'cc', '==', '42')),
@@ -108,6 +124,13 @@ describe('parse: valid expressions', () => {
     expect(positionOf(negation.operand)).toBe(4);
     expect(positionOf(tagCall)).toBe(22);
     expect(positionOf(tagCall.value)).toBe(38);
+  });
+
+  it('records where a dimension call and its value start', () => {
+    const tree = parse(`  dimension('team') != \${t}`);
+    expect(positionOf(tree)).toBe(2);
+    if (tree.kind !== 'dimension') throw new Error('expected dimension');
+    expect(positionOf(tree.value)).toBe(23);
   });
 });
 
@@ -161,22 +184,22 @@ describe('parse: errors', () => {
       'trailing &&',
       `region == 'a' &&`,
       16,
-      `expected a comparison, tag(...), '!' or '(' after '&&' at position 16, found end of expression`,
+      `expected a comparison, tag(...), dimension(...), '!' or '(' after '&&' at position 16, found end of expression`,
     ],
     [
       'trailing ||',
       `region == 'a' || `,
       17,
-      `expected a comparison, tag(...), '!' or '(' after '||' at position 17, found end of expression`,
+      `expected a comparison, tag(...), dimension(...), '!' or '(' after '||' at position 17, found end of expression`,
     ],
-    ['leading &&', `&& region == 'a'`, 0, `expected a comparison, tag(...), '!' or '(' at position 0, found '&&'`],
+    ['leading &&', `&& region == 'a'`, 0, `expected a comparison, tag(...), dimension(...), '!' or '(' at position 0, found '&&'`],
     [
       'dangling !',
       `region == 'a' && !`,
       18,
-      `expected a comparison, tag(...), '!' or '(' after '!' at position 18, found end of expression`,
+      `expected a comparison, tag(...), dimension(...), '!' or '(' after '!' at position 18, found end of expression`,
     ],
-    ['empty', ``, 0, `expected a comparison, tag(...), '!' or '(' at position 0, found end of expression`],
+    ['empty', ``, 0, `expected a comparison, tag(...), dimension(...), '!' or '(' at position 0, found end of expression`],
     ['only whitespace', `   `, 3, `found end of expression`],
     [
       'unclosed (',
@@ -186,14 +209,69 @@ describe('parse: errors', () => {
     ],
     ['unclosed inner (', `((region == 'a') && region == 'b'`, 33, `expected ')' at position 33 to close the '(' at position 0`],
     ['extra )', `region == 'a')`, 13, `unexpected ')' at position 13: there is no '(' to close`],
-    ['empty ()', `()`, 1, `expected a comparison, tag(...), '!' or '(' at position 1, found ')'`],
+    ['empty ()', `()`, 1, `expected a comparison, tag(...), dimension(...), '!' or '(' at position 1, found ')'`],
     [
       'juxtaposed comparisons',
       `region == 'a' region == 'b'`,
       14,
       `expected '&&', '||' or end of expression at position 14, found 'region'`,
     ],
-    ['unknown function', `lower(region) == 'a'`, 0, `unknown function 'lower' at position 0: the only function is tag(`],
+    [
+      'unknown function',
+      `lower(region) == 'a'`,
+      0,
+      `unknown function 'lower' at position 0: the only functions are ` +
+        `tag('<group>', '<key>' == '<value>') and dimension('<name>') == '<value>'`,
+    ],
+    ['unknown field names both functions', `vendor == 'a'`, 0, `billingPeriod, tag(...) or dimension(...)`],
+    ['dimension without (', `dimension == 'a'`, 10, `expected '(' after 'dimension' at position 10, found '=='`],
+    [
+      'dimension name not quoted',
+      `dimension(team) == 'a'`,
+      10,
+      `expected a quoted dimension name after 'dimension(' at position 10, found 'team'`,
+    ],
+    ['dimension name as placeholder', `dimension(\${d}) == 'a'`, 10, `found placeholder \${d}`],
+    ['dimension without name', `dimension() == 'a'`, 10, `expected a quoted dimension name after 'dimension(' at position 10, found ')'`],
+    [
+      'dimension name in upper case',
+      `region == 'a' && dimension('Team') == 'a'`,
+      27,
+      `invalid dimension name "Team" at position 27: ` +
+        `a dimension name is 1 to 63 lower-case letters, digits, '_' or '-', starting with a letter or digit`,
+    ],
+    ['empty dimension name', `dimension('') == 'a'`, 10, `invalid dimension name "" at position 10`],
+    ['dimension name starting with a dash', `dimension('-team') == 'a'`, 10, `invalid dimension name "-team"`],
+    ['dotted dimension name', `dimension("team.owner") == 'a'`, 10, `invalid dimension name "team.owner"`],
+    ['dimension name with $', `dimension('$where') == 'a'`, 10, `invalid dimension name "$where"`],
+    ['dimension name with a space', `dimension(' team') == 'a'`, 10, `invalid dimension name " team"`],
+    ['dimension name of 64 characters', `dimension('${'a'.repeat(64)}') == 'a'`, 10, `invalid dimension name "${'a'.repeat(40)}…"`],
+    ['dimension name with non-ASCII', `dimension('équipe') == 'a'`, 10, `invalid dimension name "équipe"`],
+    [
+      'dimension with the comparison inside',
+      `dimension('team' == 'a')`,
+      17,
+      `expected ')' at position 17 to close the 'dimension(' at position 9, found '=='`,
+    ],
+    ['dimension with two arguments', `dimension('team', 'owner') == 'a'`, 16, `expected ')' at position 16 to close the 'dimension('`],
+    [
+      'dimension without operator',
+      `dimension('team')`,
+      17,
+      `expected '==' or '!=' after 'dimension(...)' at position 17, found end of expression`,
+    ],
+    [
+      'dimension without value',
+      `dimension('team') == && region == 'a'`,
+      21,
+      `expected a quoted string or \${name} placeholder after '==' at position 21, found '&&'`,
+    ],
+    [
+      'dimension unclosed',
+      `dimension('team' `,
+      17,
+      `expected ')' at position 17 to close the 'dimension(' at position 9, found end of expression`,
+    ],
     ['tag without (', `tag == 'a'`, 4, `expected '(' after 'tag' at position 4, found '=='`],
     ['tag group not quoted', `tag(env, 'k' == 'v')`, 4, `expected a quoted tag group after 'tag(' at position 4, found 'env'`],
     ['tag group as placeholder', `tag(\${g}, 'k' == 'v')`, 4, `found placeholder \${g}`],
@@ -294,12 +372,20 @@ describe('parse: limits', () => {
     const error = parseError(Array(201).fill(comparison).join('&&'));
     expect(error.position).toBe(200 * (comparison.length + 2));
     expect(error.message).toBe(
-      `too many comparisons at position ${error.position}: at most 200 comparisons and tag(...) calls are allowed`,
+      `too many comparisons at position ${error.position}: at most 200 comparisons, tag(...) and dimension(...) calls are allowed`,
     );
   });
 
   it('counts tag calls as comparisons', () => {
     const text = [...Array(150).fill(`region == 'a'`), ...Array(51).fill(`tag('g','k'=='v')`)].join('||');
     expect(parseError(text).message).toContain('too many comparisons');
+  });
+
+  it('counts dimension calls as comparisons, at the position of the call', () => {
+    const call = `dimension('t')=='v'`;
+    expect(() => parse([...Array(100).fill(`region=='a'`), ...Array(100).fill(call)].join('||'))).not.toThrow();
+    const error = parseError([...Array(150).fill(`region=='a'`), ...Array(51).fill(call)].join('||'));
+    expect(error.message).toContain('too many comparisons');
+    expect(error.position).toBe(150 * (`region=='a'`.length + 2) + 50 * (call.length + 2));
   });
 });

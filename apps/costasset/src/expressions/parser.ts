@@ -1,4 +1,13 @@
-import { ComparisonOperator, EXPRESSION_FIELDS, Expression, ValueNode, isExpressionField, recordPosition } from './ast';
+import {
+  ComparisonOperator,
+  DIMENSION_NAME_RULE,
+  EXPRESSION_FIELDS,
+  Expression,
+  ValueNode,
+  isDimensionName,
+  isExpressionField,
+  recordPosition,
+} from './ast';
 import { ExpressionError } from './errors';
 import { Token, Tokenizer, describeToken } from './tokenizer';
 
@@ -7,7 +16,7 @@ export const EXPRESSION_LIMITS = {
   maxBytes: 4096,
   /** Nested '(' and '!' together. */
   maxDepth: 32,
-  /** Field comparisons and tag(...) calls together. */
+  /** Field comparisons, tag(...) and dimension(...) calls together. */
   maxComparisons: 200,
 } as const;
 
@@ -33,6 +42,11 @@ function checkLength(text: string): void {
     firstExcess,
   );
 }
+
+/** What may start an operand, for error messages. */
+const OPERAND = `a comparison, tag(...), dimension(...), '!' or '('`;
+
+const FUNCTIONS = `tag('<group>', '<key>' == '<value>') and dimension('<name>') == '<value>'`;
 
 class Parser {
   private readonly tokenizer: Tokenizer;
@@ -74,7 +88,7 @@ class Parser {
 
   private parseAfterOperator(operator: '&&' | '||', parseOperand: () => Expression): Expression {
     this.advance();
-    if (!this.startsOperand()) throw this.expected(`a comparison, tag(...), '!' or '(' after '${operator}'`);
+    if (!this.startsOperand()) throw this.expected(`${OPERAND} after '${operator}'`);
     return parseOperand();
   }
 
@@ -83,7 +97,7 @@ class Parser {
     const start = this.current.position;
     this.enterNesting(start);
     this.advance();
-    if (!this.startsOperand()) throw this.expected(`a comparison, tag(...), '!' or '(' after '!'`);
+    if (!this.startsOperand()) throw this.expected(`${OPERAND} after '!'`);
     const operand = this.parseUnary();
     this.depth--;
     return recordPosition({ kind: 'not', operand }, start);
@@ -92,7 +106,7 @@ class Parser {
   private parsePrimary(): Expression {
     const token = this.current;
     if (token.kind === 'word') return this.parseWord(token);
-    if (token.kind !== '(') throw this.expected(`a comparison, tag(...), '!' or '('`);
+    if (token.kind !== '(') throw this.expected(OPERAND);
     this.enterNesting(token.position);
     this.advance();
     const inner = this.parseOr();
@@ -104,9 +118,9 @@ class Parser {
   private parseWord(word: Extract<Token, { kind: 'word' }>): Expression {
     const name = word.text;
     const isCall = this.tokenizer.peekCharacter() === '(';
-    if (isCall && name !== 'tag') {
+    if (isCall && name !== 'tag' && name !== 'dimension') {
       throw new ExpressionError(
-        `unknown function '${name}' at position ${word.position}: the only function is tag('<group>', '<key>' == '<value>')`,
+        `unknown function ${describeToken(word)} at position ${word.position}: the only functions are ${FUNCTIONS}`,
         word.position,
       );
     }
@@ -119,9 +133,15 @@ class Parser {
       if (this.current.kind !== '(') throw this.expected(`'(' after 'tag'`);
       return this.parseTagCall(word.position);
     }
+    if (name === 'dimension') {
+      this.advance();
+      if (this.current.kind !== '(') throw this.expected(`'(' after 'dimension'`);
+      return this.parseDimensionCall(word.position);
+    }
     if (!isExpressionField(name)) {
       throw new ExpressionError(
-        `unknown field ${describeToken(word)} at position ${word.position}: expected one of ${EXPRESSION_FIELDS.join(', ')} or tag(...)`,
+        `unknown field ${describeToken(word)} at position ${word.position}: ` +
+          `expected one of ${EXPRESSION_FIELDS.join(', ')}, tag(...) or dimension(...)`,
         word.position,
       );
     }
@@ -144,6 +164,26 @@ class Parser {
     const value = this.parseValue(op);
     this.consume(')', `')'`, `to close the 'tag(' at position ${open}`);
     return recordPosition({ kind: 'tag', group, key, op, value }, start);
+  }
+
+  /** `dimension ( name ) op value`, with the current token on '('. */
+  private parseDimensionCall(start: number): Expression {
+    this.countComparison(start);
+    const open = this.current.position;
+    this.advance();
+    const nameToken = this.current;
+    const name = this.parseQuoted(`a quoted dimension name after 'dimension('`);
+    if (!isDimensionName(name)) {
+      throw new ExpressionError(
+        `invalid dimension name ${JSON.stringify(shorten(name))} at position ${nameToken.position}: ` +
+          `a dimension name is ${DIMENSION_NAME_RULE}`,
+        nameToken.position,
+      );
+    }
+    this.consume(')', `')'`, `to close the 'dimension(' at position ${open}`);
+    const op = this.parseOperator(`after 'dimension(...)'`);
+    const value = this.parseValue(op);
+    return recordPosition({ kind: 'dimension', name, op, value }, start);
   }
 
   private parseQuoted(what: string): string {
@@ -192,7 +232,7 @@ class Parser {
     if (this.comparisons > EXPRESSION_LIMITS.maxComparisons) {
       throw new ExpressionError(
         `too many comparisons at position ${position}: ` +
-          `at most ${EXPRESSION_LIMITS.maxComparisons} comparisons and tag(...) calls are allowed`,
+          `at most ${EXPRESSION_LIMITS.maxComparisons} comparisons, tag(...) and dimension(...) calls are allowed`,
         position,
       );
     }
@@ -212,4 +252,8 @@ class Parser {
     const why = purpose ? ` ${purpose}` : '';
     return new ExpressionError(`expected ${what} at position ${position}${why}, found ${describeToken(this.current)}`, position);
   }
+}
+
+function shorten(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

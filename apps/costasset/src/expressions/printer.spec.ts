@@ -17,6 +17,10 @@ describe('print', () => {
     [`!(region=='a'&&region=='b')`, `!(region == 'a' && region == 'b')`],
     [`!tag("g","k"!="v")`, `!tag('g', 'k' != 'v')`],
     [`period==\${p}&&tag('g','k'==\${q})`, `period == \${p} && tag('g', 'k' == \${q})`],
+    [`dimension( "team" )=="finops"`, `dimension('team') == 'finops'`],
+    [`dimension('cost-center_1')!=\${cc}`, `dimension('cost-center_1') != \${cc}`],
+    [`!dimension('team')=='a'`, `!(dimension('team') == 'a')`],
+    [`dimension('team')=='it\\'s'||!(dimension('env')!='\\\${x}')`, `dimension('team') == 'it\\'s' || !(dimension('env') != '\\\${x}')`],
   ])('%s prints as %s', (text, printed) => {
     const tree = parse(text);
     expect(print(tree)).toBe(printed);
@@ -28,6 +32,15 @@ describe('print', () => {
     const tree: Expression = { kind: 'and', operands: [a, { kind: 'and', operands: [a, a] }] };
     expect(print(tree)).toBe(`region == 'a' && (region == 'a' && region == 'a')`);
     expect(parse(print(tree))).toEqual(tree);
+  });
+
+  it('prints a hand-built dimension node so that it parses back to itself', () => {
+    const tree: Expression = { kind: 'dimension', name: 'team', op: '!=', value: { kind: 'param', name: 'team' } };
+    expect(print(tree)).toBe(`dimension('team') != \${team}`);
+    expect(parse(print(tree))).toEqual(tree);
+    const negated: Expression = { kind: 'not', operand: tree };
+    expect(print(negated)).toBe(`!(dimension('team') != \${team})`);
+    expect(parse(print(negated))).toEqual(negated);
   });
 
   it('quotes with single quotes, escaping only backslashes, single quotes and the dollar of ${', () => {

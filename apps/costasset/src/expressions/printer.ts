@@ -13,6 +13,8 @@ export function print(expression: Expression): string {
       return `${expression.field} ${expression.op} ${printValue(expression.value)}`;
     case 'tag':
       return `tag(${quote(expression.group)}, ${quote(expression.key)} ${expression.op} ${printValue(expression.value)})`;
+    case 'dimension':
+      return `dimension(${quote(expression.name)}) ${expression.op} ${printValue(expression.value)}`;
     case 'and':
       // An `and` or `or` operand needs parentheses: without them it would merge into this node.
       return expression.operands
@@ -22,7 +24,8 @@ export function print(expression: Expression): string {
       return expression.operands.map((operand) => (operand.kind === 'or' ? `(${print(operand)})` : print(operand))).join(' || ');
     case 'not': {
       const { operand } = expression;
-      // `!providerName == 'x'` would parse the same, but reads as if `!` applied to the field.
+      // `!providerName == 'x'` would parse the same, but reads as if `!` applied to the field (and
+      // `!dimension('team') == 'x'` as if it applied to the call).
       return operand.kind === 'not' || operand.kind === 'tag' || operand.kind === 'constant'
         ? `!${print(operand)}`
         : `!(${print(operand)})`;

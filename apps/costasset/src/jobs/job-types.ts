@@ -11,6 +11,7 @@ export const JOB_TYPES = {
   dataDeletion: 'data-deletion',
   accountMigration: 'account-migration',
   anomalyDetection: 'anomalies.detect',
+  allocationRebuild: 'allocation.rebuild',
 } as const;
 
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];

@@ -73,12 +73,11 @@ export class LineItemsService {
    * (imports still running, rows replaced by a published import): the list and the FOCUS export.
    */
   async costFilterOf(principal: Principal, query: Parameters<LineItemsService['filterOf']>[1]): Promise<Record<string, unknown>> {
-    const [filter, exclusion] = await Promise.all([this.filterOf(principal, query), this.planner.exclusion(principal.tenantId)]);
-    return combineFilters(filter, exclusion);
+    return this.planner.lineItemFilter(principal.tenantId, await this.filterOf(principal, query));
   }
 
   async assetItems(principal: Principal, query: ListAssetsQuery): Promise<AssetPage> {
-    const filter = await this.filterOf(principal, query);
+    const filter = await this.planner.expandDimensions(principal.tenantId, await this.filterOf(principal, query));
     const page = await this.assets.page(principal.tenantId, filter, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return { items: page.items.map(present) as unknown as AssetPage['items'], nextCursor: page.nextCursor };
   }

@@ -1,4 +1,6 @@
 import type { Model } from 'mongoose';
+import { AllocationModel } from '../allocation/allocation-model';
+import type { AllocationModels } from '../allocation/allocation-models';
 import { openTestDatabase, type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
 import { costTotalsPipeline, totalsReadFields, TotalsRow } from '../line-items/cost-totals';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
@@ -19,6 +21,8 @@ import {
   RollupKey,
   RollupKeySchema,
 } from './schemas/cost-rollup.schema';
+
+const NO_ALLOCATION = { current: async () => AllocationModel.EMPTY } as unknown as AllocationModels;
 
 /**
  * A re-import of a month under a concurrent reader, against a database (the embedded store, or
@@ -76,9 +80,9 @@ describe('ImportViews against a database: a concurrent reader of a re-import', (
     const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
     const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
     keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
-    rollups = new RollupsService(lineItems, daily, monthly, keys);
+    rollups = new RollupsService(lineItems, daily, monthly, keys, NO_ALLOCATION);
     importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, lineItems);
+    planner = new RollupPlanner(rollups, importViews, daily, monthly, lineItems, NO_ALLOCATION);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
-import { RollupGroup } from './rollup-fields';
+import { AllocationModel } from '../allocation/allocation-model';
+import { allocationKey, RollupGroup } from './rollup-fields';
 import { ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 const DAY_MS = 86_400_000;
@@ -15,15 +16,22 @@ const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
  */
 export class RollupAccumulator {
   private readonly groups = new Map<string, RollupGroup>();
+  private readonly classifies: boolean;
+
+  /** `allocation`: the tenant's model, whose tags and dimensions each group also holds (docs/allocation.md). */
+  constructor(private readonly allocation: AllocationModel = AllocationModel.EMPTY) {
+    this.classifies = allocation.hasTagKeys || allocation.dimensionNames.length > 0;
+  }
 
   add(docs: readonly object[]): void {
     for (const doc of docs as Record<string, unknown>[]) {
       const start = doc.chargePeriodStart;
       const time = start instanceof Date ? start.getTime() : Number.NaN;
-      const key = `${loadKey(doc)}${dayKey(start as Date, time)}`;
+      const fields = this.classifies ? this.allocation.classify(doc) : undefined;
+      const key = `${fields ? allocationKey(fields) : ''}${loadKey(doc)}${dayKey(start as Date, time)}`;
       let group = this.groups.get(key);
       if (!group) {
-        group = { _id: idOf(doc, start as Date, time), lineItems: 0 } as unknown as RollupGroup;
+        group = { _id: { ...idOf(doc, start as Date, time), ...fields }, lineItems: 0 } as unknown as RollupGroup;
         for (const name of ROLLUP_AMOUNTS) group[name] = 0;
         this.groups.set(key, group);
       }

@@ -1,4 +1,6 @@
 import type { PipelineStage } from 'mongoose';
+import { AllocationModel } from '../allocation/allocation-model';
+import type { RolledUpTag } from '../allocation/allocation-model';
 import { CostRollup, CostRollupMonthly, ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 /** Every line-item field a query may touch and still be answered from rollups. */
@@ -21,14 +23,61 @@ export function filterFields(filter: unknown, into = new Set<string>()): Set<str
   return into;
 }
 
+/** The read of one tag (its group and key) as `readFields` name it: rolled up when the key is activated. */
+export const tagRead = (group: string, key: string): string => `tags${JSON.stringify([group, key])}`;
+/** The read of one virtual dimension as `readFields` name it. */
+export const dimensionRead = (name: string): string => `dimensions.${name}`;
+
+/**
+ * The tag keys a filter compares (`tags: { $elemMatch: { group: { $eq }, key: { $eq } … } }`, the
+ * compiler's shape); null when a condition on `tags` has another shape (then no rollup answers).
+ */
+export function tagKeysOf(filter: unknown, into: Array<{ group: string; key: string }> = []): Array<{ group: string; key: string }> | null {
+  if (Array.isArray(filter)) {
+    for (const entry of filter) if (!tagKeysOf(entry, into)) return null;
+  } else if (filter && typeof filter === 'object') {
+    for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
+      if (key.startsWith('$')) {
+        if (!tagKeysOf(value, into)) return null;
+      } else if (key === 'tags') {
+        const match = (value as { $elemMatch?: { group?: { $eq?: unknown }; key?: { $eq?: unknown } } } | null)?.$elemMatch;
+        const group = match?.group?.$eq;
+        const tagKey = match?.key?.$eq;
+        if (typeof group !== 'string' || typeof tagKey !== 'string') return null;
+        into.push({ group, key: tagKey });
+      }
+    }
+  }
+  return into;
+}
+
 /**
  * Whether a filter and the fields a query groups or sums by can be answered from rollups. Amount
  * columns may be summed but not compared: a condition on a cost is a condition on each line item.
+ * Tags are rolled up for the keys the tenant activated (`allocation`), virtual dimensions always
+ * (they are computed with the rollups: docs/allocation.md).
  */
-export function rollupCanAnswer(filter: Record<string, unknown>, readFields: readonly string[]): boolean {
+export function rollupCanAnswer(
+  filter: Record<string, unknown>,
+  readFields: readonly string[],
+  allocation: AllocationModel = AllocationModel.EMPTY,
+): boolean {
   const compared = filterFields(filter);
   for (const amount of ROLLUP_AMOUNTS) if (compared.has(amount)) return false;
-  return [...compared, ...readFields].every((field) => ROLLED_UP_FIELDS.has(field));
+  if (compared.has('tags')) {
+    const keys = tagKeysOf(filter);
+    if (!keys || !keys.every(({ group, key }) => allocation.tagKeyActive(group, key))) return false;
+    compared.delete('tags');
+  }
+  return [...compared, ...readFields].every((field) => {
+    if (ROLLED_UP_FIELDS.has(field)) return true;
+    if (field.startsWith('dimensions.')) return allocation.hasDimension(field.slice('dimensions.'.length));
+    if (field.startsWith('tags[')) {
+      const [group, key] = JSON.parse(field.slice('tags'.length)) as [string, string];
+      return allocation.tagKeyActive(group, key);
+    }
+    return false;
+  });
 }
 
 export type RollupLevel = 'day' | 'month';
@@ -44,12 +93,15 @@ export function rollupLevelFor(filter: Record<string, unknown>, readFields: read
  * first `$group` reads every line item but only plain fields, the day is formatted once per
  * distinct start (a few per day), not once per line item.
  */
-export function rollupPipeline(uploadRefId: string): PipelineStage[] {
+export function rollupPipeline(uploadRefId: string, allocation: AllocationModel = AllocationModel.EMPTY): PipelineStage[] {
   // no $ifNull: a missing field stays missing (and a null stays null) in the rollup row, so that
   // queries treat the row exactly as they treat its line items
   const byStart: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$${name}`]));
   byStart.chargePeriodStart = '$chargePeriodStart';
+  const allocationFields = allocation.rollupGroupFields();
+  Object.assign(byStart, allocationFields);
   const byDay: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$_id.${name}`]));
+  for (const name of Object.keys(allocationFields)) byDay[name] = `$_id.${name}`;
   byDay.day = { $dateToString: { format: '%Y-%m-%d', date: '$_id.chargePeriodStart' } };
   const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
   return [
@@ -59,7 +111,9 @@ export function rollupPipeline(uploadRefId: string): PipelineStage[] {
   ] as PipelineStage[];
 }
 
-export type RollupGroup = { _id: Record<string, string | null> } & Record<string, number>;
+/** A group's `_id`: the dimensions, and the allocation fields (`tags`, `dimensions`) when the tenant has any. */
+export type RollupGroupId = Record<string, string | null> & { tags?: RolledUpTag[]; dimensions?: Record<string, string> };
+export type RollupGroup = { _id: RollupGroupId } & Record<string, number>;
 
 /** A `rollupPipeline` output row as the rollup document to store (dimensions the line items lack are left out). */
 export function rollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRollup, 'tenantId'> {
@@ -74,6 +128,8 @@ export function rollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRol
 export function monthlyRollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRollupMonthly, 'tenantId'> {
   const row: Record<string, unknown> = { uploadRefId, lineItems: group.lineItems };
   for (const name of ROLLUP_DIMENSIONS) if (name in group._id) row[name] = group._id[name];
+  if (group._id.tags) row.tags = group._id.tags;
+  if (group._id.dimensions) row.dimensions = group._id.dimensions;
   for (const name of ROLLUP_AMOUNTS) row[name] = group[name] ?? 0;
   return row as Omit<CostRollupMonthly, 'tenantId'>;
 }
@@ -82,8 +138,8 @@ export function monthlyRollupRow(uploadRefId: string, group: RollupGroup): Omit<
  * The key of a group's dimensions, telling a missing dimension (`a`) from a null one (`n`); a text
  * is written as its length and itself, so no two lists of dimensions give one key.
  */
-export const dimensionsKey = (id: Record<string, string | null>): string => {
-  let key = '';
+export const dimensionsKey = (id: RollupGroupId): string => {
+  let key = allocationKey(id);
   for (const name of ROLLUP_DIMENSIONS) {
     if (!(name in id)) key += 'a';
     else {
@@ -99,6 +155,12 @@ export const dimensionsKey = (id: Record<string, string | null>): string => {
   return key;
 };
 
+/** The allocation fields of a group as one string (empty without them); their order is the model's, fixed. */
+export function allocationKey(fields: { tags?: unknown; dimensions?: unknown }): string {
+  if (fields.tags === undefined && fields.dimensions === undefined) return '';
+  return `${JSON.stringify(fields.tags ?? null)}\u0001${JSON.stringify(fields.dimensions ?? null)}\u0001`;
+}
+
 /**
  * Rollup groups summed by key: the one way line items (a load) and daily groups (the monthly
  * level) are added up in memory. Only numbers are added; a missing amount adds nothing.
@@ -106,7 +168,7 @@ export const dimensionsKey = (id: Record<string, string | null>): string => {
 export class RollupGroupSums {
   private readonly groups = new Map<string, RollupGroup>();
 
-  add(key: string, id: Record<string, string | null>, lineItems: number, amounts: Record<string, unknown>): void {
+  add(key: string, id: RollupGroupId, lineItems: number, amounts: Record<string, unknown>): void {
     let group = this.groups.get(key);
     if (!group) {
       group = { _id: id, lineItems: 0 } as unknown as RollupGroup;
@@ -126,7 +188,7 @@ export class RollupGroupSums {
 export function monthlyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
   const months = new RollupGroupSums();
   for (const day of daily) {
-    const { day: _day, ...dimensions } = day._id;
+    const { day: _day, ...dimensions } = day._id as RollupGroupId;
     months.add(dimensionsKey(dimensions), dimensions, day.lineItems, day);
   }
   return months.rows();

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { AllocationModel } from '../allocation/allocation-model';
+import type { AllocationModels } from '../allocation/allocation-models';
 import type { PipelineStage } from 'mongoose';
 import { compileExpression } from '../expressions';
 import { costTotalsPipeline, totalsReadFields } from '../line-items/cost-totals';
@@ -20,8 +22,9 @@ import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
 const MONTH = { source: 'rollup', rollupLevel: 'month' } as const;
 const DAY = { source: 'rollup', rollupLevel: 'day' } as const;
 
-const READY: CostView = { rollupsReady: true, exclusion: {} };
-const NOT_READY: CostView = { rollupsReady: false, exclusion: {} };
+const NO_ALLOCATION = { current: async () => AllocationModel.EMPTY } as unknown as AllocationModels;
+const READY: CostView = { rollupsReady: true, exclusion: {}, allocation: AllocationModel.EMPTY };
+const NOT_READY: CostView = { rollupsReady: false, exclusion: {}, allocation: AllocationModel.EMPTY };
 
 function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: [] }) {
   const rollupsService = {
@@ -38,6 +41,7 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
     daily as unknown as CostRollupRepository,
     monthly as unknown as CostRollupMonthlyRepository,
     lineItems as unknown as CostLineItemRepository,
+    NO_ALLOCATION,
   );
   return { planner, rollupsService, importViews, daily, monthly, lineItems };
 }
@@ -117,7 +121,7 @@ describe('RollupPlanner.aggregate (one pipeline, the chosen collection)', () => 
   it('reads every level through the import view: its exclusion joins the leading $match', async () => {
     const { planner, daily, monthly, lineItems } = plannerWith(true);
     const exclusion = { $nor: [{ uploadRefId: 'importing' }] };
-    const view: CostView = { rollupsReady: true, exclusion };
+    const view: CostView = { rollupsReady: true, exclusion, allocation: AllocationModel.EMPTY };
     const grouped: PipelineStage[] = [{ $match: { period: '202401' } }, { $group: { _id: null, n: { $sum: 1 } } }];
     for (const where of [MONTH, DAY, LINE_ITEMS]) await planner.aggregate('t1', where, grouped, view);
     const expected = [{ $match: { $and: [{ period: '202401' }, exclusion] } }, { $group: { _id: null, n: { $sum: 1 } } }];
@@ -337,6 +341,7 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
     daily as unknown as CostRollupRepository,
     monthly as unknown as CostRollupMonthlyRepository,
     keys as unknown as RollupKeyRepository,
+    NO_ALLOCATION,
   );
   return { service, keys, daily, monthly, lineItems };
 }

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
+import { AllocationModel, UnknownDimensionError } from '../allocation/allocation-model';
+import { AllocationModels } from '../allocation/allocation-models';
+import { combineFilters, dimensionsRead } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { exclusionOf, hiddenUploads, ImportViews } from './import-views';
 import { rollupCanAnswer, rollupLevelFor, RollupLevel } from './rollup-fields';
@@ -14,6 +17,8 @@ export interface CostSource {
   source: CostSourceName;
   /** `day` or `month` over the rollups, null over the line items. */
   rollupLevel: RollupLevel | null;
+  /** Over the line items: the virtual dimensions the query reads, computed for each line item first. */
+  dimensions?: string[];
 }
 
 export const LINE_ITEMS: CostSource = { source: 'line-items', rollupLevel: null };
@@ -31,6 +36,8 @@ export interface CostView {
    * It holds for line items and rollup rows alike.
    */
   exclusion: Record<string, unknown>;
+  /** The tenant's allocation settings (activated tag keys, virtual dimensions): what the rollups hold. */
+  allocation: AllocationModel;
 }
 
 /** A pipeline that reads only what the view shows: the exclusion joins its leading `$match` (one pass, the same indexes). */
@@ -59,6 +66,7 @@ export class RollupPlanner {
     private readonly daily: CostRollupRepository,
     private readonly monthly: CostRollupMonthlyRepository,
     private readonly lineItems: CostLineItemRepository,
+    private readonly allocation: AllocationModels,
   ) {}
 
   /**
@@ -68,15 +76,16 @@ export class RollupPlanner {
    */
   async view(tenantId: string): Promise<CostView> {
     const view = this.importViews.current(tenantId);
-    const [{ hidden }, rollupsReady] = await Promise.all([
+    const [{ hidden }, rollupsReady, allocation] = await Promise.all([
       view,
       this.rollupsService.ready(
         tenantId,
         new Date(),
         view.then((current) => hiddenUploads(current.hidden)),
       ),
+      this.allocation.current(tenantId),
     ]);
-    return { rollupsReady, exclusion: exclusionOf(hidden) };
+    return { rollupsReady, exclusion: exclusionOf(hidden), allocation };
   }
 
   /** For reads outside `aggregate` (lists, exports, lookups of line items): the import view's filter alone. */
@@ -84,18 +93,71 @@ export class RollupPlanner {
     return this.importViews.exclusion(tenantId);
   }
 
+  /**
+   * A filter for reads of line items outside `aggregate` (lists, exports): the import view's
+   * exclusion, and every virtual-dimension condition replaced by the rules behind it (line items
+   * do not store dimensions). Throws UnknownDimensionError for a dimension the tenant lacks.
+   */
+  async lineItemFilter(tenantId: string, filter: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const [exclusion, expanded] = await Promise.all([this.importViews.exclusion(tenantId), this.expandDimensions(tenantId, filter)]);
+    return combineFilters(expanded, exclusion);
+  }
+
+  /** A filter with its virtual-dimension conditions replaced by the rules behind them (for documents that store none). */
+  async expandDimensions(tenantId: string, filter: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (dimensionsRead(filter).size === 0) return filter;
+    return (await this.allocation.current(tenantId)).expandDimensions(filter);
+  }
+
+  /** Throws UnknownDimensionError when the query reads a dimension the tenant has not defined. */
   async choose(tenantId: string, filter: Record<string, unknown>, readFields: readonly string[], view?: CostView): Promise<CostSource> {
-    if (!rollupCanAnswer(filter, readFields)) return LINE_ITEMS;
-    if (!(view ?? (await this.view(tenantId))).rollupsReady) return LINE_ITEMS;
+    const allocation = view ? view.allocation : await this.allocation.current(tenantId);
+    const dimensions = dimensionsRead(filter);
+    for (const field of readFields) if (field.startsWith('dimensions.')) dimensions.add(field.slice('dimensions.'.length));
+    for (const name of dimensions) if (!allocation.hasDimension(name)) throw new UnknownDimensionError(name);
+    const lineItems = dimensions.size > 0 ? { ...LINE_ITEMS, dimensions: [...dimensions] } : LINE_ITEMS;
+    if (!rollupCanAnswer(filter, readFields, allocation)) return lineItems;
+    if (!(view ?? (await this.view(tenantId))).rollupsReady) return lineItems;
     return { source: 'rollup', rollupLevel: rollupLevelFor(filter, readFields) };
   }
 
   /** Runs the pipeline where `choose` said, over what the import view shows (`view`, or looked up now). */
   async aggregate<R>(tenantId: string, where: CostSource, pipeline: PipelineStage[], view?: CostView): Promise<R[]> {
-    const scoped = excluding(pipeline, view ? view.exclusion : await this.exclusion(tenantId));
+    const exclusion = view ? view.exclusion : await this.exclusion(tenantId);
+    if (where.source === 'line-items' && where.dimensions?.length) {
+      const allocation = view ? view.allocation : await this.allocation.current(tenantId);
+      return this.lineItems.aggregate<R>(tenantId, withDimensions(pipeline, exclusion, allocation, where.dimensions));
+    }
+    const scoped = excluding(pipeline, exclusion);
     if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
     return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, scoped) : this.daily.aggregate<R>(tenantId, scoped);
   }
+}
+
+/**
+ * A pipeline over line items that reads virtual dimensions: the exclusion and the conditions that
+ * read no dimension first (on the indexes), then each line item's dimensions, then the whole
+ * leading `$match` and the rest.
+ */
+function withDimensions(
+  pipeline: PipelineStage[],
+  exclusion: Record<string, unknown>,
+  allocation: AllocationModel,
+  dimensions: string[],
+): PipelineStage[] {
+  const [first, ...rest] = pipeline;
+  const match = first && '$match' in first ? (first.$match as Record<string, unknown>) : undefined;
+  const conjuncts = match
+    ? Array.isArray(match.$and) && Object.keys(match).length === 1
+      ? (match.$and as Record<string, unknown>[])
+      : [match]
+    : [];
+  const plain = conjuncts.filter((part) => dimensionsRead(part).size === 0);
+  return [
+    { $match: combineFilters(...plain, exclusion) },
+    allocation.dimensionsStage(dimensions),
+    ...(match ? [{ $match: match }, ...rest] : pipeline),
+  ] as PipelineStage[];
 }
 
 /** The `$sum` argument counting line items: one per line item, or each rollup row's count. */

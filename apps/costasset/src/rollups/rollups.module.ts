@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { AllocationStoreModule } from '../allocation/allocation-store.module';
 import { LineItemStoreModule } from '../line-items/line-item-store.module';
 import { ImportViewRepository, ImportViews } from './import-views';
 import { RollupPlanner } from './rollup-planner';
@@ -24,6 +25,7 @@ import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-vi
       { name: COST_IMPORT_VIEW, schema: CostImportViewSchema },
     ]),
     LineItemStoreModule,
+    AllocationStoreModule,
   ],
   providers: [
     CostRollupRepository,

@@ -2,6 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { isDuplicateKey } from '@lib/core';
 import { TenantOwned, TenantRepository } from '@lib/persistence';
 import type { FilterQuery } from 'mongoose';
+import { AllocationModel } from '../allocation/allocation-model';
+import { AllocationModels } from '../allocation/allocation-models';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
 import { monthlyGroups, monthlyRollupRow, RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
@@ -34,6 +36,7 @@ export class RollupsService {
     private readonly rollups: CostRollupRepository,
     private readonly monthly: CostRollupMonthlyRepository,
     private readonly keys: RollupKeyRepository,
+    private readonly allocation: AllocationModels,
   ) {}
 
   /** The uploads holding line items that match a filter (on the tenant + upload index for one upload). */
@@ -59,10 +62,41 @@ export class RollupsService {
     for (const uploadRefId of unique) await this.refreshOne(tenantId, uploadRefId);
   }
 
+  /**
+   * Recomputes every upload's rollups (after the allocation settings changed): all are marked stale
+   * at once, so queries read the line items until the last one is done, then the rollups again;
+   * never some uploads by the old settings and others by the new. `progress(done, total)` after each.
+   */
+  async refreshAll(tenantId: string, progress: (done: number, total: number) => Promise<void>): Promise<number> {
+    const uploads = await this.rolledUpUploads(tenantId);
+    await this.keys.markDirty(tenantId, uploads);
+    await progress(0, uploads.length);
+    for (const [index, uploadRefId] of uploads.entries()) {
+      await this.refreshOne(tenantId, uploadRefId);
+      await progress(index + 1, uploads.length);
+    }
+    return uploads.length;
+  }
+
+  /** Marks every upload's rollups stale: from now until `refreshAll` ends, queries read the line items. */
+  async markAllStale(tenantId: string): Promise<void> {
+    await this.keys.markDirty(tenantId, await this.rolledUpUploads(tenantId));
+  }
+
+  private async rolledUpUploads(tenantId: string): Promise<string[]> {
+    const markers = new Set([BACKFILL_MARKER, ...EARLIER_BACKFILL_MARKERS]);
+    const states = await this.keys.find(tenantId, {}, {}, { uploadRefId: 1 });
+    return states.map((state) => state.uploadRefId).filter((id) => !markers.has(id));
+  }
+
   /** Follows a load of one upload's line items (enrichment, FOCUS import): see LoadTracker. */
   track(tenantId: string, uploadRefId: string): LoadTracker {
-    return new LoadTracker(tenantId, uploadRefId, this.keys, (groups, generation) =>
-      this.replace(tenantId, uploadRefId, groups, generation),
+    return new LoadTracker(
+      tenantId,
+      uploadRefId,
+      this.keys,
+      () => this.allocation.current(tenantId),
+      (groups, generation) => this.replace(tenantId, uploadRefId, groups, generation),
     );
   }
 
@@ -182,8 +216,8 @@ export class RollupsService {
       // someone else refreshes: it will see the generation this call bumped and recompute
       if (!state) return;
       if (
-        await this.store(tenantId, uploadRefId, state.generation, () =>
-          this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId), 'bulk'),
+        await this.store(tenantId, uploadRefId, state.generation, async () =>
+          this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, await this.allocation.current(tenantId)), 'bulk'),
         )
       )
         return;
@@ -239,7 +273,7 @@ export class RollupsService {
  * `maintenanceMs` is the time the load spent in all three (what rollups add to a load).
  */
 export class LoadTracker {
-  private readonly sums = new RollupAccumulator();
+  private sums: RollupAccumulator | undefined;
   private generation: number | undefined;
   private alone = true;
   private spentMs = 0;
@@ -248,6 +282,7 @@ export class LoadTracker {
     private readonly tenantId: string,
     private readonly uploadRefId: string,
     private readonly keys: RollupKeyRepository,
+    private readonly allocation: () => Promise<AllocationModel>,
     private readonly replace: (groups: RollupGroup[], generation: number) => Promise<void>,
   ) {}
 
@@ -261,6 +296,8 @@ export class LoadTracker {
       const generation = await this.keys.bump(this.tenantId, this.uploadRefId);
       if (this.generation !== undefined && generation !== this.generation + 1) this.alone = false;
       this.generation = generation;
+      // the settings read after the first bump: a change saved later marks the upload stale, a gap here
+      this.sums ??= new RollupAccumulator(await this.allocation());
     } finally {
       this.spentMs += performance.now() - started;
     }
@@ -268,7 +305,7 @@ export class LoadTracker {
 
   written(docs: readonly object[], stored: number): void {
     const started = performance.now();
-    if (stored === docs.length) this.sums.add(docs);
+    if (stored === docs.length && this.sums) this.sums.add(docs);
     else this.alone = false;
     this.spentMs += performance.now() - started;
   }
@@ -276,7 +313,7 @@ export class LoadTracker {
   async finish(): Promise<void> {
     const started = performance.now();
     try {
-      await this.replace(this.sums.rows(), this.alone && this.generation !== undefined ? this.generation : Number.NaN);
+      await this.replace(this.sums?.rows() ?? [], this.alone && this.generation !== undefined ? this.generation : Number.NaN);
     } finally {
       this.spentMs += performance.now() - started;
     }

@@ -27,7 +27,9 @@ export const MAX_TOP = 50;
 
 /** `tag:<group>:<key>`: the group never holds `:` or `/`, the key may hold `:`. */
 export const TAG_GROUPING = /^tag:([^:/]{1,200}):(.{1,200})$/s;
-const GROUPING = new RegExp(`^(${COST_DIMENSIONS.join('|')})$|${TAG_GROUPING.source}`, 's');
+/** `dimension:<name>`: a virtual dimension (docs/allocation.md). */
+export const DIMENSION_GROUPING = /^dimension:([a-z0-9][a-z0-9_-]{0,62})$/;
+const GROUPING = new RegExp(`^(${COST_DIMENSIONS.join('|')})$|${TAG_GROUPING.source}|${DIMENSION_GROUPING.source}`, 's');
 /** YYYYMM (a period) or YYYY-MM-DD (a day); whether the day exists is checked with the range. */
 const RANGE_BOUND = /^(\d{4}(0[1-9]|1[0-2])|\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$/;
 
@@ -54,7 +56,8 @@ export class CostsQuery {
     description:
       `Up to ${MAX_GROUP_BY} groupings, comma-separated or repeated: ${COST_DIMENSIONS.join(', ')}, ` +
       'or at most one tag written `tag:<group>:<key>` ' +
-      '(the first `:` after `tag:` ends the group; the key may hold `:`). Without it: one series, the total.',
+      '(the first `:` after `tag:` ends the group; the key may hold `:`), or a virtual dimension written `dimension:<name>`. ' +
+      'Without it: one series, the total.',
   })
   @IsOptional()
   @Transform(({ value }) => listOf(value))
@@ -62,7 +65,10 @@ export class CostsQuery {
   @ArrayMaxSize(MAX_GROUP_BY)
   @ArrayUnique()
   @IsString({ each: true })
-  @Matches(GROUPING, { each: true, message: `each groupBy entry must be one of ${COST_DIMENSIONS.join(', ')} or tag:<group>:<key>` })
+  @Matches(GROUPING, {
+    each: true,
+    message: `each groupBy entry must be one of ${COST_DIMENSIONS.join(', ')}, tag:<group>:<key> or dimension:<name>`,
+  })
   groupBy?: string[];
 
   /** An expression of the expression language (no `${}` placeholders); 400 INVALID_EXPRESSION with the position of an error */

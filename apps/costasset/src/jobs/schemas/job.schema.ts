@@ -8,7 +8,7 @@ export const FINAL_JOB_STATUSES: JobStatus[] = ['succeeded', 'completed_with_err
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** What `done` and `total` count: rows where the job knows them in advance, bytes of the files read otherwise. */
-export const PROGRESS_UNITS = ['rows', 'bytes', 'files', 'accounts', 'series'] as const;
+export const PROGRESS_UNITS = ['rows', 'bytes', 'files', 'accounts', 'series', 'uploads'] as const;
 export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
 
 export interface JobProgress {

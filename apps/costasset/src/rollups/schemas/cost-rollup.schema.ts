@@ -33,16 +33,27 @@ export type RollupAmount = (typeof ROLLUP_AMOUNTS)[number];
  * dimensions. `chargePeriodStart` is the day's midnight (UTC), so range filters and day buckets
  * written for line items run unchanged over rollups; `lineItems` counts the rows summed.
  */
-export type CostRollup = { tenantId: string; uploadRefId: string; chargePeriodStart: Date | null; lineItems: number } & Partial<
-  Record<RollupDimension, string | null>
-> &
+export type CostRollup = {
+  tenantId: string;
+  uploadRefId: string;
+  chargePeriodStart: Date | null;
+  lineItems: number;
+  /** The line items' tags of activated keys (docs/allocation.md); absent while the tenant activated none. */
+  tags?: Array<{ group: string; key: string; value: string }>;
+  /** The line items' value of every virtual dimension; absent while the tenant defined none. */
+  dimensions?: Record<string, string>;
+} & Partial<Record<RollupDimension, string | null>> &
   Record<RollupAmount, number>;
 
 const dimensions = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, String]));
 const amounts = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, Number]));
+const allocation = {
+  tags: { type: [new Schema({ group: String, key: String, value: String }, { _id: false })], default: undefined },
+  dimensions: { type: Schema.Types.Mixed, default: undefined },
+};
 
 export const CostRollupSchema = new Schema<CostRollup>(
-  { uploadRefId: { type: String, required: true }, chargePeriodStart: Date, lineItems: Number, ...dimensions, ...amounts },
+  { uploadRefId: { type: String, required: true }, chargePeriodStart: Date, lineItems: Number, ...dimensions, ...allocation, ...amounts },
   { collection: 'cost_rollups', versionKey: false },
 );
 CostRollupSchema.plugin(tenantScopedPlugin);
@@ -57,7 +68,7 @@ CostRollupSchema.index({ tenantId: 1, period: 1 });
 export type CostRollupMonthly = Omit<CostRollup, 'chargePeriodStart'>;
 
 export const CostRollupMonthlySchema = new Schema<CostRollupMonthly>(
-  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...amounts },
+  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...allocation, ...amounts },
   { collection: 'cost_rollups_monthly', versionKey: false },
 );
 CostRollupMonthlySchema.plugin(tenantScopedPlugin);

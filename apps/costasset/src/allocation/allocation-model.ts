@@ -1,0 +1,226 @@
+import { ProblemException } from '@lib/core';
+import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter } from '../expressions';
+import { filterToExpression } from './filter-expression';
+
+/** An activated tag key: `group` null activates the key in any group. */
+export interface ActiveTagKey {
+  group: string | null;
+  key: string;
+}
+
+/** One rule of a virtual dimension: line items its expression matches take `value` (the first match wins). */
+export interface DimensionRule {
+  expr: string;
+  value: string;
+}
+
+export interface DimensionDefinition {
+  name: string;
+  rules: DimensionRule[];
+  /** What matches no rule: `unallocated` unless named otherwise. */
+  defaultValue: string;
+}
+
+/** What the rollups and the planner need of a tenant's allocation settings. */
+export interface AllocationDefinitions {
+  revision: number;
+  tagKeys: ActiveTagKey[];
+  dimensions: DimensionDefinition[];
+}
+
+/** A tag as a rollup row keeps it. */
+export interface RolledUpTag {
+  group: string;
+  key: string;
+  value: string;
+}
+
+type Filter = Record<string, unknown>;
+interface CompiledDimension {
+  name: string;
+  defaultValue: string;
+  rules: Array<{ filter: Filter; value: string }>;
+}
+
+const MATCH_NONE: Filter = { $nor: [{}] };
+const DIMENSION_PREFIX = `${DIMENSIONS_FIELD}.`;
+
+/**
+ * A tenant's allocation settings compiled once (docs/allocation.md): which tags a rollup row keeps
+ * (those of activated keys) and the value of every virtual dimension, computed three ways that
+ * agree: on one document in memory (`classify`, while a load writes), as aggregation expressions
+ * (`rollupGroupFields`, `dimensionsStage`, when rollups are recomputed or line items grouped), and
+ * as a plain filter over line items (`expandDimensions`, for reads that do not aggregate).
+ */
+export class AllocationModel {
+  static readonly EMPTY = new AllocationModel({ revision: 0, tagKeys: [], dimensions: [] });
+
+  private readonly anyGroupKeys: ReadonlySet<string>;
+  private readonly groupKeys: ReadonlySet<string>;
+  private readonly compiled: ReadonlyMap<string, CompiledDimension>;
+
+  constructor(readonly definitions: AllocationDefinitions) {
+    this.anyGroupKeys = new Set(definitions.tagKeys.filter((entry) => entry.group === null).map((entry) => entry.key));
+    this.groupKeys = new Set(definitions.tagKeys.filter((entry) => entry.group !== null).map((entry) => groupKey(entry.group!, entry.key)));
+    this.compiled = new Map(
+      definitions.dimensions.map((dimension) => [
+        dimension.name,
+        {
+          name: dimension.name,
+          defaultValue: dimension.defaultValue,
+          rules: dimension.rules.map((rule) => ({ filter: compileExpression(rule.expr) as Filter, value: rule.value })),
+        },
+      ]),
+    );
+  }
+
+  get revision(): number {
+    return this.definitions.revision;
+  }
+
+  get hasTagKeys(): boolean {
+    return this.definitions.tagKeys.length > 0;
+  }
+
+  get dimensionNames(): string[] {
+    return [...this.compiled.keys()];
+  }
+
+  hasDimension(name: string): boolean {
+    return this.compiled.has(name);
+  }
+
+  /** Whether rollup rows keep this tag. */
+  tagKeyActive(group: string, key: string): boolean {
+    return this.anyGroupKeys.has(key) || this.groupKeys.has(groupKey(group, key));
+  }
+
+  /**
+   * The allocation fields of a rollup row for one line item: its tags of activated keys (in the
+   * line item's order) and its value of every dimension. Empty without settings.
+   */
+  classify(doc: Readonly<Record<string, unknown>>): { tags?: RolledUpTag[]; dimensions?: Record<string, string> } {
+    const fields: { tags?: RolledUpTag[]; dimensions?: Record<string, string> } = {};
+    if (this.hasTagKeys) {
+      const tags = Array.isArray(doc.tags) ? (doc.tags as RolledUpTag[]) : [];
+      fields.tags = tags
+        .filter((tag) => this.tagKeyActive(tag.group, tag.key))
+        .map((tag) => ({ group: tag.group, key: tag.key, value: tag.value }));
+    }
+    if (this.compiled.size > 0) {
+      fields.dimensions = {};
+      for (const dimension of this.compiled.values()) fields.dimensions[dimension.name] = valueOf(dimension, doc);
+    }
+    return fields;
+  }
+
+  /** The value one dimension gives a document: the first matching rule's, else the default. */
+  dimensionValue(name: string, doc: Readonly<Record<string, unknown>>): string {
+    return valueOf(this.dimension(name), doc);
+  }
+
+  /** The `$group` `_id` fields that `classify` computes, as aggregation expressions over line items. */
+  rollupGroupFields(): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    if (this.hasTagKeys) {
+      const active = [
+        ...[...this.anyGroupKeys].map((key) => ({ $eq: ['$$tag.key', { $literal: key }] })),
+        ...this.definitions.tagKeys
+          .filter((entry) => entry.group !== null)
+          .map((entry) => ({
+            $and: [{ $eq: ['$$tag.group', { $literal: entry.group }] }, { $eq: ['$$tag.key', { $literal: entry.key }] }],
+          })),
+      ];
+      fields.tags = {
+        $map: {
+          input: { $filter: { input: { $cond: [{ $isArray: ['$tags'] }, '$tags', []] }, as: 'tag', cond: { $or: active } } },
+          as: 'tag',
+          in: { group: '$$tag.group', key: '$$tag.key', value: '$$tag.value' },
+        },
+      };
+    }
+    if (this.compiled.size > 0) fields.dimensions = this.dimensionsExpression(this.dimensionNames);
+    return fields;
+  }
+
+  /** An `$addFields` stage giving line items the `dimensions` they are read by (the line-item path of the planner). */
+  dimensionsStage(names: readonly string[]): Record<string, unknown> {
+    return { $addFields: { dimensions: this.dimensionsExpression(names) } };
+  }
+
+  /**
+   * A filter over line items with every `dimensions.<name>` condition replaced by the rules behind
+   * it: `== v` is "a rule giving v matches and no rule before it does" (or "no rule matches" when v
+   * is the default). Throws UnknownDimensionError for a name the tenant has not defined.
+   */
+  expandDimensions(filter: Filter): Filter {
+    const expanded: Filter[] = [];
+    for (const [key, value] of Object.entries(filter)) {
+      if (key === '$and' || key === '$or' || key === '$nor') {
+        expanded.push({ [key]: (value as Filter[]).map((operand) => this.expandDimensions(operand)) });
+      } else if (key.startsWith(DIMENSION_PREFIX)) {
+        expanded.push(this.expandCondition(key.slice(DIMENSION_PREFIX.length), value as Filter));
+      } else {
+        expanded.push({ [key]: value });
+      }
+    }
+    return combineFilters(...expanded);
+  }
+
+  private expandCondition(name: string, condition: Filter): Filter {
+    const dimension = this.dimension(name);
+    const terms = Object.entries(condition).map(([operator, operand]) => {
+      if (operator === '$eq') return matchingValue(dimension, operand as string);
+      if (operator === '$ne') return { $nor: [matchingValue(dimension, operand as string)] };
+      throw new Error(`a dimension condition cannot use ${operator}`);
+    });
+    return combineFilters(...terms);
+  }
+
+  private dimensionsExpression(names: readonly string[]): Record<string, unknown> {
+    return Object.fromEntries(
+      names.map((name) => {
+        const dimension = this.dimension(name);
+        const fallback = { $literal: dimension.defaultValue };
+        if (dimension.rules.length === 0) return [name, fallback];
+        const branches = dimension.rules.map((rule) => ({ case: filterToExpression(rule.filter), then: { $literal: rule.value } }));
+        return [name, { $switch: { branches, default: fallback } }];
+      }),
+    );
+  }
+
+  private dimension(name: string): CompiledDimension {
+    const dimension = this.compiled.get(name);
+    if (!dimension) throw new UnknownDimensionError(name);
+    return dimension;
+  }
+}
+
+/** A query, rule or filter naming a dimension the tenant has not defined: 400 UNKNOWN_DIMENSION. */
+export class UnknownDimensionError extends ProblemException {
+  constructor(readonly dimension: string) {
+    super(400, 'UNKNOWN_DIMENSION', `Unknown dimension '${dimension}': define it under allocation first`, undefined, { dimension });
+  }
+}
+
+function groupKey(group: string, key: string): string {
+  return `${group.length}:${group}${key}`;
+}
+
+function valueOf(dimension: CompiledDimension, doc: Readonly<Record<string, unknown>>): string {
+  for (const rule of dimension.rules) if (evaluateFilter(rule.filter, doc) === true) return rule.value;
+  return dimension.defaultValue;
+}
+
+function matchingValue(dimension: CompiledDimension, value: string): Filter {
+  const alternatives: Filter[] = [];
+  dimension.rules.forEach((rule, index) => {
+    if (rule.value !== value) return;
+    const earlier = dimension.rules.slice(0, index).map((before) => before.filter);
+    alternatives.push(earlier.length === 0 ? rule.filter : combineFilters(rule.filter, { $nor: earlier }));
+  });
+  if (value === dimension.defaultValue)
+    alternatives.push(dimension.rules.length === 0 ? {} : { $nor: dimension.rules.map((rule) => rule.filter) });
+  if (alternatives.length === 0) return MATCH_NONE;
+  return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
+}

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { JobContext, JobHandler, JobHandlerFor } from '../jobs/job-handler';
+import { JOB_TYPES } from '../jobs/job-types';
+import { RollupsService } from '../rollups/rollups.service';
+
+interface RebuildPayload {
+  revision: number;
+}
+
+/**
+ * Recomputes every upload's rollups with the tenant's current allocation settings (the job a
+ * change queues). Idempotent: another attempt recomputes them all again. Progress in uploads.
+ */
+@Injectable()
+@JobHandlerFor(JOB_TYPES.allocationRebuild)
+export class AllocationRebuildHandler implements JobHandler<RebuildPayload> {
+  readonly progressUnit = 'uploads' as const;
+
+  constructor(private readonly rollups: RollupsService) {}
+
+  async run(context: JobContext<RebuildPayload>): Promise<Record<string, unknown>> {
+    const uploads = await this.rollups.refreshAll(context.tenantId, (done, total) => context.progress(done, total));
+    return { revision: context.payload.revision, uploads };
+  }
+}

@@ -1,0 +1,93 @@
+import { Schema } from 'mongoose';
+import { tenantScopedPlugin } from '@lib/persistence';
+
+export const ALLOCATION_SETTINGS = 'AllocationSettings';
+export const DIMENSION_VERSION = 'DimensionVersion';
+
+export interface StoredTagKey {
+  group: string | null;
+  key: string;
+  activatedAt: Date;
+  activatedBy: string;
+}
+
+export interface StoredDimension {
+  name: string;
+  description?: string;
+  rules: Array<{ expr: string; value: string }>;
+  defaultValue: string;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  updatedBy: string;
+}
+
+/**
+ * A tenant's allocation settings, one document per tenant: the activated tag keys and the virtual
+ * dimensions. `revision` grows with every change; a change is one conditional update on it (read,
+ * change, write if unchanged), so two admins never lose each other's change.
+ */
+export interface AllocationSettings {
+  tenantId: string;
+  revision: number;
+  tagKeys: StoredTagKey[];
+  dimensions: StoredDimension[];
+}
+
+const TagKeySchema = new Schema<StoredTagKey>(
+  { group: { type: String, default: null }, key: { type: String, required: true }, activatedAt: Date, activatedBy: String },
+  { _id: false },
+);
+const DimensionSchema = new Schema<StoredDimension>(
+  {
+    name: { type: String, required: true },
+    description: String,
+    rules: { type: [new Schema({ expr: String, value: String }, { _id: false })], default: [] },
+    defaultValue: { type: String, required: true },
+    version: { type: Number, required: true },
+    createdAt: Date,
+    updatedAt: Date,
+    updatedBy: String,
+  },
+  { _id: false },
+);
+
+export const AllocationSettingsSchema = new Schema<AllocationSettings>(
+  {
+    revision: { type: Number, default: 0 },
+    tagKeys: { type: [TagKeySchema], default: [] },
+    dimensions: { type: [DimensionSchema], default: [] },
+  },
+  { collection: 'allocation_settings', versionKey: false },
+);
+AllocationSettingsSchema.plugin(tenantScopedPlugin);
+AllocationSettingsSchema.index({ tenantId: 1 }, { unique: true });
+
+/** One saved version of a dimension (its history: who changed what and when). */
+export interface DimensionVersion {
+  tenantId: string;
+  name: string;
+  version: number;
+  change: 'created' | 'updated' | 'deleted';
+  description?: string;
+  rules: Array<{ expr: string; value: string }>;
+  defaultValue: string;
+  changedAt: Date;
+  changedBy: string;
+}
+
+export const DimensionVersionSchema = new Schema<DimensionVersion>(
+  {
+    name: { type: String, required: true },
+    version: { type: Number, required: true },
+    change: { type: String, required: true },
+    description: String,
+    rules: { type: [new Schema({ expr: String, value: String }, { _id: false })], default: [] },
+    defaultValue: String,
+    changedAt: Date,
+    changedBy: String,
+  },
+  { collection: 'allocation_dimension_versions', versionKey: false },
+);
+DimensionVersionSchema.plugin(tenantScopedPlugin);
+DimensionVersionSchema.index({ tenantId: 1, name: 1, version: -1 }, { unique: true });
