@@ -198,4 +198,26 @@ describe('costasset anomaly detection', () => {
     expect(after).toMatchObject({ id: anomaly.id, status: 'dismissed', detectionRunId: anomaly.detectionRunId });
     expect((await list(admin, { status: 'open' }).expect(200)).body.items).toHaveLength(0);
   }, 120_000);
+
+  it("watches each virtual dimension's series too: the spike is found in its value's series", async () => {
+    const api = (method: 'get' | 'post', path: string) =>
+      request(platform.costasset.url)[method](`/api/costasset/v1/${path}`).set('corelite-token', admin);
+    const rules = [{ expr: `serviceName == '${SPIKED}'`, value: 'compute' }];
+    await api('post', 'allocation/dimensions').send({ name: 'anomaly-team', rules, defaultValue: 'rest' }).expect(201);
+    await eventually(async () => expect((await api('get', 'allocation').expect(200)).body.rollups.current).toBe(true), 30_000, 200);
+    const again = await importFocus(platform, admin, [focusCsv()]);
+    expect(again.job.status).toBe('succeeded');
+    let byTeam: AnomalyBody[] = [];
+    await eventually(
+      async () => {
+        byTeam = (await spikes(admin)).filter((one) => 'dimension:anomaly-team' in one.dimensions);
+        expect(byTeam.map((one) => one.dimensions)).toEqual([{ 'dimension:anomaly-team': 'compute' }]);
+      },
+      60_000,
+      500,
+    );
+    expect(byTeam[0].status).toBe('open');
+    // a visibility group over billing accounts does not decide on a dimension's series
+    expect((await spikes(inside)).filter((one) => 'dimension:anomaly-team' in one.dimensions)).toEqual([]);
+  }, 120_000);
 });

@@ -1,4 +1,6 @@
 import type { CostassetEnvironment } from '../costasset.environment';
+import type { PipelineStage } from 'mongoose';
+import { AllocationModel } from '../allocation/allocation-model';
 import type { CurrencyService } from '../currency/currency.service';
 import { keyedJobId } from '../jobs/jobs.service';
 import type { JobsService } from '../jobs/jobs.service';
@@ -52,13 +54,13 @@ class MemoryAnomalies {
   }
 }
 
-function detector(data: () => DailyRow[]) {
+function detector(data: (pipeline: PipelineStage[]) => DailyRow[], allocation = AllocationModel.EMPTY) {
   const anomalies = new MemoryAnomalies();
   const notify = jest.fn().mockResolvedValue(2);
   const planner = {
-    view: jest.fn().mockResolvedValue({ rollupsReady: true, exclusion: {} }),
+    view: jest.fn().mockResolvedValue({ rollupsReady: true, exclusion: {}, allocation }),
     choose: jest.fn().mockResolvedValue({ source: 'rollup', rollupLevel: 'day' }),
-    aggregate: jest.fn(async () => data()),
+    aggregate: jest.fn(async (_tenantId: string, _where: unknown, pipeline: PipelineStage[]) => data(pipeline)),
   };
   const settings = { parameters: jest.fn().mockResolvedValue(DEFAULT_ANOMALY_PARAMETERS) };
   const currency = { currencies: jest.fn().mockResolvedValue({ defaultCurrency: 'EUR' }) };
@@ -113,6 +115,39 @@ describe('a detection run', () => {
     expect(message.data.anomalies).toHaveLength(1);
   });
 
+  it('also cuts series by each virtual dimension and activated tag key, read from the rollups', async () => {
+    const allocation = new AllocationModel({
+      revision: 1,
+      tagKeys: [
+        { group: 'team', key: 'owner' },
+        { group: null, key: 'env' },
+      ],
+      dimensions: [{ name: 'team', rules: [{ expr: "serviceName == 'Compute'", value: 'payments' }], defaultValue: 'unallocated' }],
+    });
+    // the base monitor's rows, and for the others the same costs under the monitor's one name
+    const { service, anomalies, planner } = detector((pipeline) => {
+      const group = (pipeline[1] as { $group: { _id: Record<string, unknown> } }).$group._id;
+      const name = Object.keys(group).find((key) => key !== 'd' && !(SERIES_DIMENSIONS as string[]).includes(key));
+      if (!name) return rows();
+      return rows().map((row) => ({
+        _id: { d: row._id.d, [name]: row._id.serviceName === 'Compute' ? 'payments' : 'other' },
+        cost: row.cost,
+      }));
+    }, allocation);
+    const result = await service.run(importRun('run-1'));
+    expect(planner.choose.mock.calls.map((call) => call[2].slice(0, -2))).toEqual([
+      ['providerName', 'billingAccountId', 'serviceName'],
+      ['dimensions.team'],
+      ['tags["team","owner"]'],
+    ]);
+    expect(result).toMatchObject({ series: 6, created: 3 });
+    expect(anomalies.records.map((one) => one.dimensions)).toEqual([
+      { providerName: 'aws', billingAccountId: 'a1', serviceName: 'Compute' },
+      { 'dimension:team': 'payments' },
+      { 'tag:team:owner': 'payments' },
+    ]);
+  });
+
   it('announces only new anomalies: a later run updates an open one without a message', async () => {
     const { service, anomalies, notify } = detector(() => rows());
     await service.run(importRun('run-1'));
@@ -159,10 +194,17 @@ describe('a detection run', () => {
 describe('anomaly visibility', () => {
   it('applies groups that decide on the series dimensions, drops the others, and shows nothing on MATCH_NOTHING', () => {
     expect(anomalyVisibility(null)).toEqual({});
-    expect(anomalyVisibility({ providerName: 'aws' })).toEqual({ 'dimensions.providerName': 'aws' });
+    const base = { 'dimensions.providerName': { $exists: true } };
+    expect(anomalyVisibility({ providerName: 'aws' })).toEqual({ $and: [base, { 'dimensions.providerName': 'aws' }] });
     expect(anomalyVisibility({ $or: [{ billingAccountId: { $in: ['a'] } }, { region: 'eu' }] })).toEqual({
-      $or: [{ 'dimensions.billingAccountId': { $in: ['a'] } }],
+      $and: [base, { 'dimensions.billingAccountId': { $in: ['a'] } }],
     });
+    // a group over one virtual dimension decides on that dimension's series only
+    const team = { 'dimensions.team': { $ne: 'payments' } };
+    expect(anomalyVisibility(team)).toEqual({
+      $and: [{ 'dimensions.dimension:team': { $exists: true } }, { 'dimensions.dimension:team': { $ne: 'payments' } }],
+    });
+    expect(anomalyVisibility({ $and: [team, { providerName: 'aws' }] })).toEqual({ _id: { $in: [] } });
     expect(anomalyVisibility({ region: { $ne: 'eu' } })).toEqual({ _id: { $in: [] } });
     expect(anomalyVisibility(MATCH_NOTHING)).toEqual({ _id: { $in: [] } });
   });

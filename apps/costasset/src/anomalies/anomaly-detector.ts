@@ -5,7 +5,7 @@ import { dayNumber, isoDateOf } from '../forecasting/seasonal-model';
 import { Notifier } from '../notifications/notifier';
 import { RollupPlanner } from '../rollups/rollup-planner';
 import { anomaliesMessage } from './anomaly-message';
-import { buildSeries, dailySeriesPipeline, DailyRow, LINE_ITEM_DAY, scoreSeries, SERIES_DIMENSIONS } from './anomaly-series';
+import { buildSeries, dailySeriesPipeline, DailyRow, LINE_ITEM_DAY, scoreSeries, seriesMonitors, seriesRead } from './anomaly-series';
 import { AnomalySettingsService } from './anomaly-settings.service';
 import { AnomalyRepository } from './anomaly.repository';
 
@@ -113,21 +113,27 @@ export class AnomalyDetector {
       chargePeriodStart: { $gte: new Date(range.from * 86_400_000), $lt: new Date((range.to + 1) * 86_400_000) },
     };
     const view = await this.planner.view(tenantId);
-    const where = await this.planner.choose(tenantId, match, [...SERIES_DIMENSIONS, 'cost', 'chargePeriodStart'], view);
-    result.source = where.source;
-    const day = where.source === 'rollup' ? '$chargePeriodStart' : LINE_ITEM_DAY;
-    const rows = await this.planner.aggregate<DailyRow>(tenantId, where, dailySeriesPipeline(match, SERIES_DIMENSIONS, day), view);
-    if (rows.length === 0) return result;
+    const monitors = await Promise.all(
+      seriesMonitors(view.allocation).map(async (names) => {
+        const where = await this.planner.choose(tenantId, match, [...names.map(seriesRead), 'cost', 'chargePeriodStart'], view);
+        const day = where.source === 'rollup' ? '$chargePeriodStart' : LINE_ITEM_DAY;
+        const rows = await this.planner.aggregate<DailyRow>(tenantId, where, dailySeriesPipeline(match, names, day), view);
+        return { names, rows, source: where.source };
+      }),
+    );
+    result.source = monitors[0].source;
+    const base = monitors[0].rows;
+    if (base.length === 0) return result;
 
     // the latest day holding data: the series end there, and the scored days are counted back from it
-    const lastWithData = latestDay(rows, range.to);
+    const lastWithData = latestDay(base, range.to);
     if (lastWithData === null) return result;
     const back = request.trigger === 'daily' ? DAILY_SCORED_DAYS : IMPORT_SCORED_DAYS;
     const scoredFrom = Math.max(range.earliestScored, lastWithData - back + 1);
     result.scoredFrom = isoDateOf(scoredFrom);
     result.scoredTo = isoDateOf(lastWithData);
 
-    const series = buildSeries(rows, SERIES_DIMENSIONS, lastWithData);
+    const series = monitors.flatMap(({ names, rows }) => buildSeries(rows, names, lastWithData));
     result.series = series.length;
     for (const [index, one] of series.entries()) {
       for (const figures of scoreSeries(one, scoredFrom, parameters)) {

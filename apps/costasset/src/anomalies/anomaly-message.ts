@@ -7,10 +7,16 @@ export const MESSAGE_LISTED = 20;
 const money = (amount: number, currency: string) =>
   `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
 
-/** `aws / 123456789012 / Amazon EC2`: the series' values in the order of its dimensions; a missing one is `(none)`. */
+/**
+ * `aws / 123456789012 / Amazon EC2`: the series' values in the order of its dimensions; a missing
+ * one is `(none)`. A series of a virtual dimension or a tag names it: `team = payments`.
+ */
 export function seriesLabel(dimensions: Record<string, string | null>): string {
-  return Object.values(dimensions)
-    .map((value) => value ?? '(none)')
+  return Object.entries(dimensions)
+    .map(([name, value]) => {
+      const shown = value ?? '(none)';
+      return name.includes(':') ? `${name.replace(/^dimension:/, '')} = ${shown}` : shown;
+    })
     .join(' / ');
 }
 

@@ -1,14 +1,54 @@
 import type { PipelineStage } from 'mongoose';
+import type { AllocationModel } from '../allocation/allocation-model';
+import { tagValueExpression } from '../line-items/tags';
+import { dimensionRead, tagRead } from '../rollups/rollup-fields';
 import { detectAnomalies, type AnomalyDetectionParameters } from '../forecasting/anomaly-detection';
 import { dayNumber, isoDateOf } from '../forecasting/seasonal-model';
 import type { AnomalyFigures } from './anomaly.repository';
 
 /**
- * The dimensions a daily series is cut by today: provider × billing account × service, all three
- * rolled up. Activated tags and virtual dimensions will add entries; everything below takes the
- * list as data (a series is a map dimension → value), so adding one changes no code here.
+ * The dimensions the base series are cut by: provider × billing account × service, all three
+ * rolled up. Each virtual dimension (`dimension:<name>`) and activated tag key of one group
+ * (`tag:<group>:<key>`) cuts series of its own (`seriesMonitors`); everything below takes a list of
+ * such names as data (a series is a map name → value).
  */
 export const SERIES_DIMENSIONS: readonly string[] = ['providerName', 'billingAccountId', 'serviceName'];
+
+const DIMENSION_SERIES = /^dimension:(.+)$/;
+const TAG_SERIES = /^tag:([^:]+):(.+)$/;
+/** Names that are safe as keys of a stored document (no `.`, no leading `$`). */
+const STORABLE = /^[^.$][^.]*$/;
+
+/**
+ * The monitors of a detection run, each a list of series names: the base one, then one per
+ * virtual dimension and one per activated tag key of a given group (a key activated in any group
+ * has no single value per line item, and keys holding `.` cannot name a stored field: neither
+ * gets series of its own).
+ */
+export function seriesMonitors(allocation: AllocationModel): string[][] {
+  const monitors: string[][] = [[...SERIES_DIMENSIONS]];
+  for (const name of allocation.dimensionNames) monitors.push([`dimension:${name}`]);
+  for (const { group, key } of allocation.definitions.tagKeys)
+    if (group !== null && STORABLE.test(group) && STORABLE.test(key)) monitors.push([`tag:${group}:${key}`]);
+  return monitors;
+}
+
+/** The aggregation expression of a series name over line items and rollup rows. */
+function seriesValue(name: string): unknown {
+  const dimension = DIMENSION_SERIES.exec(name);
+  if (dimension) return { $ifNull: [`$dimensions.${dimension[1]}`, null] };
+  const tag = TAG_SERIES.exec(name);
+  if (tag) return tagValueExpression(tag[1], tag[2]);
+  return { $ifNull: [`$${name}`, null] };
+}
+
+/** What a series name reads, as the planner names it. */
+export function seriesRead(name: string): string {
+  const dimension = DIMENSION_SERIES.exec(name);
+  if (dimension) return dimensionRead(dimension[1]);
+  const tag = TAG_SERIES.exec(name);
+  return tag ? tagRead(tag[1], tag[2]) : name;
+}
 
 /** The one canonical form of a series' dimensions (entries sorted by name): its key in the unique index. */
 export function seriesKeyOf(dimensions: Record<string, string | null>): string {
@@ -37,7 +77,7 @@ export function dailySeriesPipeline(
   metric = 'cost',
 ): PipelineStage[] {
   const id: Record<string, unknown> = { d: day };
-  for (const name of dimensions) id[name] = { $ifNull: [`$${name}`, null] };
+  for (const name of dimensions) id[name] = seriesValue(name);
   return [{ $match: match }, { $group: { _id: id, cost: { $sum: `$${metric}` } } }] as PipelineStage[];
 }
 

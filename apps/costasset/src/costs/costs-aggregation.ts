@@ -1,6 +1,7 @@
 import type { PipelineStage } from 'mongoose';
 import { bucketExpression, CostsRange, dayBucket } from './costs-range';
 import { dimensionField } from '../expressions';
+import { tagValueExpression } from '../line-items/tags';
 import { dimensionRead, tagRead } from '../rollups/rollup-fields';
 import { CostDimension, CostMetric, DIMENSION_GROUPING, TAG_GROUPING } from './dto/costs.query';
 
@@ -55,18 +56,6 @@ export function groupingRead(grouping: Grouping): string {
 
 const isBillingCurrency = (grouping: Grouping) => 'field' in grouping && grouping.field === 'billingCurrency';
 
-/** The value of the first tag with this group and key, `null` without one. Literals never become field paths. */
-function tagValue(group: string, key: string): unknown {
-  const matching = {
-    $filter: {
-      input: { $ifNull: ['$tags', []] },
-      as: 'tag',
-      cond: { $and: [{ $eq: ['$$tag.group', { $literal: group }] }, { $eq: ['$$tag.key', { $literal: key }] }] },
-    },
-  };
-  return { $let: { vars: { tag: { $arrayElemAt: [matching, 0] } }, in: { $ifNull: ['$$tag.value', null] } } };
-}
-
 /**
  * The one place the answer's grouping is built: `$match` then one `$group` per bucket and key
  * (`g0`…`g2`, plus `c`, the billing currency, for metrics in the billing currency). A planner can
@@ -75,7 +64,7 @@ function tagValue(group: string, key: string): unknown {
 export function costsPipeline(plan: CostsPlan, source: CostsSource = LINE_ITEMS_SOURCE): PipelineStage[] {
   const id: Record<string, unknown> = { b: source.bucket(plan.range) };
   plan.groupBy.forEach((grouping, index) => {
-    if ('tag' in grouping) id[`g${index}`] = tagValue(grouping.tag.group, grouping.tag.key);
+    if ('tag' in grouping) id[`g${index}`] = tagValueExpression(grouping.tag.group, grouping.tag.key);
     else id[`g${index}`] = { $ifNull: [`$${'field' in grouping ? grouping.field : dimensionField(grouping.dimension)}`, null] };
   });
   if (plan.metric !== 'cost' && !plan.groupBy.some(isBillingCurrency)) id.c = { $ifNull: ['$billingCurrency', null] };

@@ -61,3 +61,18 @@ export function joinTags(tags: readonly Tag[]): Record<string, string | number |
   }
   return joined;
 }
+
+/**
+ * An aggregation expression: the value of a document's first tag with this group and key, `null`
+ * without one (line items and rollup rows alike). Literals never become field paths.
+ */
+export function tagValueExpression(group: string, key: string): unknown {
+  const matching = {
+    $filter: {
+      input: { $ifNull: ['$tags', []] },
+      as: 'tag',
+      cond: { $and: [{ $eq: ['$$tag.group', { $literal: group }] }, { $eq: ['$$tag.key', { $literal: key }] }] },
+    },
+  };
+  return { $let: { vars: { tag: { $arrayElemAt: [matching, 0] } }, in: { $ifNull: ['$$tag.value', null] } } };
+}
