@@ -221,4 +221,84 @@ describe('costasset allocation (tag keys, virtual dimensions)', () => {
     const list = await api().get(`${API}/costLineItems`).query({ limit: '50' }).set('corelite-token', carol).expect(200);
     expect(list.body.items.map((row: { cost: number }) => row.cost).sort((a: number, b: number) => a - b)).toEqual([25, 40, 100]);
   });
+
+  it('splits a shared cost by proportion, shows it as allocated cost, and its showback matches the explorer', async () => {
+    const team = [
+      { expr: "tag('team', 'owner' == 'alpha')", value: 'alpha' },
+      { expr: "tag('team', 'owner' == 'beta')", value: 'beta' },
+      { expr: "providerName == 'azure'", value: 'shared' },
+    ];
+    await api().post(`${API}/allocation/dimensions`).set('corelite-token', admin).send({ name: 'team', rules: team }).expect(201);
+    await settled();
+    const put = (rules: object[]) => api().put(`${API}/allocation/splitRules`).set('corelite-token', admin).send({ rules });
+    const shared = { name: 'Shared platform', source: "dimension('team') == 'shared'", target: 'dimension:team', method: 'proportional' };
+    expectProblem(await put([{ ...shared, targets: [{ value: 'alpha' }, { value: 'shared' }] }]), 400, 'SPLIT_RULE_CYCLE');
+    expectProblem(
+      await put([{ ...shared, source: "tag('default', 'env' == 'prod')", targets: [{ value: 'alpha' }] }]),
+      400,
+      'INVALID_SPLIT_RULE',
+    );
+    expectProblem(
+      await put([
+        {
+          ...shared,
+          method: 'fixed',
+          targets: [
+            { value: 'alpha', percent: 60 },
+            { value: 'beta', percent: 30 },
+          ],
+        },
+      ]),
+      400,
+      'INVALID_SPLIT_RULE',
+    );
+    const saved = await put([{ ...shared, targets: [{ value: 'alpha' }, { value: 'beta' }] }]).expect(200);
+    expect(saved.body.rules).toHaveLength(1);
+    expectProblem(await api().delete(`${API}/allocation/dimensions/team`).set('corelite-token', admin), 409, 'ALLOCATION_IN_USE');
+
+    // 7.5 of shared cost split 100:40 between alpha and beta, in units of 10^-9, adding up exactly
+    const statement = await api()
+      .get(`${API}/allocation/showback`)
+      .query({ dimension: 'dimension:team', period: '202403' })
+      .set('corelite-token', admin)
+      .expect(200);
+    expect(statement.body.splits).toEqual([
+      {
+        name: 'Shared platform',
+        source: 7.5,
+        shares: [
+          { value: 'alpha', amount: 5.357142857 },
+          { value: 'beta', amount: 2.142857143 },
+        ],
+      },
+    ]);
+    const lines = Object.fromEntries(
+      statement.body.lines.map((entry: { value: string; direct: number; shared: number }) => [entry.value, [entry.direct, entry.shared]]),
+    );
+    expect(lines).toEqual({ alpha: [100, 5.357142857], beta: [40, 2.142857143], unallocated: [35, 0] });
+    expect(statement.body.total).toBeCloseTo(182.5, 9);
+
+    const allocated = await costs(admin, { from: '202403', to: '202403', groupBy: 'dimension:team', metric: 'allocatedCost' });
+    expect(allocated.body).toMatchObject({ metric: 'allocatedCost', source: 'rollup' });
+    expect(totals(allocated)).toEqual({ alpha: 105.357142857, beta: 42.142857143, unallocated: 35 });
+
+    const csv = await api()
+      .get(`${API}/allocation/showback`)
+      .query({ dimension: 'dimension:team', period: '202403', format: 'csv' })
+      .set('corelite-token', admin)
+      .expect(200);
+    const rows = csv.text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((row) => row.split(','));
+    expect(Object.fromEntries(rows.map((row) => [row[2], Number(row[5])]))).toEqual(totals(allocated));
+    const focus = await api()
+      .get(`${API}/allocation/showback`)
+      .query({ dimension: 'dimension:team', period: '202403', format: 'focus' })
+      .set('corelite-token', admin)
+      .expect(200);
+    expect(focus.text.split('\n')[0]).toContain('x_AllocationValue');
+    expect(focus.text).toContain('shared,Shared platform');
+  });
 });

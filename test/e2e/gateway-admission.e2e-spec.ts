@@ -82,6 +82,7 @@ describe('gateway: admission of heavy routes', () => {
         '/api/costasset/v1/reportModels/any/execution',
         '/api/costasset/v1/dataManagement/accounts',
         '/api/costasset/v1/allocation/tagKeys',
+        '/api/costasset/v1/allocation/showback?dimension=dimension:x',
       ];
       const answers = await Promise.all(
         [...heavy, ...heavy].map((path) => request(platform.gateway.url).get(path).set('corelite-token', admin)),

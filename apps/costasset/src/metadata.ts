@@ -39,6 +39,26 @@ export default async () => {
           },
         ],
         [
+          import('./currency/dto/currency.dto'),
+          {
+            InstanceCurrenciesResponse: {
+              instanceCurrencies: {
+                required: true,
+                type: () => [String],
+                description: 'ISO 4217 codes of INSTANCE_CURRENCIES in the core service (the default currency alone when unset)',
+              },
+            },
+            DefaultCurrencyResponse: {
+              defaultCurrency: {
+                required: true,
+                type: () => String,
+                description: 'DEFAULT_CURRENCY of the core service (the corporate currency); USD when unset',
+                example: 'USD',
+              },
+            },
+          },
+        ],
+        [
           import('./jobs/dto/job.dto'),
           {
             ListJobsQuery: {
@@ -205,6 +225,92 @@ export default async () => {
               tagKeys: { required: true, type: () => [t['./allocation/dto/allocation.dto'].ActiveTagKeyResponse] },
               dimensions: { required: true, type: () => [String] },
               rollups: { required: true, type: () => t['./allocation/dto/allocation.dto'].AllocationRollupsState },
+            },
+            SplitTargetDto: {
+              value: { required: true, type: () => String, example: 'payments' },
+              percent: {
+                required: false,
+                type: () => Number,
+                description: "The fixed method's share in percent (the targets' percentages sum to 100)",
+                minimum: 0,
+                maximum: 100,
+              },
+            },
+            SplitRuleDto: {
+              name: { required: true, type: () => String, example: 'Support fees' },
+              source: {
+                required: true,
+                type: () => String,
+                description: 'The cost to split: an expression reading rolled-up fields, activated tag keys and dimensions',
+                example: 'serviceName == AWS Support (Business)',
+                minLength: 1,
+                maxLength: 4096,
+              },
+              target: {
+                required: true,
+                type: () => String,
+                description:
+                  'Where the cost goes: the values of a dimension (`dimension:<name>`) or of an activated tag key (`tag:<group>:<key>`)',
+                example: 'dimension:team',
+              },
+              method: { required: true, enum: ['proportional', 'even', 'fixed'] },
+              targets: { required: true, type: () => [t['./allocation/dto/allocation.dto'].SplitTargetDto], minItems: 1 },
+            },
+            SplitRulesRequest: { rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].SplitRuleDto] } },
+            SplitTargetResponse: { value: { required: true, type: () => String }, percent: { required: false, type: () => Number } },
+            SplitRuleResponse: {
+              name: { required: true, type: () => String },
+              source: { required: true, type: () => String },
+              target: { required: true, type: () => String },
+              method: { required: true, enum: ['proportional', 'even', 'fixed'] },
+              targets: { required: true, type: () => [t['./allocation/dto/allocation.dto'].SplitTargetResponse] },
+            },
+            SplitRulesResponse: {
+              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].SplitRuleResponse] },
+              revision: { required: true, type: () => Number },
+            },
+            ShowbackQuery: {
+              dimension: {
+                required: true,
+                type: () => String,
+                description: 'The dimension of the statement: `dimension:<name>` or `tag:<group>:<key>`',
+                example: 'dimension:team',
+              },
+              period: {
+                required: false,
+                type: () => String,
+                description: 'The month, YYYYMM (default: the latest period holding data)',
+                example: '202403',
+              },
+              format: { required: false, enum: ['json', 'csv', 'focus'] },
+            },
+            ShowbackReceived: { rule: { required: true, type: () => String }, amount: { required: true, type: () => Number } },
+            ShowbackLine: {
+              value: { required: true, type: () => String, nullable: true, description: 'The value (null: line items without the tag)' },
+              unallocated: {
+                required: true,
+                type: () => Boolean,
+                description: "Whether this is what no rule allocates (the dimension's default, or no tag)",
+              },
+              direct: { required: true, type: () => Number, description: 'Its own cost, less what split rules took from it' },
+              shared: { required: true, type: () => Number, description: 'What split rules gave it' },
+              received: { required: true, type: () => [t['./allocation/dto/allocation.dto'].ShowbackReceived] },
+              total: { required: true, type: () => Number, description: 'direct + shared' },
+            },
+            ShowbackShare: { value: { required: true, type: () => String }, amount: { required: true, type: () => Number } },
+            ShowbackSplit: {
+              name: { required: true, type: () => String },
+              source: { required: true, type: () => Number, description: "The cost the rule's source took" },
+              shares: { required: true, type: () => [t['./allocation/dto/allocation.dto'].ShowbackShare] },
+            },
+            ShowbackResponse: {
+              period: { required: true, type: () => String },
+              dimension: { required: true, type: () => String },
+              currency: { required: true, type: () => String },
+              lines: { required: true, type: () => [t['./allocation/dto/allocation.dto'].ShowbackLine] },
+              splits: { required: true, type: () => [t['./allocation/dto/allocation.dto'].ShowbackSplit] },
+              total: { required: true, type: () => Number, description: "The month's cost: the sum of `total` over the lines" },
+              source: { required: true, enum: ['rollup', 'line-items'] },
             },
           },
         ],
@@ -970,8 +1076,9 @@ export default async () => {
               },
               metric: {
                 required: false,
-                description: '`cost` is in the corporate currency; the others in the billing currency',
-                enum: ['cost', 'billedCost', 'effectiveCost', 'listCost'],
+                description:
+                  '`cost` is in the corporate currency; the others in the billing currency, but `allocatedCost`:\ncost after the shared-cost split rules, in the corporate currency, by month',
+                enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'],
               },
               top: {
                 required: false,
@@ -1025,7 +1132,7 @@ export default async () => {
                 enum: ['rollup', 'line-items'],
               },
               rollupLevel: { required: true, nullable: true, enum: ['day', 'month'] },
-              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost'] },
+              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'] },
               currency: {
                 required: true,
                 type: () => String,
@@ -1081,7 +1188,7 @@ export default async () => {
                   'Which rollups answered: the monthly ones unless the query reads days (a day range or daily buckets); null from the line items',
                 enum: ['day', 'month'],
               },
-              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost'] },
+              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'] },
               currency: {
                 required: true,
                 type: () => String,
@@ -1111,26 +1218,6 @@ export default async () => {
               },
               totals: { required: true, type: () => [Number], description: 'The sum of every series per bucket' },
               total: { required: true, type: () => Number },
-            },
-          },
-        ],
-        [
-          import('./currency/dto/currency.dto'),
-          {
-            InstanceCurrenciesResponse: {
-              instanceCurrencies: {
-                required: true,
-                type: () => [String],
-                description: 'ISO 4217 codes of INSTANCE_CURRENCIES in the core service (the default currency alone when unset)',
-              },
-            },
-            DefaultCurrencyResponse: {
-              defaultCurrency: {
-                required: true,
-                type: () => String,
-                description: 'DEFAULT_CURRENCY of the core service (the corporate currency); USD when unset',
-                example: 'USD',
-              },
             },
           },
         ],
@@ -1374,7 +1461,7 @@ export default async () => {
             ReplacementDto: { uploadRefId: { required: true, type: () => String }, rowsRemoved: { required: true, type: () => Number } },
             UploadRecordDto: {
               GPDUploadRefId: { required: true, type: () => String },
-              format: { required: true, enum: ['gpd', 'focus'] },
+              format: { required: true, enum: ['focus', 'gpd'] },
               providerName: {
                 required: false,
                 type: () => String,

@@ -51,3 +51,5 @@ export type DimensionRule = Costasset['DimensionRuleDto'];
 export type DimensionVersion = Costasset['DimensionVersionResponse'];
 export type DimensionPreview = Costasset['DimensionPreviewResponse'];
 export type DimensionPreviewRequest = Costasset['DimensionPreviewRequest'];
+export type DimensionRequest = Costasset['DimensionRequest'];
+export type UpdateDimensionRequest = Costasset['UpdateDimensionRequest'];

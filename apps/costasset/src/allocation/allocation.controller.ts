@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -8,11 +9,13 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { HeavyRoute } from '@lib/http';
 import { AllocationService } from './allocation.service';
+import { showbackCsv, showbackFocusCsv, ShowbackService } from './showback.service';
 import {
   AllocationSettingsResponse,
   DimensionListResponse,
@@ -23,6 +26,10 @@ import {
   DimensionVersionListResponse,
   ObservedTagKeysResponse,
   PeriodRangeQuery,
+  ShowbackQuery,
+  ShowbackResponse,
+  SplitRulesRequest,
+  SplitRulesResponse,
   TagKeyRequest,
   UpdateDimensionRequest,
 } from './dto/allocation.dto';
@@ -30,7 +37,10 @@ import {
 @ApiTags('allocation')
 @Controller('api/costasset/v1/allocation')
 export class AllocationController {
-  constructor(private readonly allocation: AllocationService) {}
+  constructor(
+    private readonly allocation: AllocationService,
+    private readonly showbacks: ShowbackService,
+  ) {}
 
   @Get()
   @SystemAdminOnly()
@@ -136,6 +146,47 @@ export class AllocationController {
   @ApiNotFoundResponse({ description: '`DIMENSION_NOT_FOUND`' })
   remove(@CurrentPrincipal() principal: Principal, @Param('name') name: string): Promise<void> {
     return this.allocation.deleteDimension(principal, name);
+  }
+
+  @Get('splitRules')
+  @SystemAdminOnly()
+  @ApiOperation({ summary: 'The shared-cost split rules, in the order they run (System Admin)' })
+  @ApiOkResponse({ type: SplitRulesResponse })
+  splitRules(@CurrentPrincipal() principal: Principal): Promise<SplitRulesResponse> {
+    return this.allocation.splitRules(principal.tenantId);
+  }
+
+  @Put('splitRules')
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'Replace the split rules (the whole ordered list) (System Admin)',
+    description:
+      'Each source is split to the values of a dimension or an activated tag key, by proportion, evenly or by fixed percentages.',
+  })
+  @ApiOkResponse({ type: SplitRulesResponse })
+  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `INVALID_SPLIT_RULE`, `SPLIT_RULE_CYCLE`' })
+  replaceSplitRules(@CurrentPrincipal() principal: Principal, @Body() body: SplitRulesRequest): Promise<SplitRulesResponse> {
+    return this.allocation.replaceSplitRules(principal.tenantId, body);
+  }
+
+  @Get('showback')
+  @HeavyRoute()
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'A monthly showback statement per value of a dimension: direct cost, shared cost received, total (System Admin)',
+    description: '`format=csv` answers one line per value; `format=focus` FOCUS column names with the allocation in `x_` columns.',
+  })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({ type: ShowbackResponse })
+  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `UNKNOWN_DIMENSION`, `INVALID_SPLIT_RULE`' })
+  async showback(@CurrentPrincipal() principal: Principal, @Query() query: ShowbackQuery): Promise<ShowbackResponse | StreamableFile> {
+    const statement = await this.showbacks.statement(principal.tenantId, query);
+    if (query.format === 'csv' || query.format === 'focus') {
+      const lines = query.format === 'csv' ? showbackCsv(statement) : showbackFocusCsv(statement);
+      const name = `showback-${statement.period}${query.format === 'focus' ? '-focus' : ''}.csv`;
+      return new StreamableFile(Readable.from(lines), { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${name}"` });
+    }
+    return statement;
   }
 
   @Get('dimensions/:name/versions')

@@ -19,6 +19,19 @@ export const AllocationProblems = {
   tagKeyActive: (group: string | null, key: string) =>
     new ProblemException(409, 'TAG_KEY_ACTIVE', `Tag key ${group === null ? key : `${group}:${key}`} is activated already`),
   busy: () => new ProblemException(409, 'ALLOCATION_CHANGED', 'The allocation settings kept changing under this request: try again'),
+  invalidSplit: (field: string, detail: string) =>
+    new ProblemException(400, 'INVALID_SPLIT_RULE', `${field}: ${detail}`, [{ field, messages: [detail] }]),
+  filterNotAllocatable: () =>
+    new ProblemException(
+      400,
+      'ALLOCATED_COST_FILTER',
+      'Allocated cost can be read by rolled-up fields, activated tag keys and dimensions only ' +
+        '(the filter or a visibility group reads another)',
+    ),
+  inUse: (detail: string) => new ProblemException(409, 'ALLOCATION_IN_USE', `A split rule depends on it: ${detail}`),
+  notAllocationDimension: (text: string) =>
+    new ProblemException(400, 'UNKNOWN_DIMENSION', `${text} is not a dimension or an activated tag key of one group`),
+  splitCycle: (detail: string) => new ProblemException(400, 'SPLIT_RULE_CYCLE', detail),
   invalidRule: (index: number, detail: string, position?: number) =>
     new ProblemException(
       400,

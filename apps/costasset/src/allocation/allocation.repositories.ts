@@ -5,7 +5,7 @@ import { isDuplicateKey } from '@lib/core';
 import { TenantRepository } from '@lib/persistence';
 import { ALLOCATION_SETTINGS, AllocationSettings, DIMENSION_VERSION, DimensionVersion } from './schemas/allocation-settings.schema';
 
-const EMPTY: Omit<AllocationSettings, 'tenantId'> = { revision: 0, tagKeys: [], dimensions: [] };
+const EMPTY: Omit<AllocationSettings, 'tenantId'> = { revision: 0, rollupRevision: 0, tagKeys: [], dimensions: [], splits: [] };
 
 @Injectable()
 export class AllocationSettingsRepository extends TenantRepository<AllocationSettings> {
@@ -16,15 +16,19 @@ export class AllocationSettingsRepository extends TenantRepository<AllocationSet
   /** The tenant's settings (revision 0, nothing set, when it never saved any). */
   async current(tenantId: string): Promise<AllocationSettings> {
     const stored = await this.findOne(tenantId, {});
-    return stored ?? { tenantId, ...EMPTY };
+    return stored ? { ...EMPTY, ...stored } : { tenantId, ...EMPTY };
   }
 
   /**
    * Writes `next` as revision `expected + 1` if the stored revision is still `expected`; false
    * when another change came first (the caller reads again and retries).
    */
-  async replace(tenantId: string, expected: number, next: Pick<AllocationSettings, 'tagKeys' | 'dimensions'>): Promise<boolean> {
-    const set = { revision: expected + 1, tagKeys: next.tagKeys, dimensions: next.dimensions };
+  async replace(
+    tenantId: string,
+    expected: number,
+    next: Pick<AllocationSettings, 'tagKeys' | 'dimensions' | 'splits' | 'rollupRevision'>,
+  ): Promise<boolean> {
+    const set = { revision: expected + 1, ...next };
     try {
       return (await this.updateOne(tenantId, { revision: expected }, { $set: set }, { upsert: expected === 0 })) > 0;
     } catch (error) {

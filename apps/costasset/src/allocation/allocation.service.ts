@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
 import type { Principal } from '@lib/auth';
+import { ProblemException } from '@lib/core';
 import { compileExpression, dimensionsRead, ExpressionError } from '../expressions';
 import { JOB_TYPES } from '../jobs/job-types';
 import { JobsService, keyedJobId } from '../jobs/jobs.service';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupPlanner } from '../rollups/rollup-planner';
 import { RollupsService } from '../rollups/rollups.service';
+import { AllocationModel } from './allocation-model';
+import { definitionsOf } from './allocation-models';
 import { AllocationProblems } from './allocation.problems';
 import { AllocationSettingsRepository, DimensionVersionRepository } from './allocation.repositories';
 import {
@@ -21,13 +24,17 @@ import {
   MAX_TAG_KEYS,
   ObservedTagKeysResponse,
   PeriodRangeQuery,
+  SplitRuleResponse,
+  SplitRulesRequest,
+  SplitRulesResponse,
   TagKeyRequest,
   UpdateDimensionRequest,
 } from './dto/allocation.dto';
 import { filterToExpression } from './filter-expression';
-import type { AllocationSettings, StoredDimension } from './schemas/allocation-settings.schema';
+import type { AllocationSettings, StoredDimension, StoredSplit } from './schemas/allocation-settings.schema';
+import { compileSplits } from './split-rules';
 
-type Settings = Pick<AllocationSettings, 'tagKeys' | 'dimensions'>;
+type Settings = Pick<AllocationSettings, 'tagKeys' | 'dimensions' | 'splits'>;
 const ATTEMPTS = 5;
 
 /** The job that recomputes a tenant's rollups after the settings of `revision` (one per revision, whatever the instances). */
@@ -64,9 +71,37 @@ export class AllocationService {
       dimensions: settings.dimensions.map((dimension) => dimension.name),
       rollups: {
         current: view.rollupsReady,
-        ...(settings.revision > 0 ? { jobId: keyedJobId(rebuildJobKey(tenantId, settings.revision)) } : {}),
+        ...(settings.rollupRevision ? { jobId: keyedJobId(rebuildJobKey(tenantId, settings.rollupRevision)) } : {}),
       },
     };
+  }
+
+  async splitRules(tenantId: string): Promise<SplitRulesResponse> {
+    const settings = await this.settings.current(tenantId);
+    return { rules: (settings.splits ?? []).map(presentSplit), revision: settings.revision };
+  }
+
+  /**
+   * Replaces the split rules (the whole ordered list): each is checked against the tenant's
+   * allocation (`compileSplits`), names are unique, and no split takes back what it or a later one
+   * gives. Splits are applied when cost is read, so no rollup is recomputed.
+   */
+  async replaceSplitRules(tenantId: string, body: SplitRulesRequest): Promise<SplitRulesResponse> {
+    const names = new Set<string>();
+    for (const [index, rule] of body.rules.entries()) {
+      if (names.has(rule.name)) throw AllocationProblems.invalidSplit(`splits.${index}.name`, `a second split named '${rule.name}'`);
+      names.add(rule.name);
+    }
+    const splits = body.rules.map((rule) => ({
+      name: rule.name,
+      source: rule.source,
+      target: rule.target,
+      method: rule.method,
+      targets: rule.targets.map(({ value, percent }) => (percent === undefined ? { value } : { value, percent })),
+    }));
+    compileSplits(splits, new AllocationModel(definitionsOf(await this.settings.current(tenantId))));
+    await this.change(tenantId, (settings) => ({ ...settings, splits }), false);
+    return this.splitRules(tenantId);
   }
 
   /** The tag keys of the line items in a range of periods, with the share of cost carrying each. */
@@ -245,14 +280,16 @@ export class AllocationService {
    * items by the settings of the moment), then the settings are written if nobody wrote since they
    * were read, then the job recomputing the rollups is queued.
    */
-  private async change(tenantId: string, mutate: (settings: Settings) => Settings): Promise<void> {
+  private async change(tenantId: string, mutate: (settings: Settings) => Settings, rollups = true): Promise<void> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = await this.settings.current(tenantId);
-      const next = mutate({ tagKeys: current.tagKeys, dimensions: current.dimensions });
-      await this.rollups.markAllStale(tenantId);
-      if (await this.settings.replace(tenantId, current.revision, next)) {
-        const revision = current.revision + 1;
-        await this.jobs.submitOnce(tenantId, JOB_TYPES.allocationRebuild, { revision }, rebuildJobKey(tenantId, revision));
+      const next = mutate({ tagKeys: current.tagKeys, dimensions: current.dimensions, splits: current.splits ?? [] });
+      checkSplitsStillValid(next);
+      const revision = current.revision + 1;
+      if (rollups) await this.rollups.markAllStale(tenantId);
+      const rollupRevision = rollups ? revision : (current.rollupRevision ?? 0);
+      if (await this.settings.replace(tenantId, current.revision, { ...next, rollupRevision })) {
+        if (rollups) await this.jobs.submitOnce(tenantId, JOB_TYPES.allocationRebuild, { revision }, rebuildJobKey(tenantId, revision));
         return;
       }
     }
@@ -279,6 +316,28 @@ export class AllocationService {
     const period = query.to ?? latest?.period ?? new Date().toISOString().slice(0, 7).replace('-', '');
     return { from: period, to: period };
   }
+}
+
+/** A change that would leave a split rule reading or targeting what no longer exists is refused (409 ALLOCATION_IN_USE). */
+function checkSplitsStillValid(next: Settings): void {
+  if (!next.splits || next.splits.length === 0) return;
+  const allocation = new AllocationModel(definitionsOf({ tenantId: '', revision: 0, ...next }));
+  try {
+    compileSplits(next.splits, allocation);
+  } catch (error) {
+    if (error instanceof ProblemException && error.code === 'INVALID_SPLIT_RULE') throw AllocationProblems.inUse(error.message);
+    throw error;
+  }
+}
+
+function presentSplit(split: StoredSplit): SplitRuleResponse {
+  return {
+    name: split.name,
+    source: split.source,
+    target: split.target,
+    method: split.method,
+    targets: split.targets.map(({ value, percent }) => (percent === undefined || percent === null ? { value } : { value, percent })),
+  };
 }
 
 /** Compiles every rule (400 INVALID_EXPRESSION naming the rule); a rule may not read another dimension. */

@@ -54,6 +54,9 @@ export function groupingRead(grouping: Grouping): string {
   return dimensionRead(grouping.dimension);
 }
 
+/** `cost` and `allocatedCost` are in the tenant's corporate currency; the other metrics in each line item's billing currency. */
+const inCorporateCurrency = (metric: CostMetric) => metric === 'cost' || metric === 'allocatedCost';
+
 const isBillingCurrency = (grouping: Grouping) => 'field' in grouping && grouping.field === 'billingCurrency';
 
 /**
@@ -67,7 +70,7 @@ export function costsPipeline(plan: CostsPlan, source: CostsSource = LINE_ITEMS_
     if ('tag' in grouping) id[`g${index}`] = tagValueExpression(grouping.tag.group, grouping.tag.key);
     else id[`g${index}`] = { $ifNull: [`$${'field' in grouping ? grouping.field : dimensionField(grouping.dimension)}`, null] };
   });
-  if (plan.metric !== 'cost' && !plan.groupBy.some(isBillingCurrency)) id.c = { $ifNull: ['$billingCurrency', null] };
+  if (!inCorporateCurrency(plan.metric) && !plan.groupBy.some(isBillingCurrency)) id.c = { $ifNull: ['$billingCurrency', null] };
   return [
     { $match: plan.match },
     { $group: { _id: id, amount: { $sum: `$${plan.metric}` }, lineItems: { $sum: source.count } } },
@@ -132,13 +135,14 @@ export function assembleCosts(
   plan: CostsPlan,
   corporateCurrency: string,
   source: CostsSource = LINE_ITEMS_SOURCE,
+  pinned?: Record<string, string | null>,
 ): CostsAnswer {
   const { buckets } = plan.range;
   const bucketIndex = new Map(buckets.map((bucket, index) => [bucket, index]));
   const explicitCurrency = plan.groupBy.findIndex(isBillingCurrency);
   const currencyOf = (row: CostGroupRow) => (explicitCurrency >= 0 ? row._id[`g${explicitCurrency}` as 'g0'] : row._id.c) ?? null;
   const rowCurrencies = new Set(rows.map(currencyOf));
-  const multiCurrency = plan.metric !== 'cost' && rowCurrencies.size > 1;
+  const multiCurrency = !inCorporateCurrency(plan.metric) && rowCurrencies.size > 1;
   const splitByCurrency = multiCurrency && explicitCurrency < 0;
   const currencyName = explicitCurrency >= 0 ? plan.groupBy[explicitCurrency].name : 'billingCurrency';
   const groupBy = [...plan.groupBy.map((grouping) => grouping.name), ...(splitByCurrency ? ['billingCurrency'] : [])];
@@ -162,9 +166,15 @@ export function assembleCosts(
   for (const series of byKey.values()) series.total = sum(series.values);
 
   const ranked = [...byKey.values()].sort(byAbsoluteTotal);
-  const kept = plan.groupBy.length === 0 ? ranked : ranked.slice(0, plan.top);
+  // a pinned series (allocated cost's unallocated value) is kept whatever its rank
+  const isPinned = (series: CostSeries) =>
+    pinned !== undefined && plan.groupBy.every((grouping) => series.key[grouping.name] === pinned[grouping.name]);
+  const topped = plan.groupBy.length === 0 ? ranked : ranked.slice(0, plan.top);
+  const missing = ranked.slice(plan.top).find(isPinned);
+  const kept = missing && plan.groupBy.length > 0 ? [...ranked.slice(0, plan.top - 1), missing] : topped;
+  const keptSet = new Set(kept);
   const others = new Map<string | null, CostSeries>();
-  for (const series of plan.groupBy.length === 0 ? [] : ranked.slice(plan.top)) {
+  for (const series of plan.groupBy.length === 0 ? [] : ranked.filter((entry) => !keptSet.has(entry))) {
     const currency = multiCurrency ? series.key[currencyName] : null;
     let other = others.get(currency);
     if (!other) {
@@ -178,7 +188,7 @@ export function assembleCosts(
   const totals = buckets.map((_, index) => sum(series.map((entry) => entry.values[index])));
 
   const single = [...rowCurrencies][0];
-  const currency = plan.metric === 'cost' ? corporateCurrency : multiCurrency ? null : (single ?? corporateCurrency);
+  const currency = inCorporateCurrency(plan.metric) ? corporateCurrency : multiCurrency ? null : (single ?? corporateCurrency);
   return {
     source: source.name,
     rollupLevel: source.rollupLevel,

@@ -4,7 +4,9 @@ import { CurrencyService } from '../currency/currency.service';
 import { combineFilters, compileExpression, ExpressionError, toProblem } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { VisibilityService } from '../resource-groups/visibility.service';
-import { CostSource, lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
+import { AllocatedCosts } from '../allocation/allocated-costs';
+import { targetValue, type PieceDoc } from '../allocation/split-engine';
+import { CostSource, CostView, lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
 import {
   assembleCosts,
   CostGroupRow,
@@ -47,6 +49,13 @@ function costsSource(where: CostSource): CostsSource {
   };
 }
 
+/** A grouping's value for one piece of allocated cost. */
+function groupingValue(grouping: ReturnType<typeof parseGroupings>[number], doc: PieceDoc): string | null {
+  if ('field' in grouping) return (doc[grouping.field] as string | null | undefined) ?? null;
+  if ('tag' in grouping) return targetValue(doc, { tag: grouping.tag });
+  return targetValue(doc, { dimension: grouping.dimension });
+}
+
 /** The cost explorer: sums of the caller's visible line items, grouped and bucketed (docs/cost-explorer.md). */
 @Injectable()
 export class CostsService {
@@ -55,6 +64,7 @@ export class CostsService {
     private readonly visibility: VisibilityService,
     private readonly currency: CurrencyService,
     private readonly planner: RollupPlanner,
+    private readonly allocated: AllocatedCosts,
   ) {}
 
   /**
@@ -88,6 +98,7 @@ export class CostsService {
       top: query.top ?? DEFAULT_TOP,
       match: combineFilters(rangeFilter(range), selection),
     };
+    if (plan.metric === 'allocatedCost') return this.allocatedCosts(principal.tenantId, plan, selection, view, currencies.defaultCurrency);
     // the bucket reads the period, or the day of the charges (then only the daily rollups can answer)
     const bucketField = bucketExpression(range) === '$period' ? 'period' : 'chargePeriodStart';
     const read = [...groupBy.map(groupingRead), plan.metric, 'billingCurrency', bucketField];
@@ -97,9 +108,41 @@ export class CostsService {
     return assembleCosts(rows, plan, currencies.defaultCurrency, source);
   }
 
+  /**
+   * `metric=allocatedCost` (docs/allocation.md): each month's pieces of cost after the split rules,
+   * grouped in memory; the default value of a dimension grouping (what is unallocated) is always shown.
+   */
+  private async allocatedCosts(
+    tenantId: string,
+    plan: CostsPlan,
+    selection: Record<string, unknown>,
+    view: CostView,
+    corporateCurrency: string,
+  ): Promise<CostsAnswer> {
+    if (plan.range.granularity !== 'month') throw CostsProblems.invalid('granularity', 'allocatedCost is by month');
+    const fields = plan.groupBy.flatMap((grouping) => ('field' in grouping ? [grouping.field] : []));
+    const allocated = await this.allocated.periods(tenantId, plan.range.buckets, selection, fields, view);
+    const rows: CostGroupRow[] = allocated.periods.flatMap(({ period, pieces }) =>
+      pieces.map((piece) => {
+        const id: CostGroupRow['_id'] = { b: period };
+        plan.groupBy.forEach((grouping, index) => (id[`g${index}` as 'g0'] = groupingValue(grouping, piece.doc)));
+        return { _id: id, amount: piece.amount, lineItems: piece.lineItems };
+      }),
+    );
+    const [only] = plan.groupBy;
+    const unallocated =
+      plan.groupBy.length === 1 && 'dimension' in only
+        ? view.allocation.definitions.dimensions.find((dimension) => dimension.name === only.dimension)?.defaultValue
+        : undefined;
+    if (unallocated !== undefined) rows.push({ _id: { b: plan.range.buckets[0], g0: unallocated }, amount: 0, lineItems: 0 });
+    const source = costsSource({ source: allocated.source, rollupLevel: allocated.source === 'rollup' ? 'month' : null });
+    return assembleCosts(rows, plan, corporateCurrency, source, unallocated === undefined ? undefined : { [only.name]: unallocated });
+  }
+
   /** The latest period holding data the caller may see, published (on the tenant + period index), else the current month. */
   private async latestPeriod(tenantId: string, selection: Record<string, unknown>): Promise<string> {
-    const [latest] = await this.lineItems.find(tenantId, selection, { sort: { period: -1 }, limit: 1 }, { period: 1 });
+    const filter = await this.planner.expandDimensions(tenantId, selection);
+    const [latest] = await this.lineItems.find(tenantId, filter, { sort: { period: -1 }, limit: 1 }, { period: 1 });
     return latest?.period ?? currentPeriod();
   }
 }

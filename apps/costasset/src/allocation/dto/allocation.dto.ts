@@ -1,8 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { IsSafeText } from '@lib/http';
 import { DIMENSION_NAME_PATTERN, DIMENSION_NAME_RULE } from '../../expressions';
+import { SPLIT_METHODS, SplitMethod } from '../split-engine';
 
 export const MAX_RULES = 500;
 export const MAX_TAG_KEYS = 50;
@@ -240,4 +256,160 @@ export class AllocationSettingsResponse {
   dimensions: string[];
   @ApiProperty({ type: AllocationRollupsState })
   rollups: AllocationRollupsState;
+}
+
+export const MAX_SPLITS = 50;
+export const MAX_SPLIT_TARGETS = 500;
+/** `dimension:<name>` or `tag:<group>:<key>` (an activated key of one group). */
+const TARGET = /^(dimension:[a-z0-9][a-z0-9_-]{0,62}|tag:[^:/]{1,200}:.{1,200})$/s;
+
+export class SplitTargetDto {
+  /** @example "payments" */
+  @IsSafeText(200)
+  value: string;
+
+  /** The fixed method's share in percent (the targets' percentages sum to 100) */
+  @ApiPropertyOptional({ minimum: 0, maximum: 100 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(100)
+  percent?: number;
+}
+
+export class SplitRuleDto {
+  /** @example "Support fees" */
+  @IsSafeText(100)
+  name: string;
+
+  /**
+   * The cost to split: an expression reading rolled-up fields, activated tag keys and dimensions
+   * @example "serviceName == 'AWS Support (Business)'"
+   */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  source: string;
+
+  /**
+   * Where the cost goes: the values of a dimension (`dimension:<name>`) or of an activated tag key (`tag:<group>:<key>`)
+   * @example "dimension:team"
+   */
+  @Matches(TARGET, { message: 'target must be dimension:<name> or tag:<group>:<key>' })
+  target: string;
+
+  @ApiProperty({ enum: SPLIT_METHODS })
+  @IsIn(SPLIT_METHODS)
+  method: SplitMethod;
+
+  @ApiProperty({ type: [SplitTargetDto], minItems: 1, maxItems: MAX_SPLIT_TARGETS })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SPLIT_TARGETS)
+  @ValidateNested({ each: true })
+  @Type(() => SplitTargetDto)
+  targets: SplitTargetDto[];
+}
+
+export class SplitRulesRequest {
+  @ApiProperty({ type: [SplitRuleDto], maxItems: MAX_SPLITS, description: 'Every split rule, in the order they run' })
+  @IsArray()
+  @ArrayMaxSize(MAX_SPLITS)
+  @ValidateNested({ each: true })
+  @Type(() => SplitRuleDto)
+  rules: SplitRuleDto[];
+}
+
+export class SplitTargetResponse {
+  value: string;
+  @ApiPropertyOptional()
+  percent?: number;
+}
+
+export class SplitRuleResponse {
+  name: string;
+  source: string;
+  target: string;
+  @ApiProperty({ enum: SPLIT_METHODS })
+  method: SplitMethod;
+  @ApiProperty({ type: [SplitTargetResponse] })
+  targets: SplitTargetResponse[];
+}
+
+export class SplitRulesResponse {
+  @ApiProperty({ type: [SplitRuleResponse] })
+  rules: SplitRuleResponse[];
+  revision: number;
+}
+
+export const SHOWBACK_FORMATS = ['json', 'csv', 'focus'] as const;
+
+export class ShowbackQuery {
+  /**
+   * The dimension of the statement: `dimension:<name>` or `tag:<group>:<key>`
+   * @example "dimension:team"
+   */
+  @Matches(TARGET, { message: 'dimension must be dimension:<name> or tag:<group>:<key>' })
+  dimension: string;
+
+  /**
+   * The month, YYYYMM (default: the latest period holding data)
+   * @example "202403"
+   */
+  @IsOptional()
+  @Matches(PERIOD, { message: 'period must be YYYYMM' })
+  period?: string;
+
+  @ApiPropertyOptional({ enum: SHOWBACK_FORMATS, default: 'json' })
+  @IsOptional()
+  @IsIn(SHOWBACK_FORMATS)
+  format?: (typeof SHOWBACK_FORMATS)[number];
+}
+
+export class ShowbackReceived {
+  rule: string;
+  amount: number;
+}
+
+export class ShowbackLine {
+  /** The value (null: line items without the tag) */
+  @ApiProperty({ type: String, nullable: true })
+  value: string | null;
+  /** Whether this is what no rule allocates (the dimension's default, or no tag) */
+  unallocated: boolean;
+  /** Its own cost, less what split rules took from it */
+  direct: number;
+  /** What split rules gave it */
+  shared: number;
+  @ApiProperty({ type: [ShowbackReceived], description: 'What each split rule gave it (their sum is `shared`)' })
+  received: ShowbackReceived[];
+  /** direct + shared */
+  total: number;
+}
+
+export class ShowbackShare {
+  value: string;
+  amount: number;
+}
+
+export class ShowbackSplit {
+  name: string;
+  /** The cost the rule's source took */
+  source: number;
+  @ApiProperty({ type: [ShowbackShare] })
+  shares: ShowbackShare[];
+}
+
+export class ShowbackResponse {
+  period: string;
+  dimension: string;
+  currency: string;
+  @ApiProperty({ type: [ShowbackLine] })
+  lines: ShowbackLine[];
+  @ApiProperty({ type: [ShowbackSplit] })
+  splits: ShowbackSplit[];
+  /** The month's cost: the sum of `total` over the lines */
+  total: number;
+  @ApiProperty({ enum: ['rollup', 'line-items'] })
+  source: 'rollup' | 'line-items';
 }

@@ -22,6 +22,15 @@ export interface StoredDimension {
   updatedBy: string;
 }
 
+/** A split rule as stored: `target` is `dimension:<name>` or `tag:<group>:<key>`. */
+export interface StoredSplit {
+  name: string;
+  source: string;
+  target: string;
+  method: 'proportional' | 'even' | 'fixed';
+  targets: Array<{ value: string; percent?: number }>;
+}
+
 /**
  * A tenant's allocation settings, one document per tenant: the activated tag keys and the virtual
  * dimensions. `revision` grows with every change; a change is one conditional update on it (read,
@@ -30,8 +39,12 @@ export interface StoredDimension {
 export interface AllocationSettings {
   tenantId: string;
   revision: number;
+  /** The revision of the latest change the rollups depend on (tag keys, dimensions; not splits). */
+  rollupRevision?: number;
   tagKeys: StoredTagKey[];
   dimensions: StoredDimension[];
+  /** The shared-cost split rules, in the order they run. */
+  splits?: StoredSplit[];
 }
 
 const TagKeySchema = new Schema<StoredTagKey>(
@@ -52,9 +65,22 @@ const DimensionSchema = new Schema<StoredDimension>(
   { _id: false },
 );
 
+const SplitSchema = new Schema<StoredSplit>(
+  {
+    name: { type: String, required: true },
+    source: { type: String, required: true },
+    target: { type: String, required: true },
+    method: { type: String, required: true },
+    targets: { type: [new Schema({ value: String, percent: Number }, { _id: false })], default: [] },
+  },
+  { _id: false },
+);
+
 export const AllocationSettingsSchema = new Schema<AllocationSettings>(
   {
     revision: { type: Number, default: 0 },
+    rollupRevision: Number,
+    splits: { type: [SplitSchema], default: [] },
     tagKeys: { type: [TagKeySchema], default: [] },
     dimensions: { type: [DimensionSchema], default: [] },
   },

@@ -15,7 +15,7 @@ export const COST_DIMENSIONS = [
 ] as const;
 export type CostDimension = (typeof COST_DIMENSIONS)[number];
 
-export const COST_METRICS = ['cost', 'billedCost', 'effectiveCost', 'listCost'] as const;
+export const COST_METRICS = ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'] as const;
 export type CostMetric = (typeof COST_METRICS)[number];
 
 export const COST_GRANULARITIES = ['month', 'day'] as const;
@@ -100,7 +100,10 @@ export class CostsQuery {
   @IsIn(COST_GRANULARITIES)
   granularity?: CostGranularity;
 
-  /** `cost` is in the corporate currency; the others in the billing currency */
+  /**
+   * `cost` is in the corporate currency; the others in the billing currency, but `allocatedCost`:
+   * cost after the shared-cost split rules, in the corporate currency, by month
+   */
   @ApiPropertyOptional({ enum: COST_METRICS, default: 'cost' })
   @IsOptional()
   @IsIn(COST_METRICS)

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import type { PipelineStage } from 'mongoose';
+import { evaluateFilter } from '../expressions';
+import { filterFields, rollupCanAnswer } from '../rollups/rollup-fields';
+import { CostView, RollupPlanner } from '../rollups/rollup-planner';
+import { AllocationModel } from './allocation-model';
+import { AllocationProblems } from './allocation.problems';
+import { AllocationSettingsRepository } from './allocation.repositories';
+import { compileSplits } from './split-rules';
+import { CompiledSplit, CostPiece, runSplits, SplitOutcome } from './split-engine';
+
+type Filter = Record<string, unknown>;
+
+/** One period's allocation: the pieces of cost after every split, and what each split moved. */
+export interface AllocatedPeriod {
+  period: string;
+  pieces: Array<CostPiece & { lineItems: number }>;
+  outcomes: SplitOutcome[];
+}
+
+interface PieceRow {
+  _id: Record<string, unknown>;
+  cost: number;
+  lineItems: number;
+}
+
+/**
+ * Allocated cost (docs/allocation.md, "Shared costs"): per period, the tenant's cost as the rollups
+ * hold it (or the line items while they are stale), cut by the fields the split sources and the
+ * reader's filter need, then the splits in their order. `cost` only: one currency, the corporate one.
+ */
+@Injectable()
+export class AllocatedCosts {
+  constructor(
+    private readonly settings: AllocationSettingsRepository,
+    private readonly planner: RollupPlanner,
+  ) {}
+
+  async splits(tenantId: string, allocation: AllocationModel): Promise<CompiledSplit[]> {
+    const settings = await this.settings.current(tenantId);
+    return compileSplits(settings.splits ?? [], allocation);
+  }
+
+  /**
+   * The periods' pieces after the splits; `filter` (the reader's expression and visibility) keeps
+   * the pieces it matches, decided on what each piece holds: the fields it reads are carried by
+   * every direct piece, and by a share when all its source pieces agree on them.
+   */
+  async periods(
+    tenantId: string,
+    periods: readonly string[],
+    filter: Filter,
+    extraFields: readonly string[] = [],
+    view?: CostView,
+  ): Promise<{ source: 'rollup' | 'line-items'; periods: AllocatedPeriod[] }> {
+    const current = view ?? (await this.planner.view(tenantId));
+    const splits = await this.splits(tenantId, current.allocation);
+    const fields = new Set<string>(extraFields);
+    for (const source of [filter, ...splits.map((split) => split.source)]) for (const field of filterFields(source)) fields.add(field);
+    const plain = [...fields].filter((field) => field !== 'tags' && !field.startsWith('dimensions.') && field !== 'period');
+    if (!rollupCanAnswer(filter, plain, current.allocation)) throw AllocationProblems.filterNotAllocatable();
+    const match = { period: { $in: [...periods] } };
+    const where = await this.planner.choose(tenantId, match, [...plain, 'period', 'cost'], current);
+    const id: Record<string, unknown> = { period: '$period' };
+    for (const field of plain) id[field] = { $ifNull: [`$${field}`, null] };
+    Object.assign(id, where.source === 'rollup' ? rolledUpAllocation(current.allocation) : current.allocation.rollupGroupFields());
+    const count = where.source === 'rollup' ? '$lineItems' : 1;
+    const rows = await this.planner.aggregate<PieceRow>(
+      tenantId,
+      { source: where.source, rollupLevel: where.rollupLevel },
+      [{ $match: match }, { $group: { _id: id, cost: { $sum: '$cost' }, lineItems: { $sum: count } } }] as PipelineStage[],
+      current,
+    );
+    const allocated = periods.map((period) => {
+      const direct = rows
+        .filter((row) => row._id.period === period)
+        .map((row) => ({ doc: row._id, amount: row.cost, lineItems: row.lineItems }));
+      const { pieces, outcomes } = runSplits(direct, splits);
+      const kept = pieces
+        .map((piece) => ({ ...piece, lineItems: (piece as { lineItems?: number }).lineItems ?? 0 }))
+        .filter((piece) => Object.keys(filter).length === 0 || evaluateFilter(filter, piece.doc) === true);
+      return { period, pieces: kept, outcomes };
+    });
+    return { source: where.source, periods: allocated };
+  }
+}
+
+/** The allocation fields of rollup rows, read as they are. */
+function rolledUpAllocation(allocation: AllocationModel): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (allocation.hasTagKeys) fields.tags = { $ifNull: ['$tags', []] };
+  if (allocation.dimensionNames.length > 0) fields.dimensions = '$dimensions';
+  return fields;
+}
