@@ -17,6 +17,7 @@ const ResourceGroups = lazy(() => import('./pages/resource-groups'));
 const ReportModels = lazy(() => import('./pages/report-models'));
 const Anomalies = lazy(() => import('./pages/anomalies'));
 const Alerts = lazy(() => import('./pages/alerts'));
+const Allocation = lazy(() => import('./pages/allocation'));
 const Traces = lazy(() => import('./pages/traces'));
 const Administration = lazy(() => import('./pages/admin/administration'));
 const NotFound = lazy(() => import('./pages/not-found'));
@@ -36,6 +37,7 @@ const NAVIGATION = [
 ] as const;
 const ADMIN_NAVIGATION = [
   { href: '/alerts', label: 'Alerts', icon: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4' },
+  { href: '/allocation', label: 'Allocation', icon: 'M12 3v9l7 4M12 12l-7 4M12 3a9 9 0 1 1 0 18 9 9 0 0 1 0-18' },
   { href: '/admin', label: 'Administration', icon: 'M12 2l8 4v6c0 5-3.4 8.6-8 10-4.6-1.4-8-5-8-10V6z' },
 ] as const;
 /** Shown to System Admins only while the gateway proxies a local traces receiver (`npm start -- --traces`). */
@@ -148,6 +150,8 @@ function Shell({ me }: { me: Me }) {
               <Route path="/report-models" component={ReportModels} />
               <Route path="/anomalies" component={Anomalies} />
               <Route path="/alerts" component={Alerts} />
+              <Route path="/allocation" component={Allocation} />
+              <Route path="/allocation/:section" component={Allocation} />
               <Route path="/traces" component={Traces} />
               <Route path="/admin" component={Administration} />
               <Route path="/admin/:section" component={Administration} />

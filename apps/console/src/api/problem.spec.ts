@@ -53,4 +53,13 @@ describe('API problems as the console shows them', () => {
     expect(new ApiError(400, 'INVALID_EXPRESSION', 'bad', { position: 0 }).position).toBe(0);
     expect(new ApiError(400, 'VALIDATION_FAILED', 'bad', { position: 3 }).position).toBeUndefined();
   });
+
+  it('keeps the rule an invalid expression of a list of rules is about', () => {
+    expect(problemOf(400, { code: 'INVALID_EXPRESSION', detail: 'rules[2].expr: bad', rule: 2, position: 4 })).toMatchObject({
+      rule: 2,
+      position: 4,
+    });
+    expect(problemOf(400, { code: 'INVALID_EXPRESSION', detail: 'bad', rule: 0 }).position).toBeUndefined();
+    expect(new ApiError(409, 'DIMENSION_VERSION_CONFLICT', 'x', { rule: 1 }).rule).toBeUndefined();
+  });
 });

@@ -4,7 +4,14 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly detail: string,
-    readonly extra: { position?: number; errors?: { field: string; messages: string[] }[]; title?: string; requestId?: string } = {},
+    readonly extra: {
+      position?: number;
+      errors?: { field: string; messages: string[] }[];
+      title?: string;
+      requestId?: string;
+      /** The index of the offending rule of a list of rules (allocation dimensions' INVALID_EXPRESSION). */
+      rule?: number;
+    } = {},
   ) {
     // what to tell the user: the detail, and each invalid field (Error's constructor makes `message`
     // an own property, which a getter on the class would not override)
@@ -14,6 +21,11 @@ export class ApiError extends Error {
   /** The offset of an INVALID_EXPRESSION error in the expression text. */
   get position(): number | undefined {
     return this.code === 'INVALID_EXPRESSION' && typeof this.extra.position === 'number' ? this.extra.position : undefined;
+  }
+
+  /** The index of the rule an INVALID_EXPRESSION is about, when the request held a list of rules. */
+  get rule(): number | undefined {
+    return this.code === 'INVALID_EXPRESSION' && typeof this.extra.rule === 'number' ? this.extra.rule : undefined;
   }
 
   /** The problem's `title` (the HTTP status in words), in plainer words for a refusal or a network failure. */
@@ -38,10 +50,12 @@ export function problemOf(status: number, body: unknown, requestId?: string | nu
       title?: string;
       requestId?: string;
       position?: number;
+      rule?: number;
       errors?: { field: string; messages: string[] }[];
     };
     return new ApiError(status, problem.code ?? `HTTP_${status}`, problem.detail ?? `The server answered ${status}`, {
       position: problem.position,
+      rule: problem.rule,
       errors: problem.errors,
       title: problem.title,
       requestId: problem.requestId ?? requestId ?? undefined,

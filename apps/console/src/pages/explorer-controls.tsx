@@ -12,14 +12,22 @@ function GroupingSelect({
   index,
   value,
   onChange,
+  choices,
 }: {
   index: number;
   value: string | undefined;
   onChange: (value: string | undefined) => void;
+  choices: readonly (readonly [string, string])[];
 }) {
-  const isTag = value?.startsWith('tag:') ?? false;
+  // a grouping of the allocation (a dimension, an activated tag key) is a choice of its own; a
+  // dimension the address names but the list lacks too (a member's link); any other tag is typed
+  const known = value !== undefined && (choices.some(([choice]) => choice === value) || value.startsWith('dimension:'));
+  const [typing, setTyping] = useState(false);
+  const isTag = !known && (value?.startsWith('tag:') ?? false);
+  const typed = isTag || typing;
   const [tag, setTag] = useState(isTag ? value!.slice(4) : '');
   useEffect(() => setTag(isTag ? value!.slice(4) : ''), [value]);
+  const extra = known && !choices.some(([choice]) => choice === value) ? [[value!, value!] as const] : [];
   const id = `group-${index}`;
   return (
     <div class="field grouping">
@@ -27,9 +35,10 @@ function GroupingSelect({
       <div class="inline">
         <select
           id={id}
-          value={isTag ? 'tag' : (value ?? '')}
+          value={typed ? 'tag' : (value ?? '')}
           onChange={(event) => {
             const selected = (event.target as HTMLSelectElement).value;
+            setTyping(selected === 'tag');
             onChange(selected === '' ? undefined : selected === 'tag' ? `tag:${tag || 'team:owner'}` : selected);
           }}
         >
@@ -39,9 +48,18 @@ function GroupingSelect({
               {label}
             </option>
           ))}
+          {(choices.length > 0 || extra.length > 0) && (
+            <optgroup label="Allocation">
+              {[...choices, ...extra].map(([choice, label]) => (
+                <option value={choice} key={choice}>
+                  {label}
+                </option>
+              ))}
+            </optgroup>
+          )}
           <option value="tag">Tag…</option>
         </select>
-        {isTag && (
+        {typed && (
           <input
             aria-label={`Tag to group by (group:key), grouping ${index + 1}`}
             class="mono tag-input"
@@ -63,6 +81,7 @@ export function ExplorerControls({
   filterDraft,
   setFilterDraft,
   problem,
+  choices = [],
 }: {
   view: View;
   shown?: Costs;
@@ -70,6 +89,8 @@ export function ExplorerControls({
   filterDraft: string;
   setFilterDraft: (filter: string) => void;
   problem?: ApiError;
+  /** Groupings beyond the built-in ones: the dimensions and activated tag keys (`[value, label]`). */
+  choices?: readonly (readonly [string, string])[];
 }) {
   const day = view.granularity === 'day';
   const groupings: (string | undefined)[] = [0, 1, 2].map((index) => view.groupBy[index]);
@@ -84,7 +105,7 @@ export function ExplorerControls({
       <div class="control-grid">
         {groupings.map((value, index) =>
           index === 0 || groupings[index - 1] !== undefined || value !== undefined ? (
-            <GroupingSelect key={index} index={index} value={value} onChange={(next) => setGrouping(index, next)} />
+            <GroupingSelect key={index} index={index} value={value} choices={choices} onChange={(next) => setGrouping(index, next)} />
           ) : null,
         )}
         <SelectField

@@ -110,6 +110,7 @@ describe('cost explorer: the view in the address', () => {
   it('names dimensions and tags', () => {
     expect(dimensionLabel('assetAccountId')).toBe('Sub-account');
     expect(dimensionLabel('tag:team:owner')).toBe('Tag team:owner');
+    expect(dimensionLabel('dimension:environment')).toBe('Dimension environment');
     expect(dimensionLabel('somethingElse')).toBe('somethingElse');
   });
 });

@@ -13,7 +13,8 @@ export const DIMENSIONS = [
   ['billingCurrency', 'Billing currency'],
 ] as const;
 export const dimensionLabel = (name: string) =>
-  DIMENSIONS.find(([dimension]) => dimension === name)?.[1] ?? (name.startsWith('tag:') ? `Tag ${name.slice(4)}` : name);
+  DIMENSIONS.find(([dimension]) => dimension === name)?.[1] ??
+  (name.startsWith('tag:') ? `Tag ${name.slice(4)}` : name.startsWith('dimension:') ? `Dimension ${name.slice(10)}` : name);
 
 export const METRICS = [
   ['cost', 'Cost (corporate currency)'],

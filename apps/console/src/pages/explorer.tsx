@@ -10,6 +10,7 @@ import { Loaded } from '../components/loaded';
 import { Page } from '../components/page';
 import { Card, Empty, ErrorBox } from '../components/states';
 import { useAction, useApi } from '../components/use-api';
+import { groupingChoices } from './allocation-logic';
 import { ExplorerControls } from './explorer-controls';
 import { useOverlays } from './explorer-overlays';
 import { Results } from './explorer-results';
@@ -41,6 +42,13 @@ export default function Explorer() {
     [location.url],
   );
   const overlays = useOverlays(view, !reason);
+  // a System Admin may group by every dimension and activated tag key (GET /allocation is theirs
+  // only); others keep the built-in groupings and type a tag; without an answer, nothing is added
+  const allocation = useApi(
+    () => (me.is_system_admin ? unwrap(costasset.GET('/api/costasset/v1/allocation')).catch(() => undefined) : Promise.resolve(undefined)),
+    [],
+  );
+  const choices = groupingChoices(allocation.data);
   if (costs.data) lastGood.current = costs.data;
   const problem = splitProblem(costs.error);
   // while the filter does not parse, the last good answer stays on screen
@@ -96,6 +104,7 @@ export default function Explorer() {
         filterDraft={filterDraft}
         setFilterDraft={setFilterDraft}
         problem={problem.expression}
+        choices={choices}
       />
       <Loaded state={{ ...costs, data: shown, error: problem.other }} label="Summing costs…">
         {(data) => (

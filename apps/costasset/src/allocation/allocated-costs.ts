@@ -61,16 +61,22 @@ export class AllocatedCosts {
     if (!rollupCanAnswer(filter, plain, current.allocation)) throw AllocationProblems.filterNotAllocatable();
     const match = { period: { $in: [...periods] } };
     const where = await this.planner.choose(tenantId, match, [...plain, 'period', 'cost'], current);
+    // over the line items, the groups keep their raw tags and the fields the rules read, and each
+    // group's allocation is computed here (once per group, not per line item)
+    const raw = where.source !== 'rollup';
+    const grouped = new Set(plain);
+    if (raw) for (const field of current.allocation.ruleFields()) grouped.add(field);
     const id: Record<string, unknown> = { period: '$period' };
-    for (const field of plain) id[field] = { $ifNull: [`$${field}`, null] };
-    Object.assign(id, where.source === 'rollup' ? rolledUpAllocation(current.allocation) : current.allocation.rollupGroupFields());
-    const count = where.source === 'rollup' ? '$lineItems' : 1;
+    for (const field of grouped) id[field] = { $ifNull: [`$${field}`, null] };
+    if (raw) id.tags = '$tags';
+    else Object.assign(id, rolledUpAllocation(current.allocation));
     const rows = await this.planner.aggregate<PieceRow>(
       tenantId,
       { source: where.source, rollupLevel: where.rollupLevel },
-      [{ $match: match }, { $group: { _id: id, cost: { $sum: '$cost' }, lineItems: { $sum: count } } }] as PipelineStage[],
+      [{ $match: match }, { $group: { _id: id, cost: { $sum: '$cost' }, lineItems: { $sum: raw ? 1 : '$lineItems' } } }] as PipelineStage[],
       current,
     );
+    if (raw) for (const row of rows) Object.assign(row._id, current.allocation.classify(row._id));
     const allocated = periods.map((period) => {
       const direct = rows
         .filter((row) => row._id.period === period)

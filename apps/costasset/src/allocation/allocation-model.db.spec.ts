@@ -4,7 +4,7 @@ import { openTestDatabase, type TestDatabase } from '../../../../tools/embedded-
 import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/schemas/cost-line-item.schema';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from '../rollups/rollup-accumulator';
-import { dimensionsKey, RollupGroup, rollupPipeline } from '../rollups/rollup-fields';
+import { allocatedGroups, dimensionsKey, RollupGroup, rollupPipeline } from '../rollups/rollup-fields';
 import { AllocationDefinitions, AllocationModel } from './allocation-model';
 
 /**
@@ -115,9 +115,18 @@ describe('AllocationModel against a database', () => {
         // the rollup groups summed in memory equal those the database groups
         const inMemory = new RollupAccumulator(allocation);
         inMemory.add(docs);
-        const byKey = (groups: RollupGroup[]) =>
-          Object.fromEntries(groups.map((group) => [dimensionsKey(group._id), { cost: group.cost, lineItems: group.lineItems }]));
-        const fromDatabase = await lineItems.aggregate<RollupGroup>(TENANT, rollupPipeline('u1', allocation), 'bulk');
+        const byKey = (groups: RollupGroup[]) => {
+          const keyed = groups.map((group) => [
+            `${dimensionsKey(group._id)}|${group._id.day}`,
+            { cost: group.cost, lineItems: group.lineItems },
+          ]);
+          expect(new Set(keyed.map(([key]) => key)).size).toBe(groups.length);
+          return Object.fromEntries(keyed);
+        };
+        const fromDatabase = allocatedGroups(
+          await lineItems.aggregate<RollupGroup>(TENANT, rollupPipeline('u1', allocation), 'bulk'),
+          allocation,
+        );
         expect(byKey(fromDatabase)).toEqual(byKey(inMemory.rows()));
 
         // a dimension condition expanded into rules selects the line items whose value it names

@@ -1,5 +1,5 @@
 import { ProblemException } from '@lib/core';
-import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter } from '../expressions';
+import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter, filterFields } from '../expressions';
 import { filterToExpression } from './filter-expression';
 
 /** An activated tag key: `group` null activates the key in any group. */
@@ -76,6 +76,19 @@ export class AllocationModel {
 
   get revision(): number {
     return this.definitions.revision;
+  }
+
+  /** The line-item fields the dimension rules read, but tags (what a document needs for `classify`). */
+  ruleFields(): Set<string> {
+    const fields = new Set<string>();
+    for (const dimension of this.compiled.values()) for (const rule of dimension.rules) filterFields(rule.filter, fields);
+    fields.delete('tags');
+    return fields;
+  }
+
+  /** No activated key and no dimension: rollups hold no allocation fields. */
+  get isEmpty(): boolean {
+    return this.definitions.tagKeys.length === 0 && this.compiled.size === 0;
   }
 
   get hasTagKeys(): boolean {

@@ -3,7 +3,7 @@ import { CostassetEnvironment } from '../costasset.environment';
 import { CurrencyService } from '../currency/currency.service';
 import { dayNumber, isoDateOf } from '../forecasting/seasonal-model';
 import { Notifier } from '../notifications/notifier';
-import { RollupPlanner } from '../rollups/rollup-planner';
+import { answeredFrom, RollupPlanner } from '../rollups/rollup-planner';
 import { anomaliesMessage } from './anomaly-message';
 import { buildSeries, dailySeriesPipeline, DailyRow, LINE_ITEM_DAY, scoreSeries, seriesMonitors, seriesRead } from './anomaly-series';
 import { AnomalySettingsService } from './anomaly-settings.service';
@@ -118,7 +118,7 @@ export class AnomalyDetector {
         const where = await this.planner.choose(tenantId, match, [...names.map(seriesRead), 'cost', 'chargePeriodStart'], view);
         const day = where.source === 'rollup' ? '$chargePeriodStart' : LINE_ITEM_DAY;
         const rows = await this.planner.aggregate<DailyRow>(tenantId, where, dailySeriesPipeline(match, names, day), view);
-        return { names, rows, source: where.source };
+        return { names, rows, source: answeredFrom(where) };
       }),
     );
     result.source = monitors[0].source;

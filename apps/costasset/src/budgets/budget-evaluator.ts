@@ -5,7 +5,7 @@ import { CurrencyService } from '../currency/currency.service';
 import { combineFilters } from '../expressions';
 import { groupFilter } from '../resource-groups/group-expression';
 import { VisibilityService } from '../resource-groups/visibility.service';
-import { CostView, RollupPlanner } from '../rollups/rollup-planner';
+import { answeredFrom, CostView, RollupPlanner } from '../rollups/rollup-planner';
 import { BudgetaryUnit } from './dto/budget.dto';
 import { FORECAST_MONTHS, forecastWindowStart, outlookByPeriod } from './budget-forecast';
 import type { ScopeDescription } from './budget-message';
@@ -131,7 +131,7 @@ export class BudgetEvaluator {
         forecastThresholds,
         forecastThresholdsCrossed: phase === 'current' && forecast !== null ? reached(forecast, forecastThresholds) : [],
         currency: conversion.corporateCurrency,
-        source: where.source,
+        source: answeredFrom(where),
       };
     });
   }

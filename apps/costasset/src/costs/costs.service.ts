@@ -6,7 +6,7 @@ import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { VisibilityService } from '../resource-groups/visibility.service';
 import { AllocatedCosts } from '../allocation/allocated-costs';
 import { targetValue, type PieceDoc } from '../allocation/split-engine';
-import { CostSource, CostView, lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
+import { answeredFrom, CostSource, CostView, lineItemCount, RollupPlanner } from '../rollups/rollup-planner';
 import {
   assembleCosts,
   CostGroupRow,
@@ -42,8 +42,8 @@ function filterOf(text: string | undefined): Record<string, unknown> {
 function costsSource(where: CostSource): CostsSource {
   if (where.source === 'line-items') return LINE_ITEMS_SOURCE;
   return {
-    name: 'rollup',
-    rollupLevel: where.rollupLevel,
+    name: answeredFrom(where),
+    rollupLevel: where.transient ? null : where.rollupLevel,
     count: lineItemCount('rollup'),
     bucket: where.rollupLevel === 'day' ? dayRowsBucket : bucketExpression,
   };

@@ -91,21 +91,27 @@ export function dimensionField(name: string): DimensionPath {
  * unknown dimensions refuses a malformed one too.
  */
 export function dimensionsRead(filter: unknown): Set<string> {
-  const names = new Set<string>();
   const prefix = `${DIMENSIONS_FIELD}.`;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      node.forEach(visit);
-      return;
-    }
-    if (!isObject(node)) return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$and' || key === '$or' || key === '$nor') visit(value);
-      else if (key.startsWith(prefix)) names.add(key.slice(prefix.length));
-    }
-  };
-  visit(filter);
+  const names = new Set<string>();
+  for (const field of filterFields(filter)) if (field.startsWith(prefix)) names.add(field.slice(prefix.length));
   return names;
+}
+
+/**
+ * The fields a MongoDB filter reads: every key that is not an operator, at any depth of
+ * `$and`/`$or`/`$nor`/`$not`. A field condition's operand is not descended into, so
+ * `{ tags: { $elemMatch: … } }` reads `tags`, and a dimension reads `dimensions.<name>`.
+ */
+export function filterFields(filter: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(filter)) {
+    filter.forEach((entry) => filterFields(entry, into));
+  } else if (isObject(filter)) {
+    for (const [key, value] of Object.entries(filter)) {
+      if (key.startsWith('$')) filterFields(value, into);
+      else into.add(key);
+    }
+  }
+  return into;
 }
 
 /**

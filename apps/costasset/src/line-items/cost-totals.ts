@@ -1,5 +1,5 @@
 import type { PipelineStage } from 'mongoose';
-import { CostSource, CostSourceName, lineItemCount } from '../rollups/rollup-planner';
+import { answeredFrom, CostSource, CostSourceName, lineItemCount } from '../rollups/rollup-planner';
 import type { CostTotalsDto } from './dto/cost-totals.dto';
 
 /** The cost columns totals sum (all of them rolled up). */
@@ -33,7 +33,7 @@ export function costTotalsPipeline(match: Record<string, unknown>, groupBy: read
 
 export function assembleTotals(rows: TotalsRow[], groupBy: readonly string[], where: CostSource): CostTotalsDto {
   return {
-    source: where.source,
+    source: answeredFrom(where),
     rollupLevel: where.rollupLevel,
     currency: rows.find((row) => row.currency)?.currency ?? null,
     groups: rows.map(({ _id, lineItems, cost, billedCost, effectiveCost, listCost, contractedCost }) => ({

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { Aggregator } from 'mingo';
 import type { PipelineStage } from 'mongoose';
 import { AllocationModel, UnknownDimensionError } from '../allocation/allocation-model';
 import { AllocationModels } from '../allocation/allocation-models';
 import { combineFilters, dimensionsRead } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { exclusionOf, hiddenUploads, ImportViews } from './import-views';
-import { rollupCanAnswer, rollupLevelFor, RollupLevel } from './rollup-fields';
+import {
+  allocatedGroups,
+  RollupGroup,
+  rollupCanAnswer,
+  rollupGroupsPipeline,
+  rollupLevelFor,
+  RollupLevel,
+  rollupRow,
+} from './rollup-fields';
 import { CostRollupMonthlyRepository, CostRollupRepository } from './rollups.repository';
 import { RollupsService } from './rollups.service';
 
@@ -19,6 +28,11 @@ export interface CostSource {
   rollupLevel: RollupLevel | null;
   /** Over the line items: the virtual dimensions the query reads, computed for each line item first. */
   dimensions?: string[];
+  /**
+   * Daily rollup rows computed for this query from the line items it selects (the rollups being
+   * stale): pipelines are written for rollups (`source: 'rollup'`), answers say `line-items`.
+   */
+  transient?: boolean;
 }
 
 export const LINE_ITEMS: CostSource = { source: 'line-items', rollupLevel: null };
@@ -117,13 +131,15 @@ export class RollupPlanner {
     for (const name of dimensions) if (!allocation.hasDimension(name)) throw new UnknownDimensionError(name);
     const lineItems = dimensions.size > 0 ? { ...LINE_ITEMS, dimensions: [...dimensions] } : LINE_ITEMS;
     if (!rollupCanAnswer(filter, readFields, allocation)) return lineItems;
-    if (!(view ?? (await this.view(tenantId))).rollupsReady) return lineItems;
-    return { source: 'rollup', rollupLevel: rollupLevelFor(filter, readFields) };
+    if ((view ?? (await this.view(tenantId))).rollupsReady) return { source: 'rollup', rollupLevel: rollupLevelFor(filter, readFields) };
+    // reading a dimension while rollups are stale: rollup rows of the selected line items, made now
+    return dimensions.size > 0 ? { source: 'rollup', rollupLevel: 'day', transient: true } : LINE_ITEMS;
   }
 
   /** Runs the pipeline where `choose` said, over what the import view shows (`view`, or looked up now). */
   async aggregate<R>(tenantId: string, where: CostSource, pipeline: PipelineStage[], view?: CostView): Promise<R[]> {
     const exclusion = view ? view.exclusion : await this.exclusion(tenantId);
+    if (where.transient) return this.transientAggregate<R>(tenantId, pipeline, exclusion, view?.allocation);
     if (where.source === 'line-items' && where.dimensions?.length) {
       const allocation = view ? view.allocation : await this.allocation.current(tenantId);
       return this.lineItems.aggregate<R>(tenantId, withDimensions(pipeline, exclusion, allocation, where.dimensions));
@@ -132,6 +148,39 @@ export class RollupPlanner {
     if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
     return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, scoped) : this.daily.aggregate<R>(tenantId, scoped);
   }
+
+  /**
+   * A rollup-shaped pipeline over rows made now from the line items it selects: the database
+   * groups the line items matching its conditions that read no dimension (with the exclusion) by
+   * day, rolled-up fields and raw tags, the groups get their allocation fields here, and the whole
+   * pipeline runs over them in memory. Used while rollups are stale, for queries reading dimensions:
+   * each group's rules are evaluated once, not once per line item.
+   */
+  private async transientAggregate<R>(
+    tenantId: string,
+    pipeline: PipelineStage[],
+    exclusion: Record<string, unknown>,
+    known?: AllocationModel,
+  ): Promise<R[]> {
+    const allocation = known ?? (await this.allocation.current(tenantId));
+    const plain = conjunctsOf(pipeline).conjuncts.filter((part) => dimensionsRead(part).size === 0);
+    const groups = await this.lineItems.aggregate<RollupGroup>(
+      tenantId,
+      rollupGroupsPipeline(combineFilters(...plain, exclusion), true),
+      'bulk',
+    );
+    const rows = allocatedGroups(groups, allocation).map((group) => rollupRow('', group));
+    return new Aggregator(pipeline as never[]).run(rows) as R[];
+  }
+}
+
+/** The conjuncts of a leading `$match` (the whole filter when it is not an `$and`). */
+function conjunctsOf(pipeline: PipelineStage[]): { match?: Record<string, unknown>; conjuncts: Record<string, unknown>[] } {
+  const [first] = pipeline;
+  const match = first && '$match' in first ? (first.$match as Record<string, unknown>) : undefined;
+  if (!match) return { conjuncts: [] };
+  const single = Array.isArray(match.$and) && Object.keys(match).length === 1;
+  return { match, conjuncts: single ? (match.$and as Record<string, unknown>[]) : [match] };
 }
 
 /**
@@ -159,6 +208,9 @@ function withDimensions(
     ...(match ? [{ $match: match }, ...rest] : pipeline),
   ] as PipelineStage[];
 }
+
+/** What an answer says it was read from: a transient source's rows were made from the line items. */
+export const answeredFrom = (where: CostSource): CostSourceName => (where.transient ? 'line-items' : where.source);
 
 /** The `$sum` argument counting line items: one per line item, or each rollup row's count. */
 export const lineItemCount = (source: CostSourceName): 1 | '$lineItems' => (source === 'rollup' ? '$lineItems' : 1);

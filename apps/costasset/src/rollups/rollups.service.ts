@@ -6,7 +6,7 @@ import { AllocationModel } from '../allocation/allocation-model';
 import { AllocationModels } from '../allocation/allocation-models';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
-import { monthlyGroups, monthlyRollupRow, RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
+import { allocatedGroups, monthlyGroups, monthlyRollupRow, RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
 import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
 import { BACKFILL_MARKER, EARLIER_BACKFILL_MARKERS } from './schemas/cost-rollup.schema';
 
@@ -83,10 +83,15 @@ export class RollupsService {
     await this.keys.markDirty(tenantId, await this.rolledUpUploads(tenantId));
   }
 
+  /** Every upload with rollup state or line items (a distinct on the tenant + upload index). */
   private async rolledUpUploads(tenantId: string): Promise<string[]> {
     const markers = new Set([BACKFILL_MARKER, ...EARLIER_BACKFILL_MARKERS]);
-    const states = await this.keys.find(tenantId, {}, {}, { uploadRefId: 1 });
-    return states.map((state) => state.uploadRefId).filter((id) => !markers.has(id));
+    const [states, holding] = await Promise.all([
+      this.keys.find(tenantId, {}, {}, { uploadRefId: 1 }),
+      this.lineItems.distinct<string>(tenantId, 'uploadRefId'),
+    ]);
+    const uploads = new Set([...states.map((state) => state.uploadRefId), ...holding.filter((id) => typeof id === 'string')]);
+    return [...uploads].filter((id) => !markers.has(id)).sort();
   }
 
   /** Follows a load of one upload's line items (enrichment, FOCUS import): see LoadTracker. */
@@ -216,9 +221,11 @@ export class RollupsService {
       // someone else refreshes: it will see the generation this call bumped and recompute
       if (!state) return;
       if (
-        await this.store(tenantId, uploadRefId, state.generation, async () =>
-          this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, await this.allocation.current(tenantId)), 'bulk'),
-        )
+        await this.store(tenantId, uploadRefId, state.generation, async () => {
+          const allocation = await this.allocation.current(tenantId);
+          const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, allocation), 'bulk');
+          return allocatedGroups(groups, allocation);
+        })
       )
         return;
     }
