@@ -301,4 +301,44 @@ describe('costasset allocation (tag keys, virtual dimensions)', () => {
     expect(focus.text.split('\n')[0]).toContain('x_AllocationValue');
     expect(focus.text).toContain('shared,Shared platform');
   });
+
+  it('answers budgets and report models scoped by a dimension from the rollups', async () => {
+    await api()
+      .post(`${API}/budgetController/budgets`)
+      .set('corelite-token', admin)
+      .send({
+        name: 'Alpha',
+        amount: 200,
+        currency: 'USD',
+        scope: { expr: "dimension('team') == 'alpha'" },
+        startPeriod: '202403',
+        endPeriod: '202403',
+        thresholds: [80],
+      })
+      .expect(201);
+    const units = await api().get(`${API}/budgetController/budgetaryUnits`).set('corelite-token', admin).expect(200);
+    expect(units.body.find((unit: { name: string }) => unit.name === 'Alpha')).toMatchObject({
+      period: '202403',
+      actual: 100,
+      percentUsed: 50,
+    });
+
+    await api()
+      .post(`${API}/reportModels/by-team?templateId=cost-by-provider`)
+      .set('corelite-token', admin)
+      .send({ append: false, type: 'v1', vtags: [], expr: "period == ${period} && dimension('team') != 'unallocated'" })
+      .expect(200);
+    const run = await api()
+      .get(`${API}/reportModels/by-team/execution`)
+      .query({ templateParams: JSON.stringify({ period: '202403' }) })
+      .set('corelite-token', admin)
+      .expect(200);
+    expect(run.body).toMatchObject({
+      source: 'rollup',
+      rows: [
+        expect.objectContaining({ key: { providerName: 'aws' }, cost: 140 }),
+        expect.objectContaining({ key: { providerName: 'azure' }, cost: 7.5 }),
+      ],
+    });
+  });
 });
