@@ -454,6 +454,8 @@ describe('authorization matrix over every route', () => {
       'POST /api/costasset/v1/allocation/tagKeys/deactivate': { call: { body: { group: 'matrix', key: 'owner' } }, last: true },
       'GET /api/costasset/v1/allocation/dimensions': {},
       'GET /api/costasset/v1/allocation/splitRules': {},
+      'GET /api/costasset/v1/allocation/providers': {},
+      'PUT /api/costasset/v1/allocation/providers': { call: { body: { providers: [] } } },
       'PUT /api/costasset/v1/allocation/splitRules': { call: { body: { rules: [] } } },
       'GET /api/costasset/v1/allocation/showback': { call: { query: { dimension: 'dimension:matrix-dim' } } },
       'POST /api/costasset/v1/allocation/dimensions': { call: { body: { name: 'matrix-new', rules: [] } } },

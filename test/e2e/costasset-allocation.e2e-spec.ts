@@ -341,4 +341,42 @@ describe('costasset allocation (tag keys, virtual dimensions)', () => {
       ],
     });
   });
+
+  it('treats provider names that differ by case, and declared aliases, as one provider; line items keep their names', async () => {
+    const may = (providerName: string, cost: number) =>
+      item(cost, [], { providerName, period: '202405', chargePeriodStart: new Date('2024-05-03T10:00:00Z'), uploadRefId: 'providers' });
+    await seedLineItems(platform, 'default', [may('aws', 1), may('AWS', 2), may('Amazon Web Services', 4)]);
+    const byProvider = () => costs(admin, { from: '202405', to: '202405', groupBy: 'providerName' });
+    expect(totals(await byProvider())).toEqual({ AWS: 3, 'Amazon Web Services': 4 });
+
+    const declared = await api()
+      .put(`${API}/allocation/providers`)
+      .set('corelite-token', admin)
+      .send({ providers: [{ name: 'aws', aliases: ['Amazon Web Services'] }] })
+      .expect(200);
+    expect(declared.body.providers).toEqual([{ name: 'aws', aliases: ['Amazon Web Services'] }]);
+    expectProblem(
+      await api()
+        .put(`${API}/allocation/providers`)
+        .set('corelite-token', admin)
+        .send({
+          providers: [
+            { name: 'aws', aliases: [] },
+            { name: 'amazon', aliases: ['AWS'] },
+          ],
+        }),
+      400,
+      'INVALID_PROVIDER',
+    );
+    const merged = await byProvider();
+    expect(merged.body.source).toBe('rollup');
+    expect(totals(merged)).toEqual({ aws: 7 });
+    expect((await costs(admin, { from: '202405', to: '202405', filter: "providerName == 'AWS'" })).body.total).toBe(7);
+    const list = await api()
+      .get(`${API}/costLineItems`)
+      .query({ expr: "providerName == 'amazon web services' && period == '202405'", limit: '10' })
+      .set('corelite-token', admin)
+      .expect(200);
+    expect(list.body.items.map((row: { providerName: string }) => row.providerName).sort()).toEqual(['AWS', 'Amazon Web Services', 'aws']);
+  });
 });

@@ -312,6 +312,23 @@ export default async () => {
               total: { required: true, type: () => Number, description: "The month's cost: the sum of `total` over the lines" },
               source: { required: true, enum: ['rollup', 'line-items'] },
             },
+            DeclaredProviderDto: {
+              name: { required: true, type: () => String, description: 'The name queries show', example: 'aws' },
+              aliases: {
+                required: true,
+                type: () => [String],
+                description: 'Other names files give it (compared without regard to case)',
+                example: ['Amazon Web Services', 'AWS'],
+                maxItems: 50,
+              },
+            },
+            ProvidersRequest: {
+              providers: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DeclaredProviderDto], maxItems: 100 },
+            },
+            ProvidersResponse: {
+              providers: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DeclaredProviderDto] },
+              revision: { required: true, type: () => Number },
+            },
           },
         ],
         [

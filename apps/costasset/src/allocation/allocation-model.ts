@@ -1,6 +1,7 @@
 import { ProblemException } from '@lib/core';
 import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter, filterFields } from '../expressions';
 import { filterToExpression } from './filter-expression';
+import type { DeclaredProvider } from './provider-identity';
 
 /** An activated tag key: `group` null activates the key in any group. */
 export interface ActiveTagKey {
@@ -26,6 +27,8 @@ export interface AllocationDefinitions {
   revision: number;
   tagKeys: ActiveTagKey[];
   dimensions: DimensionDefinition[];
+  /** Declared providers and their aliases (docs/allocation.md, "Provider names"). */
+  providers?: DeclaredProvider[];
 }
 
 /** A tag as a rollup row keeps it. */

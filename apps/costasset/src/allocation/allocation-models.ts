@@ -13,6 +13,7 @@ export function definitionsOf(settings: AllocationSettings) {
       defaultValue,
       rules: rules.map(({ expr, value }) => ({ expr, value })),
     })),
+    providers: (settings.providers ?? []).map(({ name, aliases }) => ({ name, aliases: [...aliases] })),
   };
 }
 

@@ -26,6 +26,8 @@ import {
   DimensionVersionListResponse,
   ObservedTagKeysResponse,
   PeriodRangeQuery,
+  ProvidersRequest,
+  ProvidersResponse,
   ShowbackQuery,
   ShowbackResponse,
   SplitRulesRequest,
@@ -146,6 +148,26 @@ export class AllocationController {
   @ApiNotFoundResponse({ description: '`DIMENSION_NOT_FOUND`' })
   remove(@CurrentPrincipal() principal: Principal, @Param('name') name: string): Promise<void> {
     return this.allocation.deleteDimension(principal, name);
+  }
+
+  @Get('providers')
+  @SystemAdminOnly()
+  @ApiOperation({ summary: 'The declared providers and their aliases (System Admin)' })
+  @ApiOkResponse({ type: ProvidersResponse })
+  providers(@CurrentPrincipal() principal: Principal): Promise<ProvidersResponse> {
+    return this.allocation.providers(principal.tenantId);
+  }
+
+  @Put('providers')
+  @SystemAdminOnly()
+  @ApiOperation({
+    summary: 'Replace the declared providers (System Admin): each name and its aliases are one provider in every query',
+    description: 'Names that differ only by case are one provider without any declaration; line items keep the names their files gave.',
+  })
+  @ApiOkResponse({ type: ProvidersResponse })
+  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `INVALID_PROVIDER`' })
+  replaceProviders(@CurrentPrincipal() principal: Principal, @Body() body: ProvidersRequest): Promise<ProvidersResponse> {
+    return this.allocation.replaceProviders(principal.tenantId, body);
   }
 
   @Get('splitRules')

@@ -31,6 +31,8 @@ export const AllocationProblems = {
   inUse: (detail: string) => new ProblemException(409, 'ALLOCATION_IN_USE', `A split rule depends on it: ${detail}`),
   notAllocationDimension: (text: string) =>
     new ProblemException(400, 'UNKNOWN_DIMENSION', `${text} is not a dimension or an activated tag key of one group`),
+  invalidProvider: (field: string, detail: string) =>
+    new ProblemException(400, 'INVALID_PROVIDER', `${field}: ${detail}`, [{ field, messages: [detail] }]),
   splitCycle: (detail: string) => new ProblemException(400, 'SPLIT_RULE_CYCLE', detail),
   invalidRule: (index: number, detail: string, position?: number) =>
     new ProblemException(

@@ -5,7 +5,14 @@ import { isDuplicateKey } from '@lib/core';
 import { TenantRepository } from '@lib/persistence';
 import { ALLOCATION_SETTINGS, AllocationSettings, DIMENSION_VERSION, DimensionVersion } from './schemas/allocation-settings.schema';
 
-const EMPTY: Omit<AllocationSettings, 'tenantId'> = { revision: 0, rollupRevision: 0, tagKeys: [], dimensions: [], splits: [] };
+const EMPTY: Omit<AllocationSettings, 'tenantId'> = {
+  revision: 0,
+  rollupRevision: 0,
+  tagKeys: [],
+  dimensions: [],
+  splits: [],
+  providers: [],
+};
 
 @Injectable()
 export class AllocationSettingsRepository extends TenantRepository<AllocationSettings> {
@@ -26,7 +33,7 @@ export class AllocationSettingsRepository extends TenantRepository<AllocationSet
   async replace(
     tenantId: string,
     expected: number,
-    next: Pick<AllocationSettings, 'tagKeys' | 'dimensions' | 'splits' | 'rollupRevision'>,
+    next: Pick<AllocationSettings, 'tagKeys' | 'dimensions' | 'splits' | 'providers' | 'rollupRevision'>,
   ): Promise<boolean> {
     const set = { revision: expected + 1, ...next };
     try {

@@ -24,6 +24,8 @@ import {
   MAX_TAG_KEYS,
   ObservedTagKeysResponse,
   PeriodRangeQuery,
+  ProvidersRequest,
+  ProvidersResponse,
   SplitRuleResponse,
   SplitRulesRequest,
   SplitRulesResponse,
@@ -34,7 +36,7 @@ import { filterToExpression } from './filter-expression';
 import type { AllocationSettings, StoredDimension, StoredSplit } from './schemas/allocation-settings.schema';
 import { compileSplits } from './split-rules';
 
-type Settings = Pick<AllocationSettings, 'tagKeys' | 'dimensions' | 'splits'>;
+type Settings = Pick<AllocationSettings, 'tagKeys' | 'dimensions' | 'splits' | 'providers'>;
 const ATTEMPTS = 5;
 
 /** The job that recomputes a tenant's rollups after the settings of `revision` (one per revision, whatever the instances). */
@@ -102,6 +104,33 @@ export class AllocationService {
     compileSplits(splits, new AllocationModel(definitionsOf(await this.settings.current(tenantId))));
     await this.change(tenantId, (settings) => ({ ...settings, splits }), false);
     return this.splitRules(tenantId);
+  }
+
+  async providers(tenantId: string): Promise<ProvidersResponse> {
+    const settings = await this.settings.current(tenantId);
+    return {
+      providers: (settings.providers ?? []).map(({ name, aliases }) => ({ name, aliases: [...aliases] })),
+      revision: settings.revision,
+    };
+  }
+
+  /**
+   * Replaces the declared providers: names and aliases are compared without regard to case, and
+   * one may belong to one provider only. Applied when cost is read: nothing is recomputed.
+   */
+  async replaceProviders(tenantId: string, body: ProvidersRequest): Promise<ProvidersResponse> {
+    const owner = new Map<string, string>();
+    body.providers.forEach((provider, index) => {
+      for (const name of [provider.name, ...provider.aliases]) {
+        const other = owner.get(name.toLowerCase());
+        if (other !== undefined && other !== provider.name)
+          throw AllocationProblems.invalidProvider(`providers.${index}`, `'${name}' already names provider '${other}'`);
+        owner.set(name.toLowerCase(), provider.name);
+      }
+    });
+    const providers = body.providers.map(({ name, aliases }) => ({ name, aliases: [...new Set(aliases)] }));
+    await this.change(tenantId, (settings) => ({ ...settings, providers }), false);
+    return this.providers(tenantId);
   }
 
   /** The tag keys of the line items in a range of periods, with the share of cost carrying each. */
@@ -283,7 +312,12 @@ export class AllocationService {
   private async change(tenantId: string, mutate: (settings: Settings) => Settings, rollups = true): Promise<void> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = await this.settings.current(tenantId);
-      const next = mutate({ tagKeys: current.tagKeys, dimensions: current.dimensions, splits: current.splits ?? [] });
+      const next = mutate({
+        tagKeys: current.tagKeys,
+        dimensions: current.dimensions,
+        splits: current.splits ?? [],
+        providers: current.providers ?? [],
+      });
       checkSplitsStillValid(next);
       const revision = current.revision + 1;
       if (rollups) await this.rollups.markAllStale(tenantId);

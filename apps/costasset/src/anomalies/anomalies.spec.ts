@@ -1,6 +1,7 @@
 import type { CostassetEnvironment } from '../costasset.environment';
 import type { PipelineStage } from 'mongoose';
 import { AllocationModel } from '../allocation/allocation-model';
+import { ProviderIdentity } from '../allocation/provider-identity';
 import type { CurrencyService } from '../currency/currency.service';
 import { keyedJobId } from '../jobs/jobs.service';
 import type { JobsService } from '../jobs/jobs.service';
@@ -58,7 +59,7 @@ function detector(data: (pipeline: PipelineStage[]) => DailyRow[], allocation = 
   const anomalies = new MemoryAnomalies();
   const notify = jest.fn().mockResolvedValue(2);
   const planner = {
-    view: jest.fn().mockResolvedValue({ rollupsReady: true, exclusion: {}, allocation }),
+    view: jest.fn().mockResolvedValue({ rollupsReady: true, exclusion: {}, allocation, providers: ProviderIdentity.NONE }),
     choose: jest.fn().mockResolvedValue({ source: 'rollup', rollupLevel: 'day' }),
     aggregate: jest.fn(async (_tenantId: string, _where: unknown, pipeline: PipelineStage[]) => data(pipeline)),
   };

@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import { AllocationModel } from '../allocation/allocation-model';
+import { ProviderIdentity } from '../allocation/provider-identity';
 import type { MessageBus } from '@lib/messaging';
 import type { CurrencyService } from '../currency/currency.service';
 import type { VisibilityService } from '../resource-groups/visibility.service';
@@ -62,7 +63,7 @@ class FakePlanner {
   source: CostSource = { source: 'rollup', rollupLevel: 'month' };
 
   async view(): Promise<CostView> {
-    return { rollupsReady: true, exclusion: {}, allocation: AllocationModel.EMPTY };
+    return { rollupsReady: true, exclusion: {}, allocation: AllocationModel.EMPTY, providers: ProviderIdentity.NONE };
   }
 
   async choose(_tenantId: string, filter: Doc, fields: readonly string[]): Promise<CostSource> {

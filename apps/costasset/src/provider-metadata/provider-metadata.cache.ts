@@ -18,6 +18,9 @@ const keyOf = (tenantId: string, providerName: string) => `${tenantId}\u0000${pr
  * run on any of them), so every write also publishes `costasset.providermetadata.changed` and
  * every instance, this one included, drops the tenant's snapshots when it arrives.
  */
+/** Compares provider names without regard to case (strength 2: letters and accents, not case). */
+const ANY_CASE = { locale: 'en', strength: 2 };
+
 @Injectable()
 export class ProviderMetadataCache extends ProviderMetadataLookup implements OnModuleInit {
   private readonly logger = new Logger(ProviderMetadataCache.name);
@@ -71,13 +74,14 @@ export class ProviderMetadataCache extends ProviderMetadataLookup implements OnM
     return this.cache.invalidatePrefix(`${tenantId}\u0000`);
   }
 
+  /** A provider's mappings, whatever the case its files write its name in (`aws` applies to `AWS` rows). */
   private async load(tenantId: string, providerName: string): Promise<ProviderMetadataSnapshot> {
     const [categories, locations] = await Promise.all([
-      this.categories.find(tenantId, { providerName }, {}, { _id: 0, assetType: 1, serviceCategory: 1 }),
+      this.categories.find(tenantId, { providerName }, { collation: ANY_CASE }, { _id: 0, assetType: 1, serviceCategory: 1 }),
       this.locations.find(
         tenantId,
         { providerName },
-        {},
+        { collation: ANY_CASE },
         { _id: 0, providerRegionCode: 1, ...Object.fromEntries(LOCATION_FIELDS.map((f) => [f, 1])) },
       ),
     ]);

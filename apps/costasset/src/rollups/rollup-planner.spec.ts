@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { AllocationModel } from '../allocation/allocation-model';
+import { ProviderIdentity } from '../allocation/provider-identity';
 import type { AllocationModels } from '../allocation/allocation-models';
 import type { PipelineStage } from 'mongoose';
 import { compileExpression } from '../expressions';
@@ -23,15 +24,16 @@ const MONTH = { source: 'rollup', rollupLevel: 'month' } as const;
 const DAY = { source: 'rollup', rollupLevel: 'day' } as const;
 
 const NO_ALLOCATION = { current: async () => AllocationModel.EMPTY } as unknown as AllocationModels;
-const READY: CostView = { rollupsReady: true, exclusion: {}, allocation: AllocationModel.EMPTY };
-const NOT_READY: CostView = { rollupsReady: false, exclusion: {}, allocation: AllocationModel.EMPTY };
+const READY: CostView = { rollupsReady: true, exclusion: {}, allocation: AllocationModel.EMPTY, providers: ProviderIdentity.NONE };
+const NOT_READY: CostView = { rollupsReady: false, exclusion: {}, allocation: AllocationModel.EMPTY, providers: ProviderIdentity.NONE };
 
 function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: [] }) {
   const rollupsService = {
     ready: jest.fn(async (_tenantId: string, _now?: Date, _hidden?: Promise<ReadonlySet<string>>) => ready),
+    providerSpellings: jest.fn(async () => []),
   };
   const importViews = { current: jest.fn(async () => view), exclusion: jest.fn(async () => ({ from: 'exclusion lookup' })) };
-  const level = (name: string) => ({ aggregate: jest.fn(async () => [{ from: name }]) });
+  const level = (name: string) => ({ aggregate: jest.fn(async () => [{ from: name }]), distinct: jest.fn(async () => []) });
   const daily = level('daily');
   const monthly = level('monthly');
   const lineItems = level('line-items');
@@ -121,7 +123,7 @@ describe('RollupPlanner.aggregate (one pipeline, the chosen collection)', () => 
   it('reads every level through the import view: its exclusion joins the leading $match', async () => {
     const { planner, daily, monthly, lineItems } = plannerWith(true);
     const exclusion = { $nor: [{ uploadRefId: 'importing' }] };
-    const view: CostView = { rollupsReady: true, exclusion, allocation: AllocationModel.EMPTY };
+    const view: CostView = { rollupsReady: true, exclusion, allocation: AllocationModel.EMPTY, providers: ProviderIdentity.NONE };
     const grouped: PipelineStage[] = [{ $match: { period: '202401' } }, { $group: { _id: null, n: { $sum: 1 } } }];
     for (const where of [MONTH, DAY, LINE_ITEMS]) await planner.aggregate('t1', where, grouped, view);
     const expected = [{ $match: { $and: [{ period: '202401' }, exclusion] } }, { $group: { _id: null, n: { $sum: 1 } } }];

@@ -3,6 +3,7 @@ import { Aggregator } from 'mingo';
 import type { PipelineStage } from 'mongoose';
 import { AllocationModel, UnknownDimensionError } from '../allocation/allocation-model';
 import { AllocationModels } from '../allocation/allocation-models';
+import { ProviderIdentity } from '../allocation/provider-identity';
 import { combineFilters, dimensionsRead } from '../expressions';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { exclusionOf, hiddenUploads, ImportViews } from './import-views';
@@ -19,6 +20,7 @@ import { CostRollupMonthlyRepository, CostRollupRepository } from './rollups.rep
 import { RollupsService } from './rollups.service';
 
 export type CostSourceName = 'rollup' | 'line-items';
+
 export type { RollupLevel } from './rollup-fields';
 
 /** Where one aggregation of cost runs: the line items, or the rollups of one level. */
@@ -52,6 +54,8 @@ export interface CostView {
   exclusion: Record<string, unknown>;
   /** The tenant's allocation settings (activated tag keys, virtual dimensions): what the rollups hold. */
   allocation: AllocationModel;
+  /** One name per provider: comparisons and groupings by `providerName` read canonical names. */
+  providers: ProviderIdentity;
 }
 
 /** A pipeline that reads only what the view shows: the exclusion joins its leading `$match` (one pass, the same indexes). */
@@ -99,7 +103,17 @@ export class RollupPlanner {
       ),
       this.allocation.current(tenantId),
     ]);
-    return { rollupsReady, exclusion: exclusionOf(hidden), allocation };
+    return { rollupsReady, exclusion: exclusionOf(hidden), allocation, providers: await this.providers(tenantId, allocation) };
+  }
+
+  /** The tenant's provider identity: its declared providers and the spellings its rollups hold. */
+  async providers(tenantId: string, allocation?: AllocationModel): Promise<ProviderIdentity> {
+    const [declared, names] = await Promise.all([
+      allocation ? Promise.resolve(allocation) : this.allocation.current(tenantId),
+      this.rollupsService.providerSpellings(tenantId),
+    ]).then(([model, spellings]) => [model.definitions.providers ?? [], spellings] as const);
+    if (declared.length === 0 && names.length < 2) return ProviderIdentity.NONE;
+    return new ProviderIdentity(declared, names);
   }
 
   /** For reads outside `aggregate` (lists, exports, lookups of line items): the import view's filter alone. */
@@ -113,8 +127,12 @@ export class RollupPlanner {
    * do not store dimensions). Throws UnknownDimensionError for a dimension the tenant lacks.
    */
   async lineItemFilter(tenantId: string, filter: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const [exclusion, expanded] = await Promise.all([this.importViews.exclusion(tenantId), this.expandDimensions(tenantId, filter)]);
-    return combineFilters(expanded, exclusion);
+    const [exclusion, expanded, providers] = await Promise.all([
+      this.importViews.exclusion(tenantId),
+      this.expandDimensions(tenantId, filter),
+      this.providers(tenantId),
+    ]);
+    return combineFilters(providers.merges ? (providers.filter(expanded) as Record<string, unknown>) : expanded, exclusion);
   }
 
   /** A filter with its virtual-dimension conditions replaced by the rules behind them (for documents that store none). */
@@ -137,8 +155,11 @@ export class RollupPlanner {
   }
 
   /** Runs the pipeline where `choose` said, over what the import view shows (`view`, or looked up now). */
-  async aggregate<R>(tenantId: string, where: CostSource, pipeline: PipelineStage[], view?: CostView): Promise<R[]> {
-    const exclusion = view ? view.exclusion : await this.exclusion(tenantId);
+  async aggregate<R>(tenantId: string, where: CostSource, stages: PipelineStage[], view?: CostView): Promise<R[]> {
+    const [exclusion, providers] = view
+      ? [view.exclusion, view.providers]
+      : await Promise.all([this.exclusion(tenantId), this.providers(tenantId)]);
+    const pipeline = providers.pipeline(stages);
     if (where.transient) return this.transientAggregate<R>(tenantId, pipeline, exclusion, view?.allocation);
     if (where.source === 'line-items' && where.dimensions?.length) {
       const allocation = view ? view.allocation : await this.allocation.current(tenantId);

@@ -15,6 +15,8 @@ const REFRESH_LEASE_MS = 15 * 60_000;
 /** A stale mark older than this, with nobody refreshing, is left over by a crash: the next query repairs it. */
 export const REPAIR_AFTER_MS = 30 * 60_000;
 const INSERT_BATCH = 5_000;
+/** How long the spellings of provider names a tenant's rollups hold are reused (`providerSpellings`). */
+const PROVIDER_SPELLINGS_MS = 30_000;
 /** The earliest date BSON holds: `$gt` it matches every date and nothing else (a stale mark; null is none). */
 const EARLIEST_DATE = new Date(-8.64e15);
 const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
@@ -30,6 +32,7 @@ const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
 export class RollupsService {
   private readonly logger = new Logger(RollupsService.name);
   private readonly running = new Map<string, Promise<void>>();
+  private readonly spellings = new Map<string, { names: Promise<string[]>; until: number }>();
 
   constructor(
     private readonly lineItems: CostLineItemRepository,
@@ -47,6 +50,20 @@ export class RollupsService {
       'bulk',
     );
     return rows.map((row) => row._id).filter((id): id is string => typeof id === 'string');
+  }
+
+  /**
+   * The spellings of provider names the tenant's monthly rollups hold (a distinct), kept for
+   * PROVIDER_SPELLINGS_MS and dropped when this instance stores rollups (another instance's new
+   * spelling is seen that much later at most).
+   */
+  providerSpellings(tenantId: string, now = Date.now()): Promise<string[]> {
+    const known = this.spellings.get(tenantId);
+    if (known && known.until >= now) return known.names;
+    const names = this.monthly.distinct<string>(tenantId, 'providerName').then((found) => found.filter((name) => typeof name === 'string'));
+    this.spellings.set(tenantId, { names, until: now + PROVIDER_SPELLINGS_MS });
+    names.catch(() => this.spellings.delete(tenantId));
+    return names;
   }
 
   /** Before changing the line items of these uploads. */
@@ -255,6 +272,7 @@ export class RollupsService {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
     }
+    this.spellings.delete(tenantId);
     if (await this.keys.settle(tenantId, uploadRefId, generation)) return true;
     await this.keys.unlock(tenantId, uploadRefId);
     return false;

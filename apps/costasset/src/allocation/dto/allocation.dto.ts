@@ -413,3 +413,37 @@ export class ShowbackResponse {
   @ApiProperty({ enum: ['rollup', 'line-items'] })
   source: 'rollup' | 'line-items';
 }
+
+export class DeclaredProviderDto {
+  /**
+   * The name queries show
+   * @example "aws"
+   */
+  @IsSafeText(100)
+  name: string;
+
+  /**
+   * Other names files give it (compared without regard to case)
+   * @example ["Amazon Web Services", "AWS"]
+   */
+  @ApiProperty({ type: [String], maxItems: 50 })
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsSafeText(100, { each: true })
+  aliases: string[];
+}
+
+export class ProvidersRequest {
+  @ApiProperty({ type: [DeclaredProviderDto], maxItems: 100 })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => DeclaredProviderDto)
+  providers: DeclaredProviderDto[];
+}
+
+export class ProvidersResponse {
+  @ApiProperty({ type: [DeclaredProviderDto] })
+  providers: DeclaredProviderDto[];
+  revision: number;
+}

@@ -45,6 +45,8 @@ export interface AllocationSettings {
   dimensions: StoredDimension[];
   /** The shared-cost split rules, in the order they run. */
   splits?: StoredSplit[];
+  /** Declared providers: one name for the spellings and aliases files give a provider. */
+  providers?: Array<{ name: string; aliases: string[] }>;
 }
 
 const TagKeySchema = new Schema<StoredTagKey>(
@@ -81,6 +83,7 @@ export const AllocationSettingsSchema = new Schema<AllocationSettings>(
     revision: { type: Number, default: 0 },
     rollupRevision: Number,
     splits: { type: [SplitSchema], default: [] },
+    providers: { type: [new Schema({ name: String, aliases: [String] }, { _id: false })], default: [] },
     tagKeys: { type: [TagKeySchema], default: [] },
     dimensions: { type: [DimensionSchema], default: [] },
   },
