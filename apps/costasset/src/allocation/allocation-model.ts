@@ -1,6 +1,5 @@
 import { ProblemException } from '@lib/core';
 import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter, filterFields } from '../expressions';
-import { filterToExpression } from './filter-expression';
 import type { DeclaredProvider } from './provider-identity';
 
 /** An activated tag key: `group` null activates the key in any group. */
@@ -50,10 +49,11 @@ const DIMENSION_PREFIX = `${DIMENSIONS_FIELD}.`;
 
 /**
  * A tenant's allocation settings compiled once (docs/allocation.md): which tags a rollup row keeps
- * (those of activated keys) and the value of every virtual dimension, computed three ways that
- * agree: on one document in memory (`classify`, while a load writes), as aggregation expressions
- * (`rollupGroupFields`, `dimensionsStage`, when rollups are recomputed or line items grouped), and
- * as a plain filter over line items (`expandDimensions`, for reads that do not aggregate).
+ * (those of activated keys) and the value of every virtual dimension, computed two ways that agree:
+ * on a document in memory (`classify`: a line item while a load writes, a group of line items when
+ * rollups are recomputed or made for a query), and as a plain filter over line items
+ * (`expandDimensions`, for reads the rollups cannot answer). Rules are never evaluated by the
+ * database, once per line item.
  */
 export class AllocationModel {
   static readonly EMPTY = new AllocationModel({ revision: 0, tagKeys: [], dimensions: [] });
@@ -135,35 +135,6 @@ export class AllocationModel {
     return valueOf(this.dimension(name), doc);
   }
 
-  /** The `$group` `_id` fields that `classify` computes, as aggregation expressions over line items. */
-  rollupGroupFields(): Record<string, unknown> {
-    const fields: Record<string, unknown> = {};
-    if (this.hasTagKeys) {
-      const active = [
-        ...[...this.anyGroupKeys].map((key) => ({ $eq: ['$$tag.key', { $literal: key }] })),
-        ...this.definitions.tagKeys
-          .filter((entry) => entry.group !== null)
-          .map((entry) => ({
-            $and: [{ $eq: ['$$tag.group', { $literal: entry.group }] }, { $eq: ['$$tag.key', { $literal: entry.key }] }],
-          })),
-      ];
-      fields.tags = {
-        $map: {
-          input: { $filter: { input: { $cond: [{ $isArray: ['$tags'] }, '$tags', []] }, as: 'tag', cond: { $or: active } } },
-          as: 'tag',
-          in: { group: '$$tag.group', key: '$$tag.key', value: '$$tag.value' },
-        },
-      };
-    }
-    if (this.compiled.size > 0) fields.dimensions = this.dimensionsExpression(this.dimensionNames);
-    return fields;
-  }
-
-  /** An `$addFields` stage giving line items the `dimensions` they are read by (the line-item path of the planner). */
-  dimensionsStage(names: readonly string[]): Record<string, unknown> {
-    return { $addFields: { dimensions: this.dimensionsExpression(names) } };
-  }
-
   /**
    * A filter over line items with every `dimensions.<name>` condition replaced by the rules behind
    * it: `== v` is "a rule giving v matches and no rule before it does" (or "no rule matches" when v
@@ -191,18 +162,6 @@ export class AllocationModel {
       throw new Error(`a dimension condition cannot use ${operator}`);
     });
     return combineFilters(...terms);
-  }
-
-  private dimensionsExpression(names: readonly string[]): Record<string, unknown> {
-    return Object.fromEntries(
-      names.map((name) => {
-        const dimension = this.dimension(name);
-        const fallback = { $literal: dimension.defaultValue };
-        if (dimension.rules.length === 0) return [name, fallback];
-        const branches = dimension.rules.map((rule) => ({ case: filterToExpression(rule.filter), then: { $literal: rule.value } }));
-        return [name, { $switch: { branches, default: fallback } }];
-      }),
-    );
   }
 
   private dimension(name: string): CompiledDimension {

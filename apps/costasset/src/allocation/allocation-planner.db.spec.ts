@@ -7,13 +7,21 @@ import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/schemas/cost-line-item.schema';
 import { ImportViewRepository, ImportViews } from '../rollups/import-views';
 import { answeredFrom, CostSource, RollupPlanner } from '../rollups/rollup-planner';
-import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from '../rollups/rollups.repository';
+import {
+  CostRollupAllocationRepository,
+  CostRollupMonthlyRepository,
+  CostRollupRepository,
+  RollupKeyRepository,
+} from '../rollups/rollups.repository';
 import { RollupsService } from '../rollups/rollups.service';
 import { COST_IMPORT_VIEW, CostImportView, CostImportViewSchema } from '../rollups/schemas/cost-import-view.schema';
 import {
   COST_ROLLUP,
+  COST_ROLLUP_ALLOCATION,
   COST_ROLLUP_MONTHLY,
   CostRollup,
+  CostRollupAllocation,
+  CostRollupAllocationSchema,
   CostRollupMonthly,
   CostRollupMonthlySchema,
   CostRollupSchema,
@@ -71,19 +79,21 @@ describe('the planner on allocation dimensions, against a database', () => {
       model<CostLineItem>(COST_LINE_ITEM, CostLineItemSchema),
       model<CostRollup>(COST_ROLLUP, CostRollupSchema),
       model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
+      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
       model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
       model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
     ];
     await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, keyModel, viewModel] = models;
+    const [costModel, dailyModel, monthlyModel, allocationModel, keyModel, viewModel] = models;
     lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
     const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
     const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
+    const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
     const keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
     const models_ = { current: async () => allocation } as unknown as AllocationModels;
-    rollups = new RollupsService(lineItems, daily, monthly, keys, models_);
+    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, keys, models_);
     const importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, lineItems, models_);
+    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, lineItems, models_);
   }, 60_000);
 
   afterAll(async () => {
@@ -144,12 +154,14 @@ describe('the planner on allocation dimensions, against a database', () => {
               .sort(([a], [b]) => a.localeCompare(b)),
           );
         };
-        const cases: Array<[string[], Record<string, unknown>]> = [
-          [['dimension:team'], {}],
-          [['dimension:team', 'tag:team:owner'], { 'dimensions.team': { $ne: 'y' } }],
-          [['serviceName'], { $or: [{ 'dimensions.team': { $eq: 'x' } }, { providerName: { $eq: 'aws' } }] }],
+        // the allocation rows of one field answer the first two; the monthly rows the others
+        const cases: Array<[string[], Record<string, unknown>, string | undefined]> = [
+          [['dimension:team'], {}, 'dimension:team'],
+          [['tag:team:owner'], { providerName: { $eq: 'aws' } }, 'tag:team:owner'],
+          [['dimension:team', 'tag:team:owner'], { 'dimensions.team': { $ne: 'y' } }, undefined],
+          [['serviceName'], { $or: [{ 'dimensions.team': { $eq: 'x' } }, { providerName: { $eq: 'aws' } }] }, undefined],
         ];
-        for (const [groupBy, match] of cases) {
+        for (const [groupBy, match, narrow] of cases) {
           const reads = [
             ...groupBy.map((entry) =>
               entry.startsWith('dimension:') ? `dimensions.${entry.slice(10)}` : entry.startsWith('tag:') ? 'tags["team","owner"]' : entry,
@@ -158,11 +170,13 @@ describe('the planner on allocation dimensions, against a database', () => {
             'period',
           ];
           const fromRollups = await planner.choose(TENANT, match, reads);
-          expect(fromRollups.source).toBe('rollup');
+          expect(fromRollups).toMatchObject({ source: 'rollup', rollupLevel: 'month' });
+          expect(fromRollups.narrow).toBe(narrow);
           const expected = await answer(groupBy, match, fromRollups);
           await rollups.markAllStale(TENANT);
           const transient = await planner.choose(TENANT, match, reads);
-          expect(transient).toMatchObject({ transient: true });
+          const readsDimension = groupBy.some((entry) => entry.startsWith('dimension:')) || JSON.stringify(match).includes('dimensions.');
+          expect(transient).toMatchObject(readsDimension ? { transient: true } : { source: 'line-items' });
           expect(answeredFrom(transient)).toBe('line-items');
           const viaTransient = await answer(groupBy, match, transient);
           const viaLineItems = await answer(groupBy, match, { source: 'line-items', rollupLevel: null, dimensions: ['team'] });

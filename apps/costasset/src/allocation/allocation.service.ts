@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
 import type { Principal } from '@lib/auth';
 import { ProblemException } from '@lib/core';
-import { compileExpression, dimensionsRead, ExpressionError } from '../expressions';
+import { compileExpression, dimensionsRead, evaluateFilter, ExpressionError } from '../expressions';
 import { JOB_TYPES } from '../jobs/job-types';
 import { JobsService, keyedJobId } from '../jobs/jobs.service';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
@@ -32,7 +32,6 @@ import {
   TagKeyRequest,
   UpdateDimensionRequest,
 } from './dto/allocation.dto';
-import { filterToExpression } from './filter-expression';
 import type { AllocationSettings, StoredDimension, StoredSplit } from './schemas/allocation-settings.schema';
 import { compileSplits } from './split-rules';
 
@@ -274,15 +273,29 @@ export class AllocationService {
     const defaultValue = body.defaultValue ?? DEFAULT_UNALLOCATED;
     const { from, to } = await this.range(tenantId, body);
     const exclusion = await this.planner.exclusion(tenantId);
-    const ruleIndex =
-      filters.length === 0
-        ? -1
-        : { $switch: { branches: filters.map((filter, index) => ({ case: filterToExpression(filter), then: index })), default: -1 } };
-    const rows = await this.lineItems.aggregate<{ _id: number; cost: number; lineItems: number }>(tenantId, [
-      { $match: { $and: [{ period: { $gte: from, $lte: to } }, exclusion] } },
-      { $group: { _id: ruleIndex, cost: { $sum: '$cost' }, lineItems: { $sum: 1 } } },
-    ] as PipelineStage[]);
-    const share = (index: number) => rows.find((row) => row._id === index) ?? { cost: 0, lineItems: 0 };
+    // the database groups by what the rules read (fields and raw tags), the rules run here once per group
+    const fields = [
+      ...new AllocationModel({ revision: 0, tagKeys: [], dimensions: [{ name: 'preview', rules: body.rules, defaultValue }] }).ruleFields(),
+    ];
+    const id: Record<string, unknown> = { tags: '$tags' };
+    for (const field of fields) id[field] = `$${field}`;
+    const groups = await this.lineItems.aggregate<{ _id: Record<string, unknown>; cost: number; lineItems: number }>(
+      tenantId,
+      [
+        { $match: { $and: [{ period: { $gte: from, $lte: to } }, exclusion] } },
+        { $group: { _id: id, cost: { $sum: '$cost' }, lineItems: { $sum: 1 } } },
+      ] as PipelineStage[],
+      'bulk',
+    );
+    const rows = new Map<number, { _id: number; cost: number; lineItems: number }>();
+    for (const group of groups) {
+      const index = filters.findIndex((filter) => evaluateFilter(filter, group._id) === true);
+      const row = rows.get(index) ?? { _id: index, cost: 0, lineItems: 0 };
+      row.cost += group.cost;
+      row.lineItems += group.lineItems;
+      rows.set(index, row);
+    }
+    const share = (index: number) => rows.get(index) ?? { cost: 0, lineItems: 0 };
     const rules = body.rules.map((rule, index) => ({
       rule: index,
       value: rule.value,
@@ -297,7 +310,7 @@ export class AllocationService {
       value.lineItems += entry.lineItems;
       values.set(entry.value, value);
     }
-    const total = rows.reduce((sum, row) => ({ cost: sum.cost + row.cost, lineItems: sum.lineItems + row.lineItems }), {
+    const total = [...rows.values()].reduce((sum, row) => ({ cost: sum.cost + row.cost, lineItems: sum.lineItems + row.lineItems }), {
       cost: 0,
       lineItems: 0,
     });

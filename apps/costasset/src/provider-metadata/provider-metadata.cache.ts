@@ -18,9 +18,6 @@ const keyOf = (tenantId: string, providerName: string) => `${tenantId}\u0000${pr
  * run on any of them), so every write also publishes `costasset.providermetadata.changed` and
  * every instance, this one included, drops the tenant's snapshots when it arrives.
  */
-/** Compares provider names without regard to case (strength 2: letters and accents, not case). */
-const ANY_CASE = { locale: 'en', strength: 2 };
-
 @Injectable()
 export class ProviderMetadataCache extends ProviderMetadataLookup implements OnModuleInit {
   private readonly logger = new Logger(ProviderMetadataCache.name);
@@ -74,17 +71,28 @@ export class ProviderMetadataCache extends ProviderMetadataLookup implements OnM
     return this.cache.invalidatePrefix(`${tenantId}\u0000`);
   }
 
-  /** A provider's mappings, whatever the case its files write its name in (`aws` applies to `AWS` rows). */
+  /**
+   * A provider's mappings, whatever the case its files write its name in (`aws` applies to `AWS`
+   * rows; a mapping written in the file's own spelling wins). The tenant's mappings are read on the
+   * tenant index and matched here: a case-insensitive query would need an index of its own.
+   */
   private async load(tenantId: string, providerName: string): Promise<ProviderMetadataSnapshot> {
-    const [categories, locations] = await Promise.all([
-      this.categories.find(tenantId, { providerName }, { collation: ANY_CASE }, { _id: 0, assetType: 1, serviceCategory: 1 }),
+    const same = (name: string) => name.toLowerCase() === providerName.toLowerCase();
+    const exactLast = <T extends { providerName: string }>(records: T[]) =>
+      records
+        .filter((record) => same(record.providerName))
+        .sort((a, b) => Number(a.providerName === providerName) - Number(b.providerName === providerName));
+    const [allCategories, allLocations] = await Promise.all([
+      this.categories.find(tenantId, {}, {}, { _id: 0, providerName: 1, assetType: 1, serviceCategory: 1 }),
       this.locations.find(
         tenantId,
-        { providerName },
-        { collation: ANY_CASE },
-        { _id: 0, providerRegionCode: 1, ...Object.fromEntries(LOCATION_FIELDS.map((f) => [f, 1])) },
+        {},
+        {},
+        { _id: 0, providerName: 1, providerRegionCode: 1, ...Object.fromEntries(LOCATION_FIELDS.map((f) => [f, 1])) },
       ),
     ]);
+    const categories = exactLast(allCategories);
+    const locations = exactLast(allLocations);
     const locationsByRegion = new Map<string, LocationMapping>();
     for (const record of locations) {
       const mapping: LocationMapping = { providerName, providerRegionCode: record.providerRegionCode };

@@ -7,13 +7,21 @@ import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/schemas/cost-line-item.schema';
 import { hiddenUploads, ImportViewRepository, ImportViews } from './import-views';
 import { CostSource, LINE_ITEMS, RollupPlanner } from './rollup-planner';
-import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import {
+  CostRollupAllocationRepository,
+  CostRollupMonthlyRepository,
+  CostRollupRepository,
+  RollupKeyRepository,
+} from './rollups.repository';
 import { RollupsService } from './rollups.service';
 import { COST_IMPORT_VIEW, CostImportView, CostImportViewSchema } from './schemas/cost-import-view.schema';
 import {
   COST_ROLLUP,
+  COST_ROLLUP_ALLOCATION,
   COST_ROLLUP_MONTHLY,
   CostRollup,
+  CostRollupAllocation,
+  CostRollupAllocationSchema,
   CostRollupMonthly,
   CostRollupMonthlySchema,
   CostRollupSchema,
@@ -71,18 +79,20 @@ describe('ImportViews against a database: a concurrent reader of a re-import', (
       model<CostLineItem>(COST_LINE_ITEM, CostLineItemSchema),
       model<CostRollup>(COST_ROLLUP, CostRollupSchema),
       model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
+      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
       model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
       model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
     ];
     await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, keyModel, viewModel] = models;
+    const [costModel, dailyModel, monthlyModel, allocationModel, keyModel, viewModel] = models;
     lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
     const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
     const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
+    const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
     keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
-    rollups = new RollupsService(lineItems, daily, monthly, keys, NO_ALLOCATION);
+    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, keys, NO_ALLOCATION);
     importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, lineItems, NO_ALLOCATION);
+    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, lineItems, NO_ALLOCATION);
   }, 60_000);
 
   afterAll(async () => {

@@ -2,7 +2,14 @@ import type { PipelineStage } from 'mongoose';
 import { filterFields } from '../expressions';
 import { AllocationModel } from '../allocation/allocation-model';
 import type { RolledUpTag } from '../allocation/allocation-model';
-import { CostRollup, CostRollupMonthly, ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
+import {
+  ALLOCATION_ROW_DIMENSIONS,
+  CostRollup,
+  CostRollupAllocation,
+  CostRollupMonthly,
+  ROLLUP_AMOUNTS,
+  ROLLUP_DIMENSIONS,
+} from './schemas/cost-rollup.schema';
 
 /** Every line-item field a query may touch and still be answered from rollups. */
 export const ROLLED_UP_FIELDS: ReadonlySet<string> = new Set<string>([...ROLLUP_DIMENSIONS, ...ROLLUP_AMOUNTS, 'chargePeriodStart']);
@@ -104,6 +111,48 @@ export function rollupGroupsPipeline(match: Record<string, unknown>, withTags: b
     { $group: { _id: byStart, ...sums, lineItems: { $sum: 1 } } },
     { $group: { _id: byDay, ...sums, lineItems: { $sum: '$lineItems' } } },
   ] as PipelineStage[];
+}
+
+/** The allocation fields rows are kept for: every dimension, and every activated key of one group. */
+export function allocationFields(allocation: AllocationModel): string[] {
+  return [
+    ...allocation.dimensionNames.map((name) => `dimension:${name}`),
+    ...allocation.definitions.tagKeys.filter((entry) => entry.group !== null).map((entry) => `tag:${entry.group}:${entry.key}`),
+  ];
+}
+
+/**
+ * The allocation rows (CostRollupAllocation) of an upload's monthly groups: per allocation field,
+ * the groups summed by ALLOCATION_ROW_DIMENSIONS and the field's value.
+ */
+export function allocationRows(
+  uploadRefId: string,
+  monthly: readonly RollupGroup[],
+  allocation: AllocationModel,
+): Omit<CostRollupAllocation, 'tenantId'>[] {
+  const rows: Omit<CostRollupAllocation, 'tenantId'>[] = [];
+  for (const field of allocationFields(allocation)) {
+    const dimension = field.startsWith('dimension:') ? field.slice('dimension:'.length) : undefined;
+    const [, group, key] = dimension === undefined ? (/^tag:([^:]+):(.+)$/s.exec(field) ?? []) : [];
+    const sums = new Map<string, { id: Record<string, unknown>; lineItems: number; amounts: Record<string, number> }>();
+    for (const entry of monthly) {
+      const id: Record<string, unknown> = {};
+      for (const name of ALLOCATION_ROW_DIMENSIONS) if (name in entry._id) id[name] = entry._id[name];
+      if (dimension !== undefined) id.dimensions = { [dimension]: entry._id.dimensions?.[dimension] ?? null };
+      else {
+        const tag = entry._id.tags?.find((one) => one.group === group && one.key === key);
+        id.tags = tag ? [{ group: tag.group, key: tag.key, value: tag.value }] : [];
+      }
+      const keyOf = JSON.stringify(id);
+      let sum = sums.get(keyOf);
+      if (!sum) sums.set(keyOf, (sum = { id, lineItems: 0, amounts: Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, 0])) }));
+      sum.lineItems += entry.lineItems;
+      for (const name of ROLLUP_AMOUNTS) if (typeof entry[name] === 'number') sum.amounts[name] += entry[name];
+    }
+    for (const { id, lineItems, amounts } of sums.values())
+      rows.push({ uploadRefId, field, ...id, ...amounts, lineItems } as unknown as Omit<CostRollupAllocation, 'tenantId'>);
+  }
+  return rows;
 }
 
 /**

@@ -10,7 +10,12 @@ import { RollupAccumulator } from './rollup-accumulator';
 import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow } from './rollup-fields';
 import type { ImportView, ImportViews } from './import-views';
 import { CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
-import type { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import type {
+  CostRollupAllocationRepository,
+  CostRollupMonthlyRepository,
+  CostRollupRepository,
+  RollupKeyRepository,
+} from './rollups.repository';
 import { REPAIR_AFTER_MS, RollupsService } from './rollups.service';
 import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
 
@@ -42,6 +47,7 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
     importViews as unknown as ImportViews,
     daily as unknown as CostRollupRepository,
     monthly as unknown as CostRollupMonthlyRepository,
+    level('allocation') as unknown as CostRollupAllocationRepository,
     lineItems as unknown as CostLineItemRepository,
     NO_ALLOCATION,
   );
@@ -342,6 +348,7 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
     lineItems as unknown as CostLineItemRepository,
     daily as unknown as CostRollupRepository,
     monthly as unknown as CostRollupMonthlyRepository,
+    stored('allocation') as unknown as CostRollupAllocationRepository,
     keys as unknown as RollupKeyRepository,
     NO_ALLOCATION,
   );

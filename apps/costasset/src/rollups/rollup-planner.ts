@@ -9,14 +9,18 @@ import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { exclusionOf, hiddenUploads, ImportViews } from './import-views';
 import {
   allocatedGroups,
+  allocationFields,
+  filterFields,
   RollupGroup,
   rollupCanAnswer,
   rollupGroupsPipeline,
   rollupLevelFor,
   RollupLevel,
   rollupRow,
+  tagKeysOf,
 } from './rollup-fields';
-import { CostRollupMonthlyRepository, CostRollupRepository } from './rollups.repository';
+import { ALLOCATION_ROW_DIMENSIONS, ROLLUP_AMOUNTS } from './schemas/cost-rollup.schema';
+import { CostRollupAllocationRepository, CostRollupMonthlyRepository, CostRollupRepository } from './rollups.repository';
 import { RollupsService } from './rollups.service';
 
 export type CostSourceName = 'rollup' | 'line-items';
@@ -28,8 +32,10 @@ export interface CostSource {
   source: CostSourceName;
   /** `day` or `month` over the rollups, null over the line items. */
   rollupLevel: RollupLevel | null;
-  /** Over the line items: the virtual dimensions the query reads, computed for each line item first. */
+  /** Over the line items: the virtual dimensions the query groups by, computed for each selected line item. */
   dimensions?: string[];
+  /** Over the monthly level: its allocation rows of this one field (`dimension:<name>`, `tag:<group>:<key>`). */
+  narrow?: string;
   /**
    * Daily rollup rows computed for this query from the line items it selects (the rollups being
    * stale): pipelines are written for rollups (`source: 'rollup'`), answers say `line-items`.
@@ -83,6 +89,7 @@ export class RollupPlanner {
     private readonly importViews: ImportViews,
     private readonly daily: CostRollupRepository,
     private readonly monthly: CostRollupMonthlyRepository,
+    private readonly allocationRows: CostRollupAllocationRepository,
     private readonly lineItems: CostLineItemRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -147,9 +154,14 @@ export class RollupPlanner {
     const dimensions = dimensionsRead(filter);
     for (const field of readFields) if (field.startsWith('dimensions.')) dimensions.add(field.slice('dimensions.'.length));
     for (const name of dimensions) if (!allocation.hasDimension(name)) throw new UnknownDimensionError(name);
-    const lineItems = dimensions.size > 0 ? { ...LINE_ITEMS, dimensions: [...dimensions] } : LINE_ITEMS;
-    if (!rollupCanAnswer(filter, readFields, allocation)) return lineItems;
-    if ((view ?? (await this.view(tenantId))).rollupsReady) return { source: 'rollup', rollupLevel: rollupLevelFor(filter, readFields) };
+    const grouped = readFields.filter((field) => field.startsWith('dimensions.')).map((field) => field.slice('dimensions.'.length));
+    if (!rollupCanAnswer(filter, readFields, allocation)) return grouped.length > 0 ? { ...LINE_ITEMS, dimensions: grouped } : LINE_ITEMS;
+    const current = view ?? (await this.view(tenantId));
+    if (current.rollupsReady) {
+      const rollupLevel = rollupLevelFor(filter, readFields);
+      const narrow = rollupLevel === 'month' ? narrowField(filter, readFields, allocation, current.exclusion) : undefined;
+      return narrow ? { source: 'rollup', rollupLevel, narrow } : { source: 'rollup', rollupLevel };
+    }
     // reading a dimension while rollups are stale: rollup rows of the selected line items, made now
     return dimensions.size > 0 ? { source: 'rollup', rollupLevel: 'day', transient: true } : LINE_ITEMS;
   }
@@ -161,10 +173,12 @@ export class RollupPlanner {
       : await Promise.all([this.exclusion(tenantId), this.providers(tenantId)]);
     const pipeline = providers.pipeline(stages);
     if (where.transient) return this.transientAggregate<R>(tenantId, pipeline, exclusion, view?.allocation);
-    if (where.source === 'line-items' && where.dimensions?.length) {
+    if (where.source === 'line-items' && dimensionsRead(conjunctsOf(pipeline).match).size + (where.dimensions?.length ?? 0) > 0) {
       const allocation = view ? view.allocation : await this.allocation.current(tenantId);
-      return this.lineItems.aggregate<R>(tenantId, withDimensions(pipeline, exclusion, allocation, where.dimensions));
+      return this.lineItemsWithDimensions<R>(tenantId, pipeline, exclusion, allocation, where.dimensions ?? []);
     }
+    if (where.narrow)
+      return this.allocationRows.aggregate<R>(tenantId, excluding(pipeline, combineFilters({ field: where.narrow }, exclusion)));
     const scoped = excluding(pipeline, exclusion);
     if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
     return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, scoped) : this.daily.aggregate<R>(tenantId, scoped);
@@ -193,6 +207,59 @@ export class RollupPlanner {
     const rows = allocatedGroups(groups, allocation).map((group) => rollupRow('', group));
     return new Aggregator(pipeline as never[]).run(rows) as R[];
   }
+
+  /**
+   * A pipeline over line items that reads dimensions (a query the rollups cannot answer): its
+   * conditions on dimensions are replaced by the rules behind them, so the database selects the
+   * line items; when it also groups by a dimension (`grouped`), the selected line items get their
+   * values here and the pipeline runs over them in memory.
+   */
+  private async lineItemsWithDimensions<R>(
+    tenantId: string,
+    pipeline: PipelineStage[],
+    exclusion: Record<string, unknown>,
+    allocation: AllocationModel,
+    grouped: readonly string[],
+  ): Promise<R[]> {
+    const { match } = conjunctsOf(pipeline);
+    const selection = combineFilters(allocation.expandDimensions(match ?? {}), exclusion);
+    if (grouped.length === 0) return this.lineItems.aggregate<R>(tenantId, [{ $match: selection }, ...pipeline.slice(match ? 1 : 0)]);
+    const docs = await this.lineItems.aggregate<Record<string, unknown>>(tenantId, [{ $match: selection }], 'bulk');
+    for (const doc of docs) doc.dimensions = allocation.classify(doc).dimensions;
+    return new Aggregator(pipeline.slice(match ? 1 : 0) as never[]).run(docs) as R[];
+  }
+}
+
+/** What allocation rows keep besides their field; amounts may be summed. */
+const NARROW_FIELDS: ReadonlySet<string> = new Set<string>([...ALLOCATION_ROW_DIMENSIONS, ...ROLLUP_AMOUNTS]);
+/** What the import view's exclusion may read for allocation rows to apply it (whole uploads, scopes without accounts). */
+const NARROW_EXCLUSION: ReadonlySet<string> = new Set(['uploadRefId', 'providerName', 'billingPeriod']);
+
+/**
+ * The one allocation field a monthly query reads, when its allocation rows can answer it: it
+ * compares and groups by that field and ALLOCATION_ROW_DIMENSIONS only, and the import view hides
+ * no scope by billing account.
+ */
+function narrowField(
+  filter: Record<string, unknown>,
+  readFields: readonly string[],
+  allocation: AllocationModel,
+  exclusion: Record<string, unknown>,
+): string | undefined {
+  if (![...filterFields(exclusion)].every((field) => NARROW_EXCLUSION.has(field))) return undefined;
+  const fields = new Set<string>();
+  for (const field of [...filterFields(filter), ...readFields]) {
+    if (NARROW_FIELDS.has(field)) continue;
+    if (field.startsWith('dimensions.')) fields.add(`dimension:${field.slice('dimensions.'.length)}`);
+    else if (field.startsWith('tags[')) {
+      const [group, key] = JSON.parse(field.slice('tags'.length)) as [string, string];
+      fields.add(`tag:${group}:${key}`);
+    } else if (field === 'tags') {
+      for (const { group, key } of tagKeysOf(filter) ?? [{ group: '', key: '' }]) fields.add(`tag:${group}:${key}`);
+    } else return undefined;
+  }
+  const [field] = fields;
+  return fields.size === 1 && allocationFields(allocation).includes(field) ? field : undefined;
 }
 
 /** The conjuncts of a leading `$match` (the whole filter when it is not an `$and`). */
@@ -202,32 +269,6 @@ function conjunctsOf(pipeline: PipelineStage[]): { match?: Record<string, unknow
   if (!match) return { conjuncts: [] };
   const single = Array.isArray(match.$and) && Object.keys(match).length === 1;
   return { match, conjuncts: single ? (match.$and as Record<string, unknown>[]) : [match] };
-}
-
-/**
- * A pipeline over line items that reads virtual dimensions: the exclusion and the conditions that
- * read no dimension first (on the indexes), then each line item's dimensions, then the whole
- * leading `$match` and the rest.
- */
-function withDimensions(
-  pipeline: PipelineStage[],
-  exclusion: Record<string, unknown>,
-  allocation: AllocationModel,
-  dimensions: string[],
-): PipelineStage[] {
-  const [first, ...rest] = pipeline;
-  const match = first && '$match' in first ? (first.$match as Record<string, unknown>) : undefined;
-  const conjuncts = match
-    ? Array.isArray(match.$and) && Object.keys(match).length === 1
-      ? (match.$and as Record<string, unknown>[])
-      : [match]
-    : [];
-  const plain = conjuncts.filter((part) => dimensionsRead(part).size === 0);
-  return [
-    { $match: combineFilters(...plain, exclusion) },
-    allocation.dimensionsStage(dimensions),
-    ...(match ? [{ $match: match }, ...rest] : pipeline),
-  ] as PipelineStage[];
 }
 
 /** What an answer says it was read from: a transient source's rows were made from the line items. */

@@ -4,11 +4,18 @@ import { AllocationStoreModule } from '../allocation/allocation-store.module';
 import { LineItemStoreModule } from '../line-items/line-item-store.module';
 import { ImportViewRepository, ImportViews } from './import-views';
 import { RollupPlanner } from './rollup-planner';
-import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import {
+  CostRollupAllocationRepository,
+  CostRollupMonthlyRepository,
+  CostRollupRepository,
+  RollupKeyRepository,
+} from './rollups.repository';
 import { RollupsService } from './rollups.service';
 import {
   COST_ROLLUP,
+  COST_ROLLUP_ALLOCATION,
   COST_ROLLUP_MONTHLY,
+  CostRollupAllocationSchema,
   CostRollupMonthlySchema,
   CostRollupSchema,
   ROLLUP_KEY,
@@ -21,6 +28,7 @@ import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-vi
     MongooseModule.forFeature([
       { name: COST_ROLLUP, schema: CostRollupSchema },
       { name: COST_ROLLUP_MONTHLY, schema: CostRollupMonthlySchema },
+      { name: COST_ROLLUP_ALLOCATION, schema: CostRollupAllocationSchema },
       { name: ROLLUP_KEY, schema: RollupKeySchema },
       { name: COST_IMPORT_VIEW, schema: CostImportViewSchema },
     ]),
@@ -30,6 +38,7 @@ import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-vi
   providers: [
     CostRollupRepository,
     CostRollupMonthlyRepository,
+    CostRollupAllocationRepository,
     RollupKeyRepository,
     RollupsService,
     RollupPlanner,

@@ -2,7 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { TenantRepository } from '@lib/persistence';
-import { COST_ROLLUP, COST_ROLLUP_MONTHLY, CostRollup, CostRollupMonthly, ROLLUP_KEY, RollupKey } from './schemas/cost-rollup.schema';
+import {
+  COST_ROLLUP,
+  COST_ROLLUP_ALLOCATION,
+  COST_ROLLUP_MONTHLY,
+  CostRollup,
+  CostRollupAllocation,
+  CostRollupMonthly,
+  ROLLUP_KEY,
+  RollupKey,
+} from './schemas/cost-rollup.schema';
 
 @Injectable()
 export class CostRollupRepository extends TenantRepository<CostRollup> {
@@ -14,6 +23,13 @@ export class CostRollupRepository extends TenantRepository<CostRollup> {
 @Injectable()
 export class CostRollupMonthlyRepository extends TenantRepository<CostRollupMonthly> {
   constructor(@InjectModel(COST_ROLLUP_MONTHLY) model: Model<CostRollupMonthly>) {
+    super(model);
+  }
+}
+
+@Injectable()
+export class CostRollupAllocationRepository extends TenantRepository<CostRollupAllocation> {
+  constructor(@InjectModel(COST_ROLLUP_ALLOCATION) model: Model<CostRollupAllocation>) {
     super(model);
   }
 }

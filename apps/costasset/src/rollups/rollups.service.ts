@@ -6,8 +6,13 @@ import { AllocationModel } from '../allocation/allocation-model';
 import { AllocationModels } from '../allocation/allocation-models';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
-import { allocatedGroups, monthlyGroups, monthlyRollupRow, RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
-import { CostRollupMonthlyRepository, CostRollupRepository, RollupKeyRepository } from './rollups.repository';
+import { allocatedGroups, allocationRows, monthlyGroups, monthlyRollupRow, RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
+import {
+  CostRollupAllocationRepository,
+  CostRollupMonthlyRepository,
+  CostRollupRepository,
+  RollupKeyRepository,
+} from './rollups.repository';
 import { BACKFILL_MARKER, EARLIER_BACKFILL_MARKERS } from './schemas/cost-rollup.schema';
 
 /** How long one refresh may hold an upload's lease before another may take it over. */
@@ -38,6 +43,7 @@ export class RollupsService {
     private readonly lineItems: CostLineItemRepository,
     private readonly rollups: CostRollupRepository,
     private readonly monthly: CostRollupMonthlyRepository,
+    private readonly allocationRows: CostRollupAllocationRepository,
     private readonly keys: RollupKeyRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -118,7 +124,7 @@ export class RollupsService {
       uploadRefId,
       this.keys,
       () => this.allocation.current(tenantId),
-      (groups, generation) => this.replace(tenantId, uploadRefId, groups, generation),
+      (groups, generation, allocation) => this.replace(tenantId, uploadRefId, groups, generation, allocation),
     );
   }
 
@@ -222,10 +228,16 @@ export class RollupsService {
    * Stores rows summed while loading when nothing but the load changed the upload since its last
    * bump (`generation`); otherwise recomputes them from the line items.
    */
-  private async replace(tenantId: string, uploadRefId: string, groups: RollupGroup[], generation: number): Promise<void> {
+  private async replace(
+    tenantId: string,
+    uploadRefId: string,
+    groups: RollupGroup[],
+    generation: number,
+    allocation: AllocationModel,
+  ): Promise<void> {
     const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
     if (state && state.generation === generation) {
-      if (await this.store(tenantId, uploadRefId, state.generation, () => Promise.resolve(groups))) return;
+      if (await this.store(tenantId, uploadRefId, state.generation, () => Promise.resolve({ daily: groups, allocation }))) return;
     } else if (state) {
       await this.keys.unlock(tenantId, uploadRefId);
     }
@@ -241,7 +253,7 @@ export class RollupsService {
         await this.store(tenantId, uploadRefId, state.generation, async () => {
           const allocation = await this.allocation.current(tenantId);
           const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, allocation), 'bulk');
-          return allocatedGroups(groups, allocation);
+          return { daily: allocatedGroups(groups, allocation), allocation };
         })
       )
         return;
@@ -253,9 +265,15 @@ export class RollupsService {
    * came meanwhile: the lease is then given back, so that the caller's next round (or whoever takes
    * the lease first) recomputes; a writer that found the lease taken relied on that.
    */
-  private async store(tenantId: string, uploadRefId: string, generation: number, compute: () => Promise<RollupGroup[]>): Promise<boolean> {
+  private async store(
+    tenantId: string,
+    uploadRefId: string,
+    generation: number,
+    compute: () => Promise<{ daily: RollupGroup[]; allocation: AllocationModel }>,
+  ): Promise<boolean> {
     try {
-      const daily = await compute();
+      const { daily, allocation } = await compute();
+      const monthly = monthlyGroups(daily);
       await this.replaceRows(
         this.rollups,
         tenantId,
@@ -266,8 +284,9 @@ export class RollupsService {
         this.monthly,
         tenantId,
         uploadRefId,
-        monthlyGroups(daily).map((group) => monthlyRollupRow(uploadRefId, group)),
+        monthly.map((group) => monthlyRollupRow(uploadRefId, group)),
       );
+      await this.replaceRows(this.allocationRows, tenantId, uploadRefId, allocationRows(uploadRefId, monthly, allocation));
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
@@ -299,6 +318,7 @@ export class RollupsService {
  */
 export class LoadTracker {
   private sums: RollupAccumulator | undefined;
+  private model: AllocationModel | undefined;
   private generation: number | undefined;
   private alone = true;
   private spentMs = 0;
@@ -308,7 +328,7 @@ export class LoadTracker {
     private readonly uploadRefId: string,
     private readonly keys: RollupKeyRepository,
     private readonly allocation: () => Promise<AllocationModel>,
-    private readonly replace: (groups: RollupGroup[], generation: number) => Promise<void>,
+    private readonly replace: (groups: RollupGroup[], generation: number, allocation: AllocationModel) => Promise<void>,
   ) {}
 
   get maintenanceMs(): number {
@@ -322,7 +342,10 @@ export class LoadTracker {
       if (this.generation !== undefined && generation !== this.generation + 1) this.alone = false;
       this.generation = generation;
       // the settings read after the first bump: a change saved later marks the upload stale, a gap here
-      this.sums ??= new RollupAccumulator(await this.allocation());
+      if (!this.sums) {
+        this.model = await this.allocation();
+        this.sums = new RollupAccumulator(this.model);
+      }
     } finally {
       this.spentMs += performance.now() - started;
     }
@@ -338,7 +361,11 @@ export class LoadTracker {
   async finish(): Promise<void> {
     const started = performance.now();
     try {
-      await this.replace(this.sums?.rows() ?? [], this.alone && this.generation !== undefined ? this.generation : Number.NaN);
+      await this.replace(
+        this.sums?.rows() ?? [],
+        this.alone && this.generation !== undefined ? this.generation : Number.NaN,
+        this.model ?? AllocationModel.EMPTY,
+      );
     } finally {
       this.spentMs += performance.now() - started;
     }

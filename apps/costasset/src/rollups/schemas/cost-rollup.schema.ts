@@ -4,6 +4,7 @@ import { tenantScopedPlugin } from '@lib/persistence';
 export const COST_ROLLUP = 'CostRollup';
 export const COST_ROLLUP_MONTHLY = 'CostRollupMonthly';
 export const ROLLUP_KEY = 'RollupKey';
+export const COST_ROLLUP_ALLOCATION = 'CostRollupAllocation';
 
 /** The line-item fields a rollup row groups by (absent when the line items have none). */
 export const ROLLUP_DIMENSIONS = [
@@ -75,6 +76,37 @@ CostRollupMonthlySchema.plugin(tenantScopedPlugin);
 CostRollupMonthlySchema.index({ tenantId: 1, uploadRefId: 1 });
 CostRollupMonthlySchema.index({ tenantId: 1, period: 1 });
 
+/** The dimensions an allocation row keeps besides its one allocation field (docs/rollups.md). */
+export const ALLOCATION_ROW_DIMENSIONS = ['providerName', 'billingPeriod', 'period', 'billingCurrency', 'currency'] as const;
+
+/**
+ * The monthly sums by one allocation field (`field`: `dimension:<name>` or `tag:<group>:<key>`, an
+ * activated key of one group) and a few dimensions (ALLOCATION_ROW_DIMENSIONS): the row holds the
+ * field as monthly rows do (`dimensions: { <name>: value }`, or `tags` with the key's tag or none),
+ * so the same pipelines run over it. One field's rows sum to the upload's cost; a query reading one
+ * field and those dimensions reads a few rows per value instead of every combination.
+ */
+export type CostRollupAllocation = Omit<CostRollupMonthly, 'tags' | 'dimensions'> & {
+  field: string;
+  tags?: Array<{ group: string; key: string; value: string }>;
+  dimensions?: Record<string, string>;
+};
+
+export const CostRollupAllocationSchema = new Schema<CostRollupAllocation>(
+  {
+    uploadRefId: { type: String, required: true },
+    field: { type: String, required: true },
+    lineItems: Number,
+    ...dimensions,
+    ...allocation,
+    ...amounts,
+  },
+  { collection: 'cost_rollups_allocation', versionKey: false },
+);
+CostRollupAllocationSchema.plugin(tenantScopedPlugin);
+CostRollupAllocationSchema.index({ tenantId: 1, uploadRefId: 1 });
+CostRollupAllocationSchema.index({ tenantId: 1, field: 1, period: 1 });
+
 /**
  * The state of one upload's rollup rows. Every write to the upload's line items bumps
  * `generation` and sets `dirtySince` before it writes; a refresh recomputes the rows under a
@@ -89,10 +121,10 @@ export interface RollupKey {
   lockedUntil: Date | null;
 }
 
-/** `-2`: rolled up at both levels (daily and monthly). */
-export const BACKFILL_MARKER = '*backfilled-2*';
-/** Markers of earlier formats: their tenants' uploads are rolled up again (daily rows only, no monthly ones). */
-export const EARLIER_BACKFILL_MARKERS: readonly string[] = ['*backfilled*'];
+/** `-3`: rolled up at every level (daily, monthly, allocation rows). */
+export const BACKFILL_MARKER = '*backfilled-3*';
+/** Markers of earlier formats: their tenants' uploads are rolled up again (daily rows only; no allocation rows). */
+export const EARLIER_BACKFILL_MARKERS: readonly string[] = ['*backfilled*', '*backfilled-2*'];
 
 export const RollupKeySchema = new Schema<RollupKey>(
   {
