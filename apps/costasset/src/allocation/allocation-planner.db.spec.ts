@@ -8,6 +8,7 @@ import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/
 import { ImportViewRepository, ImportViews } from '../rollups/import-views';
 import { answeredFrom, CostSource, RollupPlanner } from '../rollups/rollup-planner';
 import {
+  CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
@@ -18,9 +19,11 @@ import { COST_IMPORT_VIEW, CostImportView, CostImportViewSchema } from '../rollu
 import {
   COST_ROLLUP,
   COST_ROLLUP_ALLOCATION,
+  COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
   CostRollup,
   CostRollupAllocation,
+  CostRollupAllocationDailySchema,
   CostRollupAllocationSchema,
   CostRollupMonthly,
   CostRollupMonthlySchema,
@@ -80,20 +83,22 @@ describe('the planner on allocation dimensions, against a database', () => {
       model<CostRollup>(COST_ROLLUP, CostRollupSchema),
       model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
       model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
+      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
       model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
       model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
     ];
     await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, allocationModel, keyModel, viewModel] = models;
+    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, keyModel, viewModel] = models;
     lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
     const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
     const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
     const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
+    const allocationDaily = new CostRollupAllocationDailyRepository(allocationDailyModel as Model<CostRollupAllocation>);
     const keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
     const models_ = { current: async () => allocation } as unknown as AllocationModels;
-    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, keys, models_);
+    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, keys, models_);
     const importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, lineItems, models_);
+    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, lineItems, models_);
   }, 60_000);
 
   afterAll(async () => {
@@ -155,8 +160,11 @@ describe('the planner on allocation dimensions, against a database', () => {
           );
         };
         // the allocation rows of one field answer the first two; the monthly rows the others
+        const since = { chargePeriodStart: { $gte: new Date('2024-01-05T00:00:00Z') } };
         const cases: Array<[string[], Record<string, unknown>, string | undefined]> = [
           [['dimension:team'], {}, 'dimension:team'],
+          [['dimension:team'], since, 'dimension:team'],
+          [['tag:team:owner'], { $and: [since, { 'dimensions.team': { $ne: 'x' } }] }, undefined],
           [['tag:team:owner'], { providerName: { $eq: 'aws' } }, 'tag:team:owner'],
           [['dimension:team', 'tag:team:owner'], { 'dimensions.team': { $ne: 'y' } }, undefined],
           [['serviceName'], { $or: [{ 'dimensions.team': { $eq: 'x' } }, { providerName: { $eq: 'aws' } }] }, undefined],
@@ -170,8 +178,11 @@ describe('the planner on allocation dimensions, against a database', () => {
             'period',
           ];
           const fromRollups = await planner.choose(TENANT, match, reads);
-          expect(fromRollups).toMatchObject({ source: 'rollup', rollupLevel: 'month' });
+          const daily = JSON.stringify(match).includes('chargePeriodStart');
+          expect(fromRollups).toMatchObject({ source: 'rollup', rollupLevel: daily ? 'day' : 'month' });
           expect(fromRollups.narrow).toBe(narrow);
+          // a daily query on two allocation fields: the daily level keeps none, rows are made for it
+          expect(fromRollups.transient).toBe(daily && narrow === undefined ? true : undefined);
           const expected = await answer(groupBy, match, fromRollups);
           await rollups.markAllStale(TENANT);
           const transient = await planner.choose(TENANT, match, reads);

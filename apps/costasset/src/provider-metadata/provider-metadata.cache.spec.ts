@@ -9,10 +9,21 @@ type Handler = (event: { tenantId: string; providerNames: string[] }) => void;
 
 function setUp() {
   const categories = {
-    find: jest.fn(async (tenantId: string) => (tenantId === 't1' ? [{ assetType: 'vm', serviceCategory: 'Compute' }] : [])),
+    find: jest.fn(async (tenantId: string) =>
+      tenantId === 't1'
+        ? [
+            { providerName: 'AWS', assetType: 'vm', serviceCategory: 'Compute' },
+            { providerName: 'aws', assetType: 'vm', serviceCategory: 'Virtual machines' },
+            { providerName: 'AWS', assetType: 'db', serviceCategory: 'Databases' },
+            { providerName: 'gcp', assetType: 'vm', serviceCategory: 'GCE' },
+          ]
+        : [],
+    ),
   };
   const locations = {
-    find: jest.fn(async (tenantId: string) => (tenantId === 't1' ? [{ providerRegionCode: 'r1', region: 'Europe', country: 'DE' }] : [])),
+    find: jest.fn(async (tenantId: string) =>
+      tenantId === 't1' ? [{ providerName: 'Aws', providerRegionCode: 'r1', region: 'Europe', country: 'DE' }] : [],
+    ),
   };
   let handler: Handler | undefined;
   const bus = {
@@ -33,17 +44,23 @@ function setUp() {
 }
 
 describe('ProviderMetadataCache', () => {
-  it('builds both maps with one query each, scoped to tenant and provider', async () => {
+  it("builds both maps with one query each on the tenant, from the provider's mappings whatever their case", async () => {
     const { cache, categories, locations } = setUp();
     const snapshot = await cache.snapshot('t1', 'aws');
-    expect(snapshot.categoriesByAssetType).toEqual(new Map([['vm', 'Compute']]));
+    // a mapping in the file's own spelling wins over one in another case
+    expect(snapshot.categoriesByAssetType).toEqual(
+      new Map([
+        ['vm', 'Virtual machines'],
+        ['db', 'Databases'],
+      ]),
+    );
     expect(snapshot.locationsByRegion).toEqual(
       new Map([['r1', { providerName: 'aws', providerRegionCode: 'r1', region: 'Europe', country: 'DE' }]]),
     );
-    expect(categories.find).toHaveBeenCalledTimes(1);
-    expect(categories.find.mock.calls[0].slice(0, 2)).toEqual(['t1', { providerName: 'aws' }]);
-    expect(locations.find).toHaveBeenCalledTimes(1);
-    expect(locations.find.mock.calls[0].slice(0, 2)).toEqual(['t1', { providerName: 'aws' }]);
+    expect((await cache.snapshot('t1', 'AWS')).categoriesByAssetType.get('vm')).toBe('Compute');
+    expect(categories.find).toHaveBeenCalledTimes(2);
+    expect(categories.find.mock.calls[0].slice(0, 2)).toEqual(['t1', {}]);
+    expect(locations.find).toHaveBeenCalledTimes(2);
   });
 
   it('serves a cached snapshot until a write of the tenant drops it, and announces the write', async () => {
@@ -79,7 +96,12 @@ describe('ProviderMetadataCache', () => {
 
     categories.find.mockRejectedValueOnce(new Error('db down'));
     await expect(cache.snapshot('t1', 'aws')).rejects.toThrow('db down');
-    await expect(cache.snapshot('t1', 'aws')).resolves.toMatchObject({ categoriesByAssetType: new Map([['vm', 'Compute']]) });
+    await expect(cache.snapshot('t1', 'AWS')).resolves.toMatchObject({
+      categoriesByAssetType: new Map([
+        ['vm', 'Compute'],
+        ['db', 'Databases'],
+      ]),
+    });
   });
 
   it('refuses a missing tenant', () => {

@@ -8,6 +8,7 @@ import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/
 import { hiddenUploads, ImportViewRepository, ImportViews } from './import-views';
 import { CostSource, LINE_ITEMS, RollupPlanner } from './rollup-planner';
 import {
+  CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
@@ -18,9 +19,11 @@ import { COST_IMPORT_VIEW, CostImportView, CostImportViewSchema } from './schema
 import {
   COST_ROLLUP,
   COST_ROLLUP_ALLOCATION,
+  COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
   CostRollup,
   CostRollupAllocation,
+  CostRollupAllocationDailySchema,
   CostRollupAllocationSchema,
   CostRollupMonthly,
   CostRollupMonthlySchema,
@@ -80,19 +83,21 @@ describe('ImportViews against a database: a concurrent reader of a re-import', (
       model<CostRollup>(COST_ROLLUP, CostRollupSchema),
       model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
       model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
+      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
       model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
       model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
     ];
     await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, allocationModel, keyModel, viewModel] = models;
+    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, keyModel, viewModel] = models;
     lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
     const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
     const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
     const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
+    const allocationDaily = new CostRollupAllocationDailyRepository(allocationDailyModel as Model<CostRollupAllocation>);
     keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
-    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, keys, NO_ALLOCATION);
+    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, keys, NO_ALLOCATION);
     importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, lineItems, NO_ALLOCATION);
+    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, lineItems, NO_ALLOCATION);
   }, 60_000);
 
   afterAll(async () => {

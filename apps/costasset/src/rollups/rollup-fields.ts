@@ -113,6 +113,26 @@ export function rollupGroupsPipeline(match: Record<string, unknown>, withTags: b
   ] as PipelineStage[];
 }
 
+/**
+ * Daily groups without their allocation fields, summed again: the daily level keeps no tags or
+ * dimensions (their combinations would make it nearly as large as the line items); daily queries
+ * on one allocation field read the daily allocation rows.
+ */
+export function baseDailyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
+  if (!daily.some((group) => group._id.tags !== undefined || group._id.dimensions !== undefined)) return [...daily];
+  const sums = new RollupGroupSums();
+  for (const group of daily) {
+    const { tags: _tags, dimensions: _dimensions, ...id } = group._id as RollupGroupId & { day?: string | null };
+    sums.add(
+      `${dimensionsKey(id as RollupGroupId)}\u0002${(id as { day?: string | null }).day ?? ''}`,
+      id as RollupGroupId,
+      group.lineItems,
+      group,
+    );
+  }
+  return sums.rows();
+}
+
 /** The allocation fields rows are kept for: every dimension, and every activated key of one group. */
 export function allocationFields(allocation: AllocationModel): string[] {
   return [
@@ -122,8 +142,9 @@ export function allocationFields(allocation: AllocationModel): string[] {
 }
 
 /**
- * The allocation rows (CostRollupAllocation) of an upload's monthly groups: per allocation field,
- * the groups summed by ALLOCATION_ROW_DIMENSIONS and the field's value.
+ * The allocation rows (CostRollupAllocation) of an upload's monthly groups, or of its daily groups
+ * (the rows then keep their day as `chargePeriodStart`): per allocation field, the groups summed by
+ * ALLOCATION_ROW_DIMENSIONS and the field's value.
  */
 export function allocationRows(
   uploadRefId: string,
@@ -138,6 +159,7 @@ export function allocationRows(
     for (const entry of monthly) {
       const id: Record<string, unknown> = {};
       for (const name of ALLOCATION_ROW_DIMENSIONS) if (name in entry._id) id[name] = entry._id[name];
+      if ('day' in entry._id) id.day = entry._id.day;
       if (dimension !== undefined) id.dimensions = { [dimension]: entry._id.dimensions?.[dimension] ?? null };
       else {
         const tag = entry._id.tags?.find((one) => one.group === group && one.key === key);
@@ -149,8 +171,11 @@ export function allocationRows(
       sum.lineItems += entry.lineItems;
       for (const name of ROLLUP_AMOUNTS) if (typeof entry[name] === 'number') sum.amounts[name] += entry[name];
     }
-    for (const { id, lineItems, amounts } of sums.values())
-      rows.push({ uploadRefId, field, ...id, ...amounts, lineItems } as unknown as Omit<CostRollupAllocation, 'tenantId'>);
+    for (const { id, lineItems, amounts } of sums.values()) {
+      const { day, ...rest } = id as { day?: string | null };
+      const start = day === undefined ? {} : { chargePeriodStart: day ? new Date(`${day}T00:00:00Z`) : null };
+      rows.push({ uploadRefId, field, ...rest, ...start, ...amounts, lineItems } as unknown as Omit<CostRollupAllocation, 'tenantId'>);
+    }
   }
   return rows;
 }

@@ -11,6 +11,7 @@ import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow } from './ro
 import type { ImportView, ImportViews } from './import-views';
 import { CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
 import type {
+  CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
@@ -48,6 +49,7 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
     daily as unknown as CostRollupRepository,
     monthly as unknown as CostRollupMonthlyRepository,
     level('allocation') as unknown as CostRollupAllocationRepository,
+    level('allocation-daily') as unknown as CostRollupAllocationDailyRepository,
     lineItems as unknown as CostLineItemRepository,
     NO_ALLOCATION,
   );
@@ -349,6 +351,7 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
     daily as unknown as CostRollupRepository,
     monthly as unknown as CostRollupMonthlyRepository,
     stored('allocation') as unknown as CostRollupAllocationRepository,
+    stored('allocation-daily') as unknown as CostRollupAllocationDailyRepository,
     keys as unknown as RollupKeyRepository,
     NO_ALLOCATION,
   );

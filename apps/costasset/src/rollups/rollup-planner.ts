@@ -20,7 +20,12 @@ import {
   tagKeysOf,
 } from './rollup-fields';
 import { ALLOCATION_ROW_DIMENSIONS, ROLLUP_AMOUNTS } from './schemas/cost-rollup.schema';
-import { CostRollupAllocationRepository, CostRollupMonthlyRepository, CostRollupRepository } from './rollups.repository';
+import {
+  CostRollupAllocationDailyRepository,
+  CostRollupAllocationRepository,
+  CostRollupMonthlyRepository,
+  CostRollupRepository,
+} from './rollups.repository';
 import { RollupsService } from './rollups.service';
 
 export type CostSourceName = 'rollup' | 'line-items';
@@ -90,6 +95,7 @@ export class RollupPlanner {
     private readonly daily: CostRollupRepository,
     private readonly monthly: CostRollupMonthlyRepository,
     private readonly allocationRows: CostRollupAllocationRepository,
+    private readonly allocationDaily: CostRollupAllocationDailyRepository,
     private readonly lineItems: CostLineItemRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -159,8 +165,11 @@ export class RollupPlanner {
     const current = view ?? (await this.view(tenantId));
     if (current.rollupsReady) {
       const rollupLevel = rollupLevelFor(filter, readFields);
-      const narrow = rollupLevel === 'month' ? narrowField(filter, readFields, allocation, current.exclusion) : undefined;
-      return narrow ? { source: 'rollup', rollupLevel, narrow } : { source: 'rollup', rollupLevel };
+      const narrow = narrowField(filter, readFields, allocation, current.exclusion);
+      if (narrow) return { source: 'rollup', rollupLevel, narrow };
+      if (rollupLevel === 'month' || !readsAllocation(filter, readFields)) return { source: 'rollup', rollupLevel };
+      // the daily level keeps no allocation fields: rows made for the query
+      return { source: 'rollup', rollupLevel: 'day', transient: true };
     }
     // reading a dimension while rollups are stale: rollup rows of the selected line items, made now
     return dimensions.size > 0 ? { source: 'rollup', rollupLevel: 'day', transient: true } : LINE_ITEMS;
@@ -177,8 +186,10 @@ export class RollupPlanner {
       const allocation = view ? view.allocation : await this.allocation.current(tenantId);
       return this.lineItemsWithDimensions<R>(tenantId, pipeline, exclusion, allocation, where.dimensions ?? []);
     }
-    if (where.narrow)
-      return this.allocationRows.aggregate<R>(tenantId, excluding(pipeline, combineFilters({ field: where.narrow }, exclusion)));
+    if (where.narrow) {
+      const rows = where.rollupLevel === 'day' ? this.allocationDaily : this.allocationRows;
+      return rows.aggregate<R>(tenantId, excluding(pipeline, combineFilters({ field: where.narrow }, exclusion)));
+    }
     const scoped = excluding(pipeline, exclusion);
     if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
     return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, scoped) : this.daily.aggregate<R>(tenantId, scoped);
@@ -231,12 +242,19 @@ export class RollupPlanner {
 }
 
 /** What allocation rows keep besides their field; amounts may be summed. */
-const NARROW_FIELDS: ReadonlySet<string> = new Set<string>([...ALLOCATION_ROW_DIMENSIONS, ...ROLLUP_AMOUNTS]);
+const NARROW_FIELDS: ReadonlySet<string> = new Set<string>([...ALLOCATION_ROW_DIMENSIONS, ...ROLLUP_AMOUNTS, 'chargePeriodStart']);
+
+/** Whether a query reads a tag or a dimension. */
+function readsAllocation(filter: Record<string, unknown>, readFields: readonly string[]): boolean {
+  return [...filterFields(filter), ...readFields].some(
+    (field) => field === 'tags' || field.startsWith('tags[') || field.startsWith('dimensions.'),
+  );
+}
 /** What the import view's exclusion may read for allocation rows to apply it (whole uploads, scopes without accounts). */
 const NARROW_EXCLUSION: ReadonlySet<string> = new Set(['uploadRefId', 'providerName', 'billingPeriod']);
 
 /**
- * The one allocation field a monthly query reads, when its allocation rows can answer it: it
+ * The one allocation field a query reads, when its allocation rows (by month, or by day) can answer it: it
  * compares and groups by that field and ALLOCATION_ROW_DIMENSIONS only, and the import view hides
  * no scope by billing account.
  */

@@ -5,6 +5,7 @@ import { LineItemStoreModule } from '../line-items/line-item-store.module';
 import { ImportViewRepository, ImportViews } from './import-views';
 import { RollupPlanner } from './rollup-planner';
 import {
+  CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
@@ -14,7 +15,9 @@ import { RollupsService } from './rollups.service';
 import {
   COST_ROLLUP,
   COST_ROLLUP_ALLOCATION,
+  COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
+  CostRollupAllocationDailySchema,
   CostRollupAllocationSchema,
   CostRollupMonthlySchema,
   CostRollupSchema,
@@ -29,6 +32,7 @@ import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-vi
       { name: COST_ROLLUP, schema: CostRollupSchema },
       { name: COST_ROLLUP_MONTHLY, schema: CostRollupMonthlySchema },
       { name: COST_ROLLUP_ALLOCATION, schema: CostRollupAllocationSchema },
+      { name: COST_ROLLUP_ALLOCATION_DAILY, schema: CostRollupAllocationDailySchema },
       { name: ROLLUP_KEY, schema: RollupKeySchema },
       { name: COST_IMPORT_VIEW, schema: CostImportViewSchema },
     ]),
@@ -39,6 +43,7 @@ import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-vi
     CostRollupRepository,
     CostRollupMonthlyRepository,
     CostRollupAllocationRepository,
+    CostRollupAllocationDailyRepository,
     RollupKeyRepository,
     RollupsService,
     RollupPlanner,

@@ -5,6 +5,7 @@ import { TenantRepository } from '@lib/persistence';
 import {
   COST_ROLLUP,
   COST_ROLLUP_ALLOCATION,
+  COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
   CostRollup,
   CostRollupAllocation,
@@ -30,6 +31,13 @@ export class CostRollupMonthlyRepository extends TenantRepository<CostRollupMont
 @Injectable()
 export class CostRollupAllocationRepository extends TenantRepository<CostRollupAllocation> {
   constructor(@InjectModel(COST_ROLLUP_ALLOCATION) model: Model<CostRollupAllocation>) {
+    super(model);
+  }
+}
+
+@Injectable()
+export class CostRollupAllocationDailyRepository extends TenantRepository<CostRollupAllocation> {
+  constructor(@InjectModel(COST_ROLLUP_ALLOCATION_DAILY) model: Model<CostRollupAllocation>) {
     super(model);
   }
 }

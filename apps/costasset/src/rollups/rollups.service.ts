@@ -6,8 +6,18 @@ import { AllocationModel } from '../allocation/allocation-model';
 import { AllocationModels } from '../allocation/allocation-models';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
-import { allocatedGroups, allocationRows, monthlyGroups, monthlyRollupRow, RollupGroup, rollupPipeline, rollupRow } from './rollup-fields';
 import {
+  allocatedGroups,
+  allocationRows,
+  baseDailyGroups,
+  monthlyGroups,
+  monthlyRollupRow,
+  RollupGroup,
+  rollupPipeline,
+  rollupRow,
+} from './rollup-fields';
+import {
+  CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
@@ -44,6 +54,7 @@ export class RollupsService {
     private readonly rollups: CostRollupRepository,
     private readonly monthly: CostRollupMonthlyRepository,
     private readonly allocationRows: CostRollupAllocationRepository,
+    private readonly allocationDaily: CostRollupAllocationDailyRepository,
     private readonly keys: RollupKeyRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -278,7 +289,7 @@ export class RollupsService {
         this.rollups,
         tenantId,
         uploadRefId,
-        daily.map((group) => rollupRow(uploadRefId, group)),
+        baseDailyGroups(daily).map((group) => rollupRow(uploadRefId, group)),
       );
       await this.replaceRows(
         this.monthly,
@@ -287,6 +298,7 @@ export class RollupsService {
         monthly.map((group) => monthlyRollupRow(uploadRefId, group)),
       );
       await this.replaceRows(this.allocationRows, tenantId, uploadRefId, allocationRows(uploadRefId, monthly, allocation));
+      await this.replaceRows(this.allocationDaily, tenantId, uploadRefId, allocationRows(uploadRefId, daily, allocation));
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;

@@ -5,6 +5,7 @@ export const COST_ROLLUP = 'CostRollup';
 export const COST_ROLLUP_MONTHLY = 'CostRollupMonthly';
 export const ROLLUP_KEY = 'RollupKey';
 export const COST_ROLLUP_ALLOCATION = 'CostRollupAllocation';
+export const COST_ROLLUP_ALLOCATION_DAILY = 'CostRollupAllocationDaily';
 
 /** The line-item fields a rollup row groups by (absent when the line items have none). */
 export const ROLLUP_DIMENSIONS = [
@@ -88,6 +89,8 @@ export const ALLOCATION_ROW_DIMENSIONS = ['providerName', 'billingPeriod', 'peri
  */
 export type CostRollupAllocation = Omit<CostRollupMonthly, 'tags' | 'dimensions'> & {
   field: string;
+  /** Daily allocation rows: the day's midnight (UTC). */
+  chargePeriodStart?: Date | null;
   tags?: Array<{ group: string; key: string; value: string }>;
   dimensions?: Record<string, string>;
 };
@@ -107,6 +110,23 @@ CostRollupAllocationSchema.plugin(tenantScopedPlugin);
 CostRollupAllocationSchema.index({ tenantId: 1, uploadRefId: 1 });
 CostRollupAllocationSchema.index({ tenantId: 1, field: 1, period: 1 });
 
+/** The same by day (`chargePeriodStart`): daily queries on one allocation field (anomalies per dimension, the explorer by day). */
+export const CostRollupAllocationDailySchema = new Schema<CostRollupAllocation>(
+  {
+    uploadRefId: { type: String, required: true },
+    field: { type: String, required: true },
+    chargePeriodStart: Date,
+    lineItems: Number,
+    ...dimensions,
+    ...allocation,
+    ...amounts,
+  },
+  { collection: 'cost_rollups_allocation_daily', versionKey: false },
+);
+CostRollupAllocationDailySchema.plugin(tenantScopedPlugin);
+CostRollupAllocationDailySchema.index({ tenantId: 1, uploadRefId: 1 });
+CostRollupAllocationDailySchema.index({ tenantId: 1, field: 1, period: 1 });
+
 /**
  * The state of one upload's rollup rows. Every write to the upload's line items bumps
  * `generation` and sets `dirtySince` before it writes; a refresh recomputes the rows under a
@@ -121,10 +141,10 @@ export interface RollupKey {
   lockedUntil: Date | null;
 }
 
-/** `-3`: rolled up at every level (daily, monthly, allocation rows). */
-export const BACKFILL_MARKER = '*backfilled-3*';
-/** Markers of earlier formats: their tenants' uploads are rolled up again (daily rows only; no allocation rows). */
-export const EARLIER_BACKFILL_MARKERS: readonly string[] = ['*backfilled*', '*backfilled-2*'];
+/** `-4`: rolled up at every level (daily, monthly, allocation rows by month and by day). */
+export const BACKFILL_MARKER = '*backfilled-4*';
+/** Markers of earlier formats: their tenants' uploads are rolled up again (missing levels, allocation in daily rows). */
+export const EARLIER_BACKFILL_MARKERS: readonly string[] = ['*backfilled*', '*backfilled-2*', '*backfilled-3*'];
 
 export const RollupKeySchema = new Schema<RollupKey>(
   {
