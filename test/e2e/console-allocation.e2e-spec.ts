@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
@@ -299,6 +299,155 @@ describe('web console: allocation', () => {
     expect(await page.textContent('[data-testid="explorer-sum"]')).toBe(money(costs.total, currency));
     await accessible(page, 'explorer by dimension');
     await screenshot(page, '06-explorer-by-dimension');
+    await page.context().close();
+  }, 120_000);
+
+  it('writes a split rule (a cycle marked on its rule), draws where the cost goes, shows the showback and its CSV', async () => {
+    const team = [
+      { expr: "tag('team', 'owner' == 'alpha')", value: 'alpha' },
+      { expr: "tag('team', 'owner' == 'beta')", value: 'beta' },
+      { expr: "providerName == 'azure'", value: 'shared' },
+    ];
+    await api().post(`${API}/allocation/dimensions`).set('corelite-token', admin).send({ name: 'team', rules: team }).expect(201);
+    const page = await browser.newPage();
+    await page.goto(await signInLink('admin'));
+    await page.getByRole('link', { name: 'Allocation', exact: true }).click();
+    await page.getByRole('link', { name: 'Split rules', exact: true }).click();
+    await upToDate(page);
+    await page.locator('[data-testid="empty-state"]', { hasText: 'No split rules yet' }).waitFor();
+    expect(await page.textContent('[data-testid="split-editor"]')).toContain('Order matters');
+
+    // a proportional split of the shared team to alpha and… shared: a cycle, marked on the rule
+    await page.getByRole('button', { name: 'Add split rule' }).click();
+    expect(await attributes(page.locator('#split-0-target option'), 'value')).toEqual([
+      'dimension:environment',
+      'dimension:team',
+      'tag:team:owner',
+    ]);
+    await page.fill('#split-0-name', 'Shared platform');
+    await page.fill('#split-0-source', "dimension('team') == 'shared'");
+    await page.selectOption('#split-0-target', 'dimension:team');
+    expect(await page.inputValue('#split-0-method')).toBe('proportional');
+    await page.fill('#split-0-value-0', 'alpha');
+    await page.getByRole('button', { name: 'Add value' }).click();
+    await page.fill('#split-0-value-1', 'shared');
+    await page.getByRole('button', { name: 'Save split rules' }).click();
+    const problem = page.locator('[data-testid="split-0"] [data-testid="split-problem"][data-field="source"]');
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain("split 'Shared platform' would take back what 'Shared platform' gives to shared");
+    expect(await page.getAttribute('#split-0-source', 'aria-invalid')).toBe('true');
+    expect((await api().get(`${API}/allocation/splitRules`).set('corelite-token', admin).expect(200)).body.rules).toEqual([]);
+
+    // fixed percentages show their sum; back to proportional, to alpha and beta: saved
+    await page.selectOption('#split-0-method', 'fixed');
+    await page.fill('#split-0-percent-0', '60');
+    await page.fill('#split-0-percent-1', '30');
+    expect(await page.textContent('[data-testid="split-0-percent-sum"]')).toBe('Sum: 90% (must be 100%)');
+    await page.selectOption('#split-0-method', 'proportional');
+    await page.fill('#split-0-value-1', 'beta');
+    await problem.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Save split rules' }).click();
+    expect(await page.locator('[data-testid="split-saved"]').textContent()).toContain('Saved 1 split rule');
+    const rules = (await api().get(`${API}/allocation/splitRules`).set('corelite-token', admin).expect(200)).body;
+    expect(rules.rules).toEqual([
+      {
+        name: 'Shared platform',
+        source: "dimension('team') == 'shared'",
+        target: 'dimension:team',
+        method: 'proportional',
+        targets: [{ value: 'alpha' }, { value: 'beta' }],
+      },
+    ]);
+
+    // the diagram of the latest month: the rule's source on the left, each share on the right, as the API splits them
+    const statement = (
+      await api()
+        .get(`${API}/allocation/showback`)
+        .query({ dimension: 'dimension:team', period: '202403' })
+        .set('corelite-token', admin)
+        .expect(200)
+    ).body as {
+      period: string;
+      currency: string;
+      total: number;
+      lines: { value: string; unallocated: boolean; direct: number; shared: number; total: number }[];
+      splits: { name: string; source: number; shares: { value: string; amount: number }[] }[];
+    };
+    expect(statement.splits).toEqual([
+      {
+        name: 'Shared platform',
+        source: 7.5,
+        shares: [
+          { value: 'alpha', amount: 5.357142857 },
+          { value: 'beta', amount: 2.142857143 },
+        ],
+      },
+    ]);
+    const flow = page.locator('[data-testid="split-flow"]');
+    await flow.waitFor();
+    expect(await flow.getAttribute('data-period')).toBe('202403');
+    const [split] = statement.splits;
+    const source = flow.locator(`[data-testid="flow-source"][data-rule="${split.name}"]`);
+    expect(await source.locator('.flow-name').textContent()).toBe(split.name);
+    expect(await source.locator('.flow-amount').textContent()).toBe(money(split.source, currency));
+    expect(await attributes(flow.locator('[data-testid="flow-band"]'), 'data-value')).toEqual(['alpha', 'beta']);
+    for (const share of split.shares) {
+      const band = flow.locator(`[data-testid="flow-band"][data-value="${share.value}"]`);
+      expect(await band.locator('text').textContent()).toBe(money(share.amount, currency));
+      expect(Number(await band.getAttribute('data-amount'))).toBe(share.amount);
+      expect(await flow.locator(`[data-testid="flow-target"][data-value="${share.value}"] .flow-amount`).textContent()).toBe(
+        money(share.amount, currency),
+      );
+    }
+    await accessible(page, 'allocation: split rules');
+    await screenshot(page, '07-split-rules');
+
+    // the showback statement of the team dimension: one row per value, the unallocated one marked, totals
+    await page.getByRole('link', { name: 'Showback', exact: true }).click();
+    await page.locator('[data-testid="showback"]').waitFor();
+    await page.selectOption('#showback-dimension', 'dimension:team');
+    await page.waitForURL(/dimension=dimension%3Ateam/);
+    const table = page.locator('[data-testid="showback"]');
+    await eventually(async () =>
+      expect(await attributes(table.locator('tbody tr'), 'data-value')).toEqual(statement.lines.map((line) => line.value)),
+    );
+    expect(Object.fromEntries(statement.lines.map((line) => [line.value, [line.direct, line.shared, line.total]]))).toEqual({
+      alpha: [100, 5.357142857, 105.357142857],
+      beta: [40, 2.142857143, 42.142857143],
+      unallocated: [35, 0, 35],
+    });
+    for (const line of statement.lines) {
+      const row = table.locator(`tbody tr[data-value="${line.value}"]`);
+      const cells = row.locator('td');
+      expect(await cells.nth(0).textContent()).toBe(money(line.direct, currency));
+      expect(await cells.nth(1).textContent()).toContain(money(line.shared, currency));
+      expect(await cells.nth(2).textContent()).toBe(money(line.total, currency));
+      expect(await row.getAttribute('data-unallocated')).toBe(line.unallocated ? 'true' : null);
+    }
+    expect(await table.locator('tbody tr[data-unallocated="true"] th').textContent()).toBe('unallocated unallocated');
+    expect(await page.textContent('[data-testid="showback-total"]')).toBe(money(statement.total, currency));
+    expect(await page.textContent('[data-testid="showback-shared"]')).toBe(money(7.5, currency));
+    expect(await page.textContent('[data-testid="showback-period"]')).toContain('March 2024');
+    expect(await page.locator('[data-testid="split-flow"] [data-testid="flow-band"]').count()).toBe(2);
+
+    // the CSV and FOCUS CSV downloads: the API's own statement, with the session's token
+    const csv = await api()
+      .get(`${API}/allocation/showback`)
+      .query({ dimension: 'dimension:team', period: '202403', format: 'csv' })
+      .set('corelite-token', admin)
+      .expect(200);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV', exact: true }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/\.csv$/);
+    expect(readFileSync((await file.path())!, 'utf8')).toBe(csv.text);
+    const [focus] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download FOCUS CSV' }).click()]);
+    const focusText = readFileSync((await focus.path())!, 'utf8');
+    expect(focusText.split('\n')[0]).toContain('x_AllocationValue');
+    expect(focusText).toContain('shared,Shared platform');
+    await accessible(page, 'allocation: showback');
+    await screenshot(page, '08-showback');
     await page.context().close();
   }, 120_000);
 

@@ -4,17 +4,23 @@ import { costasset, unwrap } from '../api/client';
 import type { AllocationSettings } from '../api/types';
 import { useMe } from '../auth/me';
 import { Page } from '../components/page';
-import { Empty, ErrorBox } from '../components/states';
+import { Empty, ErrorBox, Loading } from '../components/states';
 import { oneOf } from '../components/url-state';
 import { type ApiState, useApi } from '../components/use-api';
 import { Dimensions } from './allocation-dimensions';
+import { Showback } from './allocation-showback';
+import { SplitRulesSection } from './allocation-splits';
 import { TagKeys } from './allocation-tags';
 
 const TITLE = 'Allocation';
-const SUBTITLE = 'Tag keys rolled up for fast grouping, and virtual dimensions whose rules give every line item a value.';
+const SUBTITLE =
+  'Tag keys rolled up for fast grouping, virtual dimensions whose rules give every line item a value, ' +
+  'split rules that share common costs, and the monthly showback.';
 const SECTIONS = [
   ['tags', 'Tag keys'],
   ['dimensions', 'Dimensions'],
+  ['splits', 'Split rules'],
+  ['showback', 'Showback'],
 ] as const;
 /** How often the settings are asked again while the rollups are being recomputed. */
 const POLL_MS = 1000;
@@ -64,8 +70,15 @@ function Sections({ section }: { section: (typeof SECTIONS)[number][0] }) {
       {settings.error && <ErrorBox error={settings.error} onRetry={settings.reload} />}
       {section === 'tags' ? (
         <TagKeys settings={settings.data} onChanged={settings.reload} currency={corporate} />
-      ) : (
+      ) : section === 'dimensions' ? (
         <Dimensions onChanged={settings.reload} currency={corporate} />
+      ) : !settings.data ? (
+        // the choices of targets and dimensions come from the settings
+        !settings.error && <Loading label="Reading the allocation settings…" />
+      ) : section === 'splits' ? (
+        <SplitRulesSection settings={settings.data} currency={corporate} />
+      ) : (
+        <Showback settings={settings.data} />
       )}
     </Page>
   );
