@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
 import { evaluateFilter } from '../expressions';
-import { filterFields, rollupCanAnswer } from '../rollups/rollup-fields';
+import { dimensionRead, filterFields, rollupCanAnswer, tagRead } from '../rollups/rollup-fields';
 import { CostView, RollupPlanner } from '../rollups/rollup-planner';
 import { AllocationModel } from './allocation-model';
 import { AllocationProblems } from './allocation.problems';
@@ -60,7 +60,12 @@ export class AllocatedCosts {
     const plain = [...fields].filter((field) => field !== 'tags' && !field.startsWith('dimensions.') && field !== 'period');
     if (!rollupCanAnswer(filter, plain, current.allocation)) throw AllocationProblems.filterNotAllocatable();
     const match = { period: { $in: [...periods] } };
-    const where = await this.planner.choose(tenantId, match, [...plain, 'period', 'cost'], current);
+    // every allocation field is read: the rows must hold them all (the monthly rows that keep them, or one field's rows)
+    const allocationReads = [
+      ...current.allocation.dimensionNames.map(dimensionRead),
+      ...current.allocation.definitions.tagKeys.flatMap((entry) => (entry.group === null ? [] : [tagRead(entry.group, entry.key)])),
+    ];
+    const where = await this.planner.choose(tenantId, match, [...plain, 'period', 'cost', ...allocationReads], current);
     // over the line items, the groups keep their raw tags and the fields the rules read, and each
     // group's allocation is computed here (once per group, not per line item)
     const raw = where.source !== 'rollup';
@@ -72,7 +77,7 @@ export class AllocatedCosts {
     else Object.assign(id, rolledUpAllocation(current.allocation));
     const rows = await this.planner.aggregate<PieceRow>(
       tenantId,
-      { source: where.source, rollupLevel: where.rollupLevel },
+      where,
       [{ $match: match }, { $group: { _id: id, cost: { $sum: '$cost' }, lineItems: { $sum: raw ? 1 : '$lineItems' } } }] as PipelineStage[],
       current,
     );

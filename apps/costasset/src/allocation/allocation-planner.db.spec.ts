@@ -10,6 +10,7 @@ import { answeredFrom, CostSource, RollupPlanner } from '../rollups/rollup-plann
 import {
   CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
+  CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
   RollupKeyRepository,
@@ -21,11 +22,13 @@ import {
   COST_ROLLUP_ALLOCATION,
   COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
+  COST_ROLLUP_MONTHLY_ALLOCATED,
   CostRollup,
   CostRollupAllocation,
   CostRollupAllocationDailySchema,
   CostRollupAllocationSchema,
   CostRollupMonthly,
+  CostRollupMonthlyAllocatedSchema,
   CostRollupMonthlySchema,
   CostRollupSchema,
   ROLLUP_KEY,
@@ -84,21 +87,23 @@ describe('the planner on allocation dimensions, against a database', () => {
       model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
       model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
       model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
+      model<CostRollupMonthly>(COST_ROLLUP_MONTHLY_ALLOCATED, CostRollupMonthlyAllocatedSchema),
       model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
       model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
     ];
     await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, keyModel, viewModel] = models;
+    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, allocatedModel, keyModel, viewModel] = models;
     lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
     const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
     const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
     const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
     const allocationDaily = new CostRollupAllocationDailyRepository(allocationDailyModel as Model<CostRollupAllocation>);
+    const allocated = new CostRollupMonthlyAllocatedRepository(allocatedModel as Model<CostRollupMonthly>);
     const keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
     const models_ = { current: async () => allocation } as unknown as AllocationModels;
-    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, keys, models_);
+    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, allocated, keys, models_);
     const importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, lineItems, models_);
+    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, allocated, lineItems, models_);
   }, 60_000);
 
   afterAll(async () => {
@@ -183,6 +188,8 @@ describe('the planner on allocation dimensions, against a database', () => {
           expect(fromRollups.narrow).toBe(narrow);
           // a daily query on two allocation fields: the daily level keeps none, rows are made for it
           expect(fromRollups.transient).toBe(daily && narrow === undefined ? true : undefined);
+          // a monthly one: the monthly rows that keep the allocation fields
+          expect(fromRollups.allocated).toBe(!daily && narrow === undefined ? true : undefined);
           const expected = await answer(groupBy, match, fromRollups);
           await rollups.markAllStale(TENANT);
           const transient = await planner.choose(TENANT, match, reads);

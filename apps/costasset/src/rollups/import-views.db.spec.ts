@@ -10,6 +10,7 @@ import { CostSource, LINE_ITEMS, RollupPlanner } from './rollup-planner';
 import {
   CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
+  CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
   RollupKeyRepository,
@@ -21,11 +22,13 @@ import {
   COST_ROLLUP_ALLOCATION,
   COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
+  COST_ROLLUP_MONTHLY_ALLOCATED,
   CostRollup,
   CostRollupAllocation,
   CostRollupAllocationDailySchema,
   CostRollupAllocationSchema,
   CostRollupMonthly,
+  CostRollupMonthlyAllocatedSchema,
   CostRollupMonthlySchema,
   CostRollupSchema,
   ROLLUP_KEY,
@@ -84,20 +87,22 @@ describe('ImportViews against a database: a concurrent reader of a re-import', (
       model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
       model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
       model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
+      model<CostRollupMonthly>(COST_ROLLUP_MONTHLY_ALLOCATED, CostRollupMonthlyAllocatedSchema),
       model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
       model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
     ];
     await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, keyModel, viewModel] = models;
+    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, allocatedModel, keyModel, viewModel] = models;
     lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
     const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
     const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
     const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
     const allocationDaily = new CostRollupAllocationDailyRepository(allocationDailyModel as Model<CostRollupAllocation>);
+    const allocated = new CostRollupMonthlyAllocatedRepository(allocatedModel as Model<CostRollupMonthly>);
     keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
-    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, keys, NO_ALLOCATION);
+    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, allocated, keys, NO_ALLOCATION);
     importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, lineItems, NO_ALLOCATION);
+    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, allocated, lineItems, NO_ALLOCATION);
   }, 60_000);
 
   afterAll(async () => {

@@ -114,11 +114,11 @@ export function rollupGroupsPipeline(match: Record<string, unknown>, withTags: b
 }
 
 /**
- * Daily groups without their allocation fields, summed again: the daily level keeps no tags or
- * dimensions (their combinations would make it nearly as large as the line items); daily queries
- * on one allocation field read the daily allocation rows.
+ * Groups (daily or monthly) without their allocation fields, summed again: the daily and monthly
+ * levels keep no tags or dimensions (their combinations would make them nearly as large as the
+ * line items); queries on allocation fields read the allocation rows or the allocated monthly rows.
  */
-export function baseDailyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
+export function baseGroups(daily: readonly RollupGroup[]): RollupGroup[] {
   if (!daily.some((group) => group._id.tags !== undefined || group._id.dimensions !== undefined)) return [...daily];
   const sums = new RollupGroupSums();
   for (const group of daily) {

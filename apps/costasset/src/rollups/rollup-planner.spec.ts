@@ -13,6 +13,7 @@ import { CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from '.
 import type {
   CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
+  CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
   RollupKeyRepository,
@@ -50,6 +51,7 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
     monthly as unknown as CostRollupMonthlyRepository,
     level('allocation') as unknown as CostRollupAllocationRepository,
     level('allocation-daily') as unknown as CostRollupAllocationDailyRepository,
+    level('allocated') as unknown as CostRollupMonthlyAllocatedRepository,
     lineItems as unknown as CostLineItemRepository,
     NO_ALLOCATION,
   );
@@ -352,6 +354,7 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
     monthly as unknown as CostRollupMonthlyRepository,
     stored('allocation') as unknown as CostRollupAllocationRepository,
     stored('allocation-daily') as unknown as CostRollupAllocationDailyRepository,
+    stored('allocated') as unknown as CostRollupMonthlyAllocatedRepository,
     keys as unknown as RollupKeyRepository,
     NO_ALLOCATION,
   );

@@ -23,6 +23,7 @@ import { ALLOCATION_ROW_DIMENSIONS, ROLLUP_AMOUNTS } from './schemas/cost-rollup
 import {
   CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
+  CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
 } from './rollups.repository';
@@ -39,6 +40,8 @@ export interface CostSource {
   rollupLevel: RollupLevel | null;
   /** Over the line items: the virtual dimensions the query groups by, computed for each selected line item. */
   dimensions?: string[];
+  /** Over the monthly level: the rows that keep the allocation fields (`cost_rollups_monthly_allocated`). */
+  allocated?: boolean;
   /** Over the monthly level: its allocation rows of this one field (`dimension:<name>`, `tag:<group>:<key>`). */
   narrow?: string;
   /**
@@ -96,6 +99,7 @@ export class RollupPlanner {
     private readonly monthly: CostRollupMonthlyRepository,
     private readonly allocationRows: CostRollupAllocationRepository,
     private readonly allocationDaily: CostRollupAllocationDailyRepository,
+    private readonly monthlyAllocated: CostRollupMonthlyAllocatedRepository,
     private readonly lineItems: CostLineItemRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -167,7 +171,8 @@ export class RollupPlanner {
       const rollupLevel = rollupLevelFor(filter, readFields);
       const narrow = narrowField(filter, readFields, allocation, current.exclusion);
       if (narrow) return { source: 'rollup', rollupLevel, narrow };
-      if (rollupLevel === 'month' || !readsAllocation(filter, readFields)) return { source: 'rollup', rollupLevel };
+      if (!readsAllocation(filter, readFields)) return { source: 'rollup', rollupLevel };
+      if (rollupLevel === 'month') return { source: 'rollup', rollupLevel, allocated: true };
       // the daily level keeps no allocation fields: rows made for the query
       return { source: 'rollup', rollupLevel: 'day', transient: true };
     }
@@ -191,6 +196,7 @@ export class RollupPlanner {
       return rows.aggregate<R>(tenantId, excluding(pipeline, combineFilters({ field: where.narrow }, exclusion)));
     }
     const scoped = excluding(pipeline, exclusion);
+    if (where.allocated) return this.monthlyAllocated.aggregate<R>(tenantId, scoped);
     if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
     return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, scoped) : this.daily.aggregate<R>(tenantId, scoped);
   }

@@ -7,6 +7,7 @@ import {
   COST_ROLLUP_ALLOCATION,
   COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
+  COST_ROLLUP_MONTHLY_ALLOCATED,
   CostRollup,
   CostRollupAllocation,
   CostRollupMonthly,
@@ -38,6 +39,13 @@ export class CostRollupAllocationRepository extends TenantRepository<CostRollupA
 @Injectable()
 export class CostRollupAllocationDailyRepository extends TenantRepository<CostRollupAllocation> {
   constructor(@InjectModel(COST_ROLLUP_ALLOCATION_DAILY) model: Model<CostRollupAllocation>) {
+    super(model);
+  }
+}
+
+@Injectable()
+export class CostRollupMonthlyAllocatedRepository extends TenantRepository<CostRollupMonthly> {
+  constructor(@InjectModel(COST_ROLLUP_MONTHLY_ALLOCATED) model: Model<CostRollupMonthly>) {
     super(model);
   }
 }

@@ -9,7 +9,7 @@ import { RollupAccumulator } from './rollup-accumulator';
 import {
   allocatedGroups,
   allocationRows,
-  baseDailyGroups,
+  baseGroups,
   monthlyGroups,
   monthlyRollupRow,
   RollupGroup,
@@ -19,6 +19,7 @@ import {
 import {
   CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
+  CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
   RollupKeyRepository,
@@ -55,6 +56,7 @@ export class RollupsService {
     private readonly monthly: CostRollupMonthlyRepository,
     private readonly allocationRows: CostRollupAllocationRepository,
     private readonly allocationDaily: CostRollupAllocationDailyRepository,
+    private readonly monthlyAllocated: CostRollupMonthlyAllocatedRepository,
     private readonly keys: RollupKeyRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -289,13 +291,19 @@ export class RollupsService {
         this.rollups,
         tenantId,
         uploadRefId,
-        baseDailyGroups(daily).map((group) => rollupRow(uploadRefId, group)),
+        baseGroups(daily).map((group) => rollupRow(uploadRefId, group)),
       );
       await this.replaceRows(
         this.monthly,
         tenantId,
         uploadRefId,
-        monthly.map((group) => monthlyRollupRow(uploadRefId, group)),
+        baseGroups(monthly).map((group) => monthlyRollupRow(uploadRefId, group)),
+      );
+      await this.replaceRows(
+        this.monthlyAllocated,
+        tenantId,
+        uploadRefId,
+        allocation.isEmpty ? [] : monthly.map((group) => monthlyRollupRow(uploadRefId, group)),
       );
       await this.replaceRows(this.allocationRows, tenantId, uploadRefId, allocationRows(uploadRefId, monthly, allocation));
       await this.replaceRows(this.allocationDaily, tenantId, uploadRefId, allocationRows(uploadRefId, daily, allocation));

@@ -6,6 +6,7 @@ export const COST_ROLLUP_MONTHLY = 'CostRollupMonthly';
 export const ROLLUP_KEY = 'RollupKey';
 export const COST_ROLLUP_ALLOCATION = 'CostRollupAllocation';
 export const COST_ROLLUP_ALLOCATION_DAILY = 'CostRollupAllocationDaily';
+export const COST_ROLLUP_MONTHLY_ALLOCATED = 'CostRollupMonthlyAllocated';
 
 /** The line-item fields a rollup row groups by (absent when the line items have none). */
 export const ROLLUP_DIMENSIONS = [
@@ -77,6 +78,19 @@ CostRollupMonthlySchema.plugin(tenantScopedPlugin);
 CostRollupMonthlySchema.index({ tenantId: 1, uploadRefId: 1 });
 CostRollupMonthlySchema.index({ tenantId: 1, period: 1 });
 
+/**
+ * The monthly rows with the allocation fields (activated tags, dimension values): what a monthly
+ * query reading several allocation fields, or one with other dimensions, reads. `cost_rollups_monthly`
+ * keeps none, so queries that read no allocation field read as few rows as before allocation.
+ */
+export const CostRollupMonthlyAllocatedSchema = new Schema<CostRollupMonthly>(
+  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...allocation, ...amounts },
+  { collection: 'cost_rollups_monthly_allocated', versionKey: false },
+);
+CostRollupMonthlyAllocatedSchema.plugin(tenantScopedPlugin);
+CostRollupMonthlyAllocatedSchema.index({ tenantId: 1, uploadRefId: 1 });
+CostRollupMonthlyAllocatedSchema.index({ tenantId: 1, period: 1 });
+
 /** The dimensions an allocation row keeps besides its one allocation field (docs/rollups.md). */
 export const ALLOCATION_ROW_DIMENSIONS = ['providerName', 'billingPeriod', 'period', 'billingCurrency', 'currency'] as const;
 
@@ -141,10 +155,10 @@ export interface RollupKey {
   lockedUntil: Date | null;
 }
 
-/** `-4`: rolled up at every level (daily, monthly, allocation rows by month and by day). */
-export const BACKFILL_MARKER = '*backfilled-4*';
+/** `-5`: rolled up at every level (daily, monthly with and without allocation fields, allocation rows by month and by day). */
+export const BACKFILL_MARKER = '*backfilled-5*';
 /** Markers of earlier formats: their tenants' uploads are rolled up again (missing levels, allocation in daily rows). */
-export const EARLIER_BACKFILL_MARKERS: readonly string[] = ['*backfilled*', '*backfilled-2*', '*backfilled-3*'];
+export const EARLIER_BACKFILL_MARKERS: readonly string[] = ['*backfilled*', '*backfilled-2*', '*backfilled-3*', '*backfilled-4*'];
 
 export const RollupKeySchema = new Schema<RollupKey>(
   {
