@@ -1,40 +1,11 @@
 import fc from 'fast-check';
-import type { Model } from 'mongoose';
-import { openTestDatabase, type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
+import { openRollupStack } from '../rollups/rollup-stack.db-support';
+import { type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
 import { costsPipeline, CostsPlan, CostsSource, parseGroupings } from '../costs/costs-aggregation';
 import { bucketExpression } from '../costs/costs-range';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
-import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/schemas/cost-line-item.schema';
-import { ImportViewRepository, ImportViews } from '../rollups/import-views';
 import { answeredFrom, CostSource, RollupPlanner } from '../rollups/rollup-planner';
-import {
-  CostRollupAllocationDailyRepository,
-  CostRollupAllocationRepository,
-  CostRollupMonthlyAllocatedRepository,
-  CostRollupMonthlyRepository,
-  CostRollupRepository,
-  RollupKeyRepository,
-} from '../rollups/rollups.repository';
 import { RollupsService } from '../rollups/rollups.service';
-import { COST_IMPORT_VIEW, CostImportView, CostImportViewSchema } from '../rollups/schemas/cost-import-view.schema';
-import {
-  COST_ROLLUP,
-  COST_ROLLUP_ALLOCATION,
-  COST_ROLLUP_ALLOCATION_DAILY,
-  COST_ROLLUP_MONTHLY,
-  COST_ROLLUP_MONTHLY_ALLOCATED,
-  CostRollup,
-  CostRollupAllocation,
-  CostRollupAllocationDailySchema,
-  CostRollupAllocationSchema,
-  CostRollupMonthly,
-  CostRollupMonthlyAllocatedSchema,
-  CostRollupMonthlySchema,
-  CostRollupSchema,
-  ROLLUP_KEY,
-  RollupKey,
-  RollupKeySchema,
-} from '../rollups/schemas/cost-rollup.schema';
 import { AllocationModel } from './allocation-model';
 import type { AllocationModels } from './allocation-models';
 
@@ -79,31 +50,8 @@ describe('the planner on allocation dimensions, against a database', () => {
   let allocation = AllocationModel.EMPTY;
 
   beforeAll(async () => {
-    db = await openTestDatabase('allocation_planner');
-    const model = <T>(name: string, schema: unknown) => db.conn.model<T>(name, schema as never);
-    const models = [
-      model<CostLineItem>(COST_LINE_ITEM, CostLineItemSchema),
-      model<CostRollup>(COST_ROLLUP, CostRollupSchema),
-      model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
-      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
-      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
-      model<CostRollupMonthly>(COST_ROLLUP_MONTHLY_ALLOCATED, CostRollupMonthlyAllocatedSchema),
-      model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
-      model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
-    ];
-    await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, allocatedModel, keyModel, viewModel] = models;
-    lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
-    const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
-    const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
-    const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
-    const allocationDaily = new CostRollupAllocationDailyRepository(allocationDailyModel as Model<CostRollupAllocation>);
-    const allocated = new CostRollupMonthlyAllocatedRepository(allocatedModel as Model<CostRollupMonthly>);
-    const keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
-    const models_ = { current: async () => allocation } as unknown as AllocationModels;
-    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, allocated, keys, models_);
-    const importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, allocated, lineItems, models_);
+    const models = { current: async () => allocation } as unknown as AllocationModels;
+    ({ db, lineItems, rollups, planner } = await openRollupStack('allocation_planner', models));
   }, 60_000);
 
   afterAll(async () => {

@@ -1,40 +1,13 @@
-import type { Model } from 'mongoose';
+import { openRollupStack } from './rollup-stack.db-support';
 import { AllocationModel } from '../allocation/allocation-model';
 import type { AllocationModels } from '../allocation/allocation-models';
-import { openTestDatabase, type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
+import { type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
 import { costTotalsPipeline, totalsReadFields, TotalsRow } from '../line-items/cost-totals';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
-import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/schemas/cost-line-item.schema';
-import { hiddenUploads, ImportViewRepository, ImportViews } from './import-views';
+import { CostLineItem } from '../line-items/schemas/cost-line-item.schema';
+import { hiddenUploads, ImportViews } from './import-views';
 import { CostSource, LINE_ITEMS, RollupPlanner } from './rollup-planner';
-import {
-  CostRollupAllocationDailyRepository,
-  CostRollupAllocationRepository,
-  CostRollupMonthlyAllocatedRepository,
-  CostRollupMonthlyRepository,
-  CostRollupRepository,
-  RollupKeyRepository,
-} from './rollups.repository';
 import { RollupsService } from './rollups.service';
-import { COST_IMPORT_VIEW, CostImportView, CostImportViewSchema } from './schemas/cost-import-view.schema';
-import {
-  COST_ROLLUP,
-  COST_ROLLUP_ALLOCATION,
-  COST_ROLLUP_ALLOCATION_DAILY,
-  COST_ROLLUP_MONTHLY,
-  COST_ROLLUP_MONTHLY_ALLOCATED,
-  CostRollup,
-  CostRollupAllocation,
-  CostRollupAllocationDailySchema,
-  CostRollupAllocationSchema,
-  CostRollupMonthly,
-  CostRollupMonthlyAllocatedSchema,
-  CostRollupMonthlySchema,
-  CostRollupSchema,
-  ROLLUP_KEY,
-  RollupKey,
-  RollupKeySchema,
-} from './schemas/cost-rollup.schema';
 
 const NO_ALLOCATION = { current: async () => AllocationModel.EMPTY } as unknown as AllocationModels;
 
@@ -73,36 +46,12 @@ function lineItem(uploadRefId: string, billingPeriod: string, day: number, cost:
 describe('ImportViews against a database: a concurrent reader of a re-import', () => {
   let db: TestDatabase;
   let lineItems: CostLineItemRepository;
-  let keys: RollupKeyRepository;
   let rollups: RollupsService;
   let importViews: ImportViews;
   let planner: RollupPlanner;
 
   beforeAll(async () => {
-    db = await openTestDatabase('import_views');
-    const model = <T>(name: string, schema: unknown) => db.conn.model<T>(name, schema as never);
-    const models = [
-      model<CostLineItem>(COST_LINE_ITEM, CostLineItemSchema),
-      model<CostRollup>(COST_ROLLUP, CostRollupSchema),
-      model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
-      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
-      model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
-      model<CostRollupMonthly>(COST_ROLLUP_MONTHLY_ALLOCATED, CostRollupMonthlyAllocatedSchema),
-      model<RollupKey>(ROLLUP_KEY, RollupKeySchema),
-      model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema),
-    ];
-    await Promise.all(models.map((one) => one.init()));
-    const [costModel, dailyModel, monthlyModel, allocationModel, allocationDailyModel, allocatedModel, keyModel, viewModel] = models;
-    lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
-    const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
-    const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
-    const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
-    const allocationDaily = new CostRollupAllocationDailyRepository(allocationDailyModel as Model<CostRollupAllocation>);
-    const allocated = new CostRollupMonthlyAllocatedRepository(allocatedModel as Model<CostRollupMonthly>);
-    keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
-    rollups = new RollupsService(lineItems, daily, monthly, allocationRows, allocationDaily, allocated, keys, NO_ALLOCATION);
-    importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-    planner = new RollupPlanner(rollups, importViews, daily, monthly, allocationRows, allocationDaily, allocated, lineItems, NO_ALLOCATION);
+    ({ db, lineItems, rollups, importViews, planner } = await openRollupStack('import_views', NO_ALLOCATION));
   }, 60_000);
 
   afterAll(async () => {

@@ -10,14 +10,7 @@ import { RollupAccumulator } from './rollup-accumulator';
 import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow } from './rollup-fields';
 import type { ImportView, ImportViews } from './import-views';
 import { CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
-import type {
-  CostRollupAllocationDailyRepository,
-  CostRollupAllocationRepository,
-  CostRollupMonthlyAllocatedRepository,
-  CostRollupMonthlyRepository,
-  CostRollupRepository,
-  RollupKeyRepository,
-} from './rollups.repository';
+import type { RollupKeyRepository, RollupLevels } from './rollups.repository';
 import { REPAIR_AFTER_MS, RollupsService } from './rollups.service';
 import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
 
@@ -47,11 +40,13 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
   const planner = new RollupPlanner(
     rollupsService as unknown as RollupsService,
     importViews as unknown as ImportViews,
-    daily as unknown as CostRollupRepository,
-    monthly as unknown as CostRollupMonthlyRepository,
-    level('allocation') as unknown as CostRollupAllocationRepository,
-    level('allocation-daily') as unknown as CostRollupAllocationDailyRepository,
-    level('allocated') as unknown as CostRollupMonthlyAllocatedRepository,
+    {
+      daily,
+      monthly,
+      monthlyAllocated: level('allocated'),
+      allocation: level('allocation'),
+      allocationDaily: level('allocation-daily'),
+    } as unknown as RollupLevels,
     lineItems as unknown as CostLineItemRepository,
     NO_ALLOCATION,
   );
@@ -350,11 +345,13 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
   };
   const service = new RollupsService(
     lineItems as unknown as CostLineItemRepository,
-    daily as unknown as CostRollupRepository,
-    monthly as unknown as CostRollupMonthlyRepository,
-    stored('allocation') as unknown as CostRollupAllocationRepository,
-    stored('allocation-daily') as unknown as CostRollupAllocationDailyRepository,
-    stored('allocated') as unknown as CostRollupMonthlyAllocatedRepository,
+    {
+      daily,
+      monthly,
+      monthlyAllocated: stored('allocated'),
+      allocation: stored('allocation'),
+      allocationDaily: stored('allocation-daily'),
+    } as unknown as RollupLevels,
     keys as unknown as RollupKeyRepository,
     NO_ALLOCATION,
   );

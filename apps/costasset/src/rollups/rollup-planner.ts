@@ -20,13 +20,7 @@ import {
   tagKeysOf,
 } from './rollup-fields';
 import { ALLOCATION_ROW_DIMENSIONS, ROLLUP_AMOUNTS } from './schemas/cost-rollup.schema';
-import {
-  CostRollupAllocationDailyRepository,
-  CostRollupAllocationRepository,
-  CostRollupMonthlyAllocatedRepository,
-  CostRollupMonthlyRepository,
-  CostRollupRepository,
-} from './rollups.repository';
+import { RollupLevels } from './rollups.repository';
 import { RollupsService } from './rollups.service';
 
 export type CostSourceName = 'rollup' | 'line-items';
@@ -95,11 +89,7 @@ export class RollupPlanner {
   constructor(
     private readonly rollupsService: RollupsService,
     private readonly importViews: ImportViews,
-    private readonly daily: CostRollupRepository,
-    private readonly monthly: CostRollupMonthlyRepository,
-    private readonly allocationRows: CostRollupAllocationRepository,
-    private readonly allocationDaily: CostRollupAllocationDailyRepository,
-    private readonly monthlyAllocated: CostRollupMonthlyAllocatedRepository,
+    private readonly levels: RollupLevels,
     private readonly lineItems: CostLineItemRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -192,13 +182,15 @@ export class RollupPlanner {
       return this.lineItemsWithDimensions<R>(tenantId, pipeline, exclusion, allocation, where.dimensions ?? []);
     }
     if (where.narrow) {
-      const rows = where.rollupLevel === 'day' ? this.allocationDaily : this.allocationRows;
+      const rows = where.rollupLevel === 'day' ? this.levels.allocationDaily : this.levels.allocation;
       return rows.aggregate<R>(tenantId, excluding(pipeline, combineFilters({ field: where.narrow }, exclusion)));
     }
     const scoped = excluding(pipeline, exclusion);
-    if (where.allocated) return this.monthlyAllocated.aggregate<R>(tenantId, scoped);
+    if (where.allocated) return this.levels.monthlyAllocated.aggregate<R>(tenantId, scoped);
     if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
-    return where.rollupLevel === 'month' ? this.monthly.aggregate<R>(tenantId, scoped) : this.daily.aggregate<R>(tenantId, scoped);
+    return where.rollupLevel === 'month'
+      ? this.levels.monthly.aggregate<R>(tenantId, scoped)
+      : this.levels.daily.aggregate<R>(tenantId, scoped);
   }
 
   /**

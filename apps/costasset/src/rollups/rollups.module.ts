@@ -11,6 +11,7 @@ import {
   CostRollupMonthlyRepository,
   CostRollupRepository,
   RollupKeyRepository,
+  RollupLevels,
 } from './rollups.repository';
 import { RollupsService } from './rollups.service';
 import {
@@ -50,6 +51,7 @@ import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-vi
     CostRollupAllocationDailyRepository,
     CostRollupMonthlyAllocatedRepository,
     RollupKeyRepository,
+    RollupLevels,
     RollupsService,
     RollupPlanner,
     ImportViewRepository,

@@ -96,3 +96,19 @@ export class RollupKeyRepository extends TenantRepository<RollupKey> {
     await this.updateOne(tenantId, { uploadRefId }, { $set: { lockedUntil: null } });
   }
 }
+
+/**
+ * Every collection of rollup rows (docs/rollups.md): the daily and monthly levels without
+ * allocation fields, the monthly rows with them, and the allocation rows of one field by month and
+ * by day. Every row belongs to one upload: a refresh replaces the upload's rows in all of them.
+ */
+@Injectable()
+export class RollupLevels {
+  constructor(
+    readonly daily: CostRollupRepository,
+    readonly monthly: CostRollupMonthlyRepository,
+    readonly monthlyAllocated: CostRollupMonthlyAllocatedRepository,
+    readonly allocation: CostRollupAllocationRepository,
+    readonly allocationDaily: CostRollupAllocationDailyRepository,
+  ) {}
+}

@@ -16,14 +16,7 @@ import {
   rollupPipeline,
   rollupRow,
 } from './rollup-fields';
-import {
-  CostRollupAllocationDailyRepository,
-  CostRollupAllocationRepository,
-  CostRollupMonthlyAllocatedRepository,
-  CostRollupMonthlyRepository,
-  CostRollupRepository,
-  RollupKeyRepository,
-} from './rollups.repository';
+import { RollupKeyRepository, RollupLevels } from './rollups.repository';
 import { BACKFILL_MARKER, EARLIER_BACKFILL_MARKERS } from './schemas/cost-rollup.schema';
 
 /** How long one refresh may hold an upload's lease before another may take it over. */
@@ -52,11 +45,7 @@ export class RollupsService {
 
   constructor(
     private readonly lineItems: CostLineItemRepository,
-    private readonly rollups: CostRollupRepository,
-    private readonly monthly: CostRollupMonthlyRepository,
-    private readonly allocationRows: CostRollupAllocationRepository,
-    private readonly allocationDaily: CostRollupAllocationDailyRepository,
-    private readonly monthlyAllocated: CostRollupMonthlyAllocatedRepository,
+    private readonly levels: RollupLevels,
     private readonly keys: RollupKeyRepository,
     private readonly allocation: AllocationModels,
   ) {}
@@ -79,7 +68,9 @@ export class RollupsService {
   providerSpellings(tenantId: string, now = Date.now()): Promise<string[]> {
     const known = this.spellings.get(tenantId);
     if (known && known.until >= now) return known.names;
-    const names = this.monthly.distinct<string>(tenantId, 'providerName').then((found) => found.filter((name) => typeof name === 'string'));
+    const names = this.levels.monthly
+      .distinct<string>(tenantId, 'providerName')
+      .then((found) => found.filter((name) => typeof name === 'string'));
     this.spellings.set(tenantId, { names, until: now + PROVIDER_SPELLINGS_MS });
     names.catch(() => this.spellings.delete(tenantId));
     return names;
@@ -288,25 +279,25 @@ export class RollupsService {
       const { daily, allocation } = await compute();
       const monthly = monthlyGroups(daily);
       await this.replaceRows(
-        this.rollups,
+        this.levels.daily,
         tenantId,
         uploadRefId,
         baseGroups(daily).map((group) => rollupRow(uploadRefId, group)),
       );
       await this.replaceRows(
-        this.monthly,
+        this.levels.monthly,
         tenantId,
         uploadRefId,
         baseGroups(monthly).map((group) => monthlyRollupRow(uploadRefId, group)),
       );
       await this.replaceRows(
-        this.monthlyAllocated,
+        this.levels.monthlyAllocated,
         tenantId,
         uploadRefId,
         allocation.isEmpty ? [] : monthly.map((group) => monthlyRollupRow(uploadRefId, group)),
       );
-      await this.replaceRows(this.allocationRows, tenantId, uploadRefId, allocationRows(uploadRefId, monthly, allocation));
-      await this.replaceRows(this.allocationDaily, tenantId, uploadRefId, allocationRows(uploadRefId, daily, allocation));
+      await this.replaceRows(this.levels.allocation, tenantId, uploadRefId, allocationRows(uploadRefId, monthly, allocation));
+      await this.replaceRows(this.levels.allocationDaily, tenantId, uploadRefId, allocationRows(uploadRefId, daily, allocation));
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
