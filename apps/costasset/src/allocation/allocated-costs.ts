@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
 import { evaluateFilter } from '../expressions';
-import { dimensionRead, filterFields, rollupCanAnswer, tagRead } from '../rollups/rollup-fields';
+import { dimensionRead, filterFields, rollupCanAnswer, tagKeysOf, tagRead } from '../rollups/rollup-fields';
 import { CostView, RollupPlanner } from '../rollups/rollup-planner';
 import { AllocationModel } from './allocation-model';
 import { AllocationProblems } from './allocation.problems';
@@ -57,14 +57,18 @@ export class AllocatedCosts {
     const splits = await this.splits(tenantId, current.allocation);
     const fields = new Set<string>(extraFields);
     for (const source of [filter, ...splits.map((split) => split.source)]) for (const field of filterFields(source)) fields.add(field);
-    const plain = [...fields].filter((field) => field !== 'tags' && !field.startsWith('dimensions.') && field !== 'period');
+    const plain = [...fields].filter(
+      (field) => field !== 'tags' && !field.startsWith('tags[') && !field.startsWith('dimensions.') && field !== 'period',
+    );
     if (!rollupCanAnswer(filter, plain, current.allocation)) throw AllocationProblems.filterNotAllocatable();
     const match = { period: { $in: [...periods] } };
-    // every allocation field is read: the rows must hold them all (the monthly rows that keep them, or one field's rows)
-    const allocationReads = [
-      ...current.allocation.dimensionNames.map(dimensionRead),
-      ...current.allocation.definitions.tagKeys.flatMap((entry) => (entry.group === null ? [] : [tagRead(entry.group, entry.key)])),
-    ];
+    // the allocation fields the splits, the filter and the caller read: the rows must hold them
+    // (one field's allocation rows when it is one, else the monthly rows that keep them all)
+    const allocationReads = new Set<string>([...fields].filter((field) => field.startsWith('tags[') || field.startsWith('dimensions.')));
+    for (const source of [filter, ...splits.map((split) => split.source)])
+      for (const { group, key } of tagKeysOf(source) ?? []) allocationReads.add(tagRead(group, key));
+    for (const { target } of splits)
+      allocationReads.add('dimension' in target ? dimensionRead(target.dimension) : tagRead(target.tag.group, target.tag.key));
     const where = await this.planner.choose(tenantId, match, [...plain, 'period', 'cost', ...allocationReads], current);
     // over the line items, the groups keep their raw tags and the fields the rules read, and each
     // group's allocation is computed here (once per group, not per line item)

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { csvRecord } from '@lib/csv';
 import { CurrencyService } from '../currency/currency.service';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
+import { dimensionRead, tagRead } from '../rollups/rollup-fields';
 import { RollupPlanner } from '../rollups/rollup-planner';
 import { AllocatedCosts } from './allocated-costs';
 import { AllocationProblems } from './allocation.problems';
@@ -35,7 +36,13 @@ export class ShowbackService {
       throw AllocationProblems.notAllocationDimension(query.dimension);
     const period = query.period ?? (await this.latestPeriod(tenantId, view.exclusion));
     const [{ source, periods }, currencies] = await Promise.all([
-      this.allocated.periods(tenantId, [period], {}, [], view),
+      this.allocated.periods(
+        tenantId,
+        [period],
+        {},
+        ['dimension' in target ? dimensionRead(target.dimension) : tagRead(target.tag.group, target.tag.key)],
+        view,
+      ),
       this.currency.currencies(tenantId),
     ]);
     const [{ pieces, outcomes }] = periods;

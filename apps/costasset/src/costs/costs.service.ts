@@ -120,7 +120,7 @@ export class CostsService {
     corporateCurrency: string,
   ): Promise<CostsAnswer> {
     if (plan.range.granularity !== 'month') throw CostsProblems.invalid('granularity', 'allocatedCost is by month');
-    const fields = plan.groupBy.flatMap((grouping) => ('field' in grouping ? [grouping.field] : []));
+    const fields = plan.groupBy.map(groupingRead);
     const allocated = await this.allocated.periods(tenantId, plan.range.buckets, selection, fields, view);
     const rows: CostGroupRow[] = allocated.periods.flatMap(({ period, pieces }) =>
       pieces.map((piece) => {
