@@ -1,5 +1,5 @@
 import { ProblemException } from '@lib/core';
-import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter, filterFields } from '../expressions';
+import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter, filterFields, tagKeysOf } from '../expressions';
 import type { DeclaredProvider } from './provider-identity';
 
 /** An activated tag key: `group` null activates the key in any group. */
@@ -46,6 +46,8 @@ interface CompiledDimension {
 
 const MATCH_NONE: Filter = { $nor: [{}] };
 const DIMENSION_PREFIX = `${DIMENSIONS_FIELD}.`;
+/** Classifications kept per model before the memo starts over (a few MB at most). */
+const MAX_CLASSIFIED = 100_000;
 
 /**
  * A tenant's allocation settings compiled once (docs/allocation.md): which tags a rollup row keeps
@@ -61,6 +63,13 @@ export class AllocationModel {
   private readonly anyGroupKeys: ReadonlySet<string>;
   private readonly groupKeys: ReadonlySet<string>;
   private readonly compiled: ReadonlyMap<string, CompiledDimension>;
+  /** The line-item fields and tag keys (group and key) a classification depends on. */
+  private readonly inputFields: readonly string[];
+  private readonly inputTags: ReadonlySet<string>;
+  private readonly anyGroupInputs: ReadonlySet<string>;
+  private readonly allTags: boolean;
+  /** Classifications by their inputs: documents that differ only in what no rule reads share one. */
+  private readonly classified = new Map<string, { tags?: RolledUpTag[]; dimensions?: Record<string, string> }>();
 
   constructor(readonly definitions: AllocationDefinitions) {
     this.anyGroupKeys = new Set(definitions.tagKeys.filter((entry) => entry.group === null).map((entry) => entry.key));
@@ -75,6 +84,13 @@ export class AllocationModel {
         },
       ]),
     );
+    this.inputFields = [...this.ruleFields()].sort();
+    const ruleTagLists = [...this.compiled.values()].flatMap((dimension) => dimension.rules.map((rule) => tagKeysOf(rule.filter)));
+    // a rule reading tags in a shape not understood: every tag counts
+    this.allTags = ruleTagLists.some((list) => list === null);
+    const ruleTags = ruleTagLists.flatMap((list) => list ?? []);
+    this.inputTags = new Set([...this.groupKeys, ...ruleTags.map(({ group, key }) => groupKey(group, key))]);
+    this.anyGroupInputs = this.anyGroupKeys;
   }
 
   get revision(): number {
@@ -116,6 +132,27 @@ export class AllocationModel {
    * line item's order) and its value of every dimension. Empty without settings.
    */
   classify(doc: Readonly<Record<string, unknown>>): { tags?: RolledUpTag[]; dimensions?: Record<string, string> } {
+    const key = this.inputKey(doc);
+    let fields = this.classified.get(key);
+    if (!fields) {
+      if (this.classified.size >= MAX_CLASSIFIED) this.classified.clear();
+      fields = this.classifyNow(doc);
+      this.classified.set(key, fields);
+    }
+    return fields;
+  }
+
+  /** What a classification depends on, as one string: the fields the rules read and the tags of the keys that count. */
+  private inputKey(doc: Readonly<Record<string, unknown>>): string {
+    const values: unknown[] = this.inputFields.map((field) => doc[field] ?? null);
+    const tags = Array.isArray(doc.tags) ? (doc.tags as RolledUpTag[]) : [];
+    for (const tag of tags)
+      if (this.allTags || this.inputTags.has(groupKey(tag.group, tag.key)) || this.anyGroupInputs.has(tag.key))
+        values.push(tag.group, tag.key, tag.value);
+    return JSON.stringify(values);
+  }
+
+  private classifyNow(doc: Readonly<Record<string, unknown>>): { tags?: RolledUpTag[]; dimensions?: Record<string, string> } {
     const fields: { tags?: RolledUpTag[]; dimensions?: Record<string, string> } = {};
     if (this.hasTagKeys) {
       const tags = Array.isArray(doc.tags) ? (doc.tags as RolledUpTag[]) : [];

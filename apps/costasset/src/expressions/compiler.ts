@@ -231,3 +231,26 @@ function describeType(value: unknown): string {
   const type = typeof value;
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
+
+/**
+ * The tag keys a filter compares (`tags: { $elemMatch: { group: { $eq }, key: { $eq } … } }`, the
+ * compiler's shape); null when a condition on `tags` has another shape (then no rollup answers).
+ */
+export function tagKeysOf(filter: unknown, into: Array<{ group: string; key: string }> = []): Array<{ group: string; key: string }> | null {
+  if (Array.isArray(filter)) {
+    for (const entry of filter) if (!tagKeysOf(entry, into)) return null;
+  } else if (filter && typeof filter === 'object') {
+    for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
+      if (key.startsWith('$')) {
+        if (!tagKeysOf(value, into)) return null;
+      } else if (key === 'tags') {
+        const match = (value as { $elemMatch?: { group?: { $eq?: unknown }; key?: { $eq?: unknown } } } | null)?.$elemMatch;
+        const group = match?.group?.$eq;
+        const tagKey = match?.key?.$eq;
+        if (typeof group !== 'string' || typeof tagKey !== 'string') return null;
+        into.push({ group, key: tagKey });
+      }
+    }
+  }
+  return into;
+}

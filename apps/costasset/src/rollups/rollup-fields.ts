@@ -1,5 +1,5 @@
 import type { PipelineStage } from 'mongoose';
-import { filterFields } from '../expressions';
+import { filterFields, tagKeysOf } from '../expressions';
 import { AllocationModel } from '../allocation/allocation-model';
 import type { RolledUpTag } from '../allocation/allocation-model';
 import {
@@ -14,35 +14,12 @@ import {
 /** Every line-item field a query may touch and still be answered from rollups. */
 export const ROLLED_UP_FIELDS: ReadonlySet<string> = new Set<string>([...ROLLUP_DIMENSIONS, ...ROLLUP_AMOUNTS, 'chargePeriodStart']);
 
-export { filterFields } from '../expressions';
+export { filterFields, tagKeysOf } from '../expressions';
 
 /** The read of one tag (its group and key) as `readFields` name it: rolled up when the key is activated. */
 export const tagRead = (group: string, key: string): string => `tags${JSON.stringify([group, key])}`;
 /** The read of one virtual dimension as `readFields` name it. */
 export const dimensionRead = (name: string): string => `dimensions.${name}`;
-
-/**
- * The tag keys a filter compares (`tags: { $elemMatch: { group: { $eq }, key: { $eq } … } }`, the
- * compiler's shape); null when a condition on `tags` has another shape (then no rollup answers).
- */
-export function tagKeysOf(filter: unknown, into: Array<{ group: string; key: string }> = []): Array<{ group: string; key: string }> | null {
-  if (Array.isArray(filter)) {
-    for (const entry of filter) if (!tagKeysOf(entry, into)) return null;
-  } else if (filter && typeof filter === 'object') {
-    for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
-      if (key.startsWith('$')) {
-        if (!tagKeysOf(value, into)) return null;
-      } else if (key === 'tags') {
-        const match = (value as { $elemMatch?: { group?: { $eq?: unknown }; key?: { $eq?: unknown } } } | null)?.$elemMatch;
-        const group = match?.group?.$eq;
-        const tagKey = match?.key?.$eq;
-        if (typeof group !== 'string' || typeof tagKey !== 'string') return null;
-        into.push({ group, key: tagKey });
-      }
-    }
-  }
-  return into;
-}
 
 /**
  * Whether a filter and the fields a query groups or sums by can be answered from rollups. Amount
