@@ -67,6 +67,8 @@ describe('the planner on allocation dimensions, against a database', () => {
           dimensions: [{ name: 'team', rules, defaultValue: 'unallocated' }],
         });
         await lineItems.deleteMany(TENANT, {});
+        // as every write path does: the uploads are marked before their line items are written
+        await rollups.begin(TENANT, ['u0', 'u1', 'u2']);
         await lineItems.insertBulk(
           TENANT,
           rows.map((row, index) => ({

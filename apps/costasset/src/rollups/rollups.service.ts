@@ -110,15 +110,14 @@ export class RollupsService {
     await this.keys.markDirty(tenantId, await this.rolledUpUploads(tenantId));
   }
 
-  /** Every upload with rollup state or line items (a distinct on the tenant + upload index). */
+  /**
+   * Every upload with rollup state (every write path marks its upload before it writes, and the
+   * backfill those written before rollups existed): one read on the tenant index of the keys.
+   */
   private async rolledUpUploads(tenantId: string): Promise<string[]> {
     const markers = new Set([BACKFILL_MARKER, ...EARLIER_BACKFILL_MARKERS]);
-    const [states, holding] = await Promise.all([
-      this.keys.find(tenantId, {}, {}, { uploadRefId: 1 }),
-      this.lineItems.distinct<string>(tenantId, 'uploadRefId'),
-    ]);
-    const uploads = new Set([...states.map((state) => state.uploadRefId), ...holding.filter((id) => typeof id === 'string')]);
-    return [...uploads].filter((id) => !markers.has(id)).sort();
+    const states = await this.keys.find(tenantId, {}, {}, { uploadRefId: 1 });
+    return states.map((state) => state.uploadRefId).filter((id) => !markers.has(id));
   }
 
   /** Follows a load of one upload's line items (enrichment, FOCUS import): see LoadTracker. */
