@@ -113,11 +113,13 @@ async function runInSlices(op: Operation, stages: Document[], input: Document[],
   }
   const out: Document[] = [];
   let size = 64;
-  for (let start = 0; start < input.length; start += size) {
+  // the slice's end is taken before the size changes: each document is processed exactly once
+  for (let start = 0, end = 0; start < input.length; start = end) {
+    end = Math.min(start + size, input.length);
     const began = performance.now();
     let results: Document[];
     try {
-      results = aggregator.run<Document>(input.slice(start, start + size));
+      results = aggregator.run<Document>(input.slice(start, end));
     } catch (error) {
       throw toCommandError(error);
     }

@@ -136,4 +136,19 @@ describe('embedded-mongo: aggregation through mongoose', () => {
       code: 238,
     });
   });
+
+  it('runs per-document stages over every document exactly once, however many slices they take', async () => {
+    // slow enough per document that the store resizes its slices as it goes
+    const Many = db.conn.model<{ n: number; pad: string }>('Many', new Schema({ n: Number, pad: String }));
+    const docs = Array.from({ length: 20_000 }, (_, n) => ({ n, pad: 'x'.repeat(200) }));
+    await Many.insertMany(docs, { lean: true });
+    const out = await Many.aggregate<{ n: number; twice: number }>([
+      { $project: { _id: 0, n: 1, twice: { $multiply: ['$n', 2] }, size: { $strLenCP: '$pad' } } },
+      { $match: { size: 200 } },
+    ]);
+    expect(out).toHaveLength(docs.length);
+    expect(new Set(out.map((row) => row.n)).size).toBe(docs.length);
+    expect(out.every((row) => row.twice === row.n * 2)).toBe(true);
+  }, 60_000);
 });
+
