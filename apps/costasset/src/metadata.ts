@@ -105,7 +105,7 @@ export default async () => {
                 description: "The key's group; leave it out to activate the key in every group",
                 example: 'team',
               },
-              key: { required: true, type: () => String, example: 'owner', minLength: 1, maxLength: 200 },
+              key: { required: true, type: () => String, example: 'owner' },
             },
             ActiveTagKeyResponse: {
               group: { required: true, type: () => String, nullable: true },

@@ -7,8 +7,8 @@ export interface DeclaredProvider {
 /**
  * One provider, one name (docs/allocation.md, "Provider names"): names that differ only by case
  * are one provider, and so are a declared provider's aliases. Each line item keeps the name its
- * file gave; queries compare and group by the canonical name: the declared one, else the first of
- * the spellings present in code-unit order (`AWS` before `aws`).
+ * file gave; queries compare and group by the canonical name: the declared one, else a lower-case
+ * spelling present (`aws` for `AWS` and `aws`), else the first spelling in code-unit order.
  */
 export class ProviderIdentity {
   static readonly NONE = new ProviderIdentity([], []);
@@ -19,7 +19,10 @@ export class ProviderIdentity {
   constructor(declared: readonly DeclaredProvider[], present: readonly string[]) {
     for (const provider of declared)
       for (const name of [provider.name, ...provider.aliases]) this.canonicalByLower.set(name.toLowerCase(), provider.name);
-    for (const spelling of [...present].sort()) {
+    // a lower-case spelling first (`aws`, as GPD files and the demo data write it), then code-unit order
+    const lowerFirst = (a: string, b: string) =>
+      Number(a !== a.toLowerCase()) - Number(b !== b.toLowerCase()) || (a < b ? -1 : a > b ? 1 : 0);
+    for (const spelling of [...present].sort(lowerFirst)) {
       const lower = spelling.toLowerCase();
       if (!this.canonicalByLower.has(lower)) this.canonicalByLower.set(lower, spelling);
     }

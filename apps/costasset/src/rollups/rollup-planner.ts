@@ -137,7 +137,8 @@ export class RollupPlanner {
     const [exclusion, expanded, providers] = await Promise.all([
       this.importViews.exclusion(tenantId),
       this.expandDimensions(tenantId, filter),
-      this.providers(tenantId),
+      // only a filter comparing providers needs their spellings
+      filterFields(filter).has('providerName') ? this.providers(tenantId) : ProviderIdentity.NONE,
     ]);
     return combineFilters(providers.merges ? (providers.filter(expanded) as Record<string, unknown>) : expanded, exclusion);
   }

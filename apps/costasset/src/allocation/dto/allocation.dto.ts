@@ -35,14 +35,12 @@ export class TagKeyRequest {
    */
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200 })
   @IsOptional()
-  @IsString()
+  @IsSafeText(200)
   @Matches(TAG_GROUP, { message: 'group must be 1-200 characters without : or /' })
   group?: string | null;
 
   /** @example "owner" */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsSafeText(200)
   key: string;
 }
 
