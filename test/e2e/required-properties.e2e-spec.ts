@@ -17,6 +17,7 @@ const QUERY_VALUES: Record<string, string> = {
   ProviderCode: 'presence',
   Filename: 'presence.zip',
   templateParams: '{}',
+  dimension: 'dimension:presence',
   key: 'presence/key',
 };
 

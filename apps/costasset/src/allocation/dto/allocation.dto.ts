@@ -347,6 +347,7 @@ export class ShowbackQuery {
    * The dimension of the statement: `dimension:<name>` or `tag:<group>:<key>`
    * @example "dimension:team"
    */
+  @ApiProperty({ example: 'dimension:team' })
   @Matches(TARGET, { message: 'dimension must be dimension:<name> or tag:<group>:<key>' })
   dimension: string;
 
