@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { openRollupStack } from '../rollups/rollup-stack.db-support';
+import { openRollupStack } from '../../../../test/support/rollup-stack';
 import { type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
 import { costsPipeline, CostsPlan, CostsSource, parseGroupings } from '../costs/costs-aggregation';
 import { bucketExpression } from '../costs/costs-range';

@@ -1,4 +1,4 @@
-import { openRollupStack } from './rollup-stack.db-support';
+import { openRollupStack } from '../../../../test/support/rollup-stack';
 import { AllocationModel } from '../allocation/allocation-model';
 import type { AllocationModels } from '../allocation/allocation-models';
 import { type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';

@@ -1,10 +1,10 @@
 import type { Model } from 'mongoose';
-import { openTestDatabase, type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
-import type { AllocationModels } from '../allocation/allocation-models';
-import { CostLineItemRepository } from '../line-items/line-items.repository';
-import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../line-items/schemas/cost-line-item.schema';
-import { ImportViewRepository, ImportViews } from './import-views';
-import { RollupPlanner } from './rollup-planner';
+import { openTestDatabase, type TestDatabase } from '../../tools/embedded-mongo/test/test-database';
+import type { AllocationModels } from '../../apps/costasset/src/allocation/allocation-models';
+import { CostLineItemRepository } from '../../apps/costasset/src/line-items/line-items.repository';
+import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../../apps/costasset/src/line-items/schemas/cost-line-item.schema';
+import { ImportViewRepository, ImportViews } from '../../apps/costasset/src/rollups/import-views';
+import { RollupPlanner } from '../../apps/costasset/src/rollups/rollup-planner';
 import {
   CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
@@ -13,9 +13,9 @@ import {
   CostRollupRepository,
   RollupKeyRepository,
   RollupLevels,
-} from './rollups.repository';
-import { RollupsService } from './rollups.service';
-import { COST_IMPORT_VIEW, CostImportViewSchema } from './schemas/cost-import-view.schema';
+} from '../../apps/costasset/src/rollups/rollups.repository';
+import { RollupsService } from '../../apps/costasset/src/rollups/rollups.service';
+import { COST_IMPORT_VIEW, CostImportViewSchema } from '../../apps/costasset/src/rollups/schemas/cost-import-view.schema';
 import {
   COST_ROLLUP,
   COST_ROLLUP_ALLOCATION,
@@ -29,7 +29,7 @@ import {
   CostRollupSchema,
   ROLLUP_KEY,
   RollupKeySchema,
-} from './schemas/cost-rollup.schema';
+} from '../../apps/costasset/src/rollups/schemas/cost-rollup.schema';
 
 /** The line items, every rollup collection, the rollups service and the planner over one test database (specs named `*.db.spec.ts`). */
 export interface RollupStack {
