@@ -147,16 +147,12 @@ export default async () => {
               },
               value: { required: true, type: () => String, example: 'production' },
             },
-            DimensionRequest: {
-              name: { required: true, type: () => String, example: 'environment' },
-              description: { required: false, type: () => String },
+            DimensionRules: {
               rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleDto] },
               defaultValue: { required: false, type: () => String, description: 'What matches no rule' },
             },
+            DimensionRequest: { name: { required: true, type: () => String, example: 'environment' } },
             UpdateDimensionRequest: {
-              description: { required: false, type: () => String },
-              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleDto] },
-              defaultValue: { required: false, type: () => String },
               version: {
                 required: true,
                 type: () => Number,
@@ -164,10 +160,7 @@ export default async () => {
                 minimum: 1,
               },
             },
-            DimensionPreviewRequest: {
-              rules: { required: true, type: () => [t['./allocation/dto/allocation.dto'].DimensionRuleDto] },
-              defaultValue: { required: false, type: () => String },
-            },
+            DimensionPreviewRequest: {},
             DimensionRuleResponse: { expr: { required: true, type: () => String }, value: { required: true, type: () => String } },
             DimensionResponse: {
               name: { required: true, type: () => String },

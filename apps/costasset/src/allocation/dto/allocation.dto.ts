@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -102,16 +102,8 @@ export class DimensionRuleDto {
   value: string;
 }
 
-export class DimensionRequest {
-  /** @example "environment" */
-  @Matches(DIMENSION_NAME_PATTERN, { message: `name: ${DIMENSION_NAME_RULE}` })
-  name: string;
-
-  @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
-  @IsSafeText(500)
-  description?: string;
-
+/** The rules of a dimension and what matches none: saved, or previewed. */
+export class DimensionRules {
   @ApiProperty({ type: [DimensionRuleDto], maxItems: MAX_RULES })
   @IsArray()
   @ArrayMaxSize(MAX_RULES)
@@ -126,43 +118,27 @@ export class DimensionRequest {
   defaultValue?: string;
 }
 
-export class UpdateDimensionRequest {
+class DimensionFields extends DimensionRules {
   @ApiPropertyOptional({ maxLength: 500 })
   @IsOptional()
   @IsSafeText(500)
   description?: string;
+}
 
-  @ApiProperty({ type: [DimensionRuleDto], maxItems: MAX_RULES })
-  @IsArray()
-  @ArrayMaxSize(MAX_RULES)
-  @ValidateNested({ each: true })
-  @Type(() => DimensionRuleDto)
-  rules: DimensionRuleDto[];
+export class DimensionRequest extends DimensionFields {
+  /** @example "environment" */
+  @Matches(DIMENSION_NAME_PATTERN, { message: `name: ${DIMENSION_NAME_RULE}` })
+  name: string;
+}
 
-  @ApiPropertyOptional({ default: DEFAULT_UNALLOCATED, maxLength: 200 })
-  @IsOptional()
-  @IsSafeText(200)
-  defaultValue?: string;
-
+export class UpdateDimensionRequest extends DimensionFields {
   /** The version this change was made from: 409 DIMENSION_VERSION_CONFLICT when someone saved another since */
   @IsInt()
   @Min(1)
   version: number;
 }
 
-export class DimensionPreviewRequest extends PeriodRangeQuery {
-  @ApiProperty({ type: [DimensionRuleDto], maxItems: MAX_RULES })
-  @IsArray()
-  @ArrayMaxSize(MAX_RULES)
-  @ValidateNested({ each: true })
-  @Type(() => DimensionRuleDto)
-  rules: DimensionRuleDto[];
-
-  @ApiPropertyOptional({ default: DEFAULT_UNALLOCATED, maxLength: 200 })
-  @IsOptional()
-  @IsSafeText(200)
-  defaultValue?: string;
-}
+export class DimensionPreviewRequest extends IntersectionType(PeriodRangeQuery, DimensionRules) {}
 
 export class DimensionRuleResponse {
   expr: string;
