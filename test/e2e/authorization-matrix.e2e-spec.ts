@@ -189,6 +189,13 @@ describe('authorization matrix over every route', () => {
       member: rest.member,
     });
     const reportModel = { append: false, type: 'v1', scope: 'public', vtags: [], expr: 'period == ${period}' };
+    const connectionBody = {
+      name: `${MARK} bucket`,
+      type: 's3',
+      layout: 'focus-files',
+      source: { endpoint: 'http://127.0.0.1:1', region: 'us-east-1', bucket: 'matrix-bucket' },
+      credentials: { accessKeyId: 'matrix', secretAccessKey: 'matrix-secret' },
+    };
     Object.assign(cases, {
       // ---- authz
       'POST /core/featureflagmanagement/v1/featureflag': { call: { body: { flag_key: 'MXA_FLAG', flag_value: 'false' } } },
@@ -469,6 +476,17 @@ describe('authorization matrix over every route', () => {
       ),
       'DELETE /api/costasset/v1/allocation/dimensions/:name': byPath({ name: 'matrix-doomed' }, { absentPath: { name: 'no-such' } }),
       'GET /api/costasset/v1/allocation/dimensions/:name/versions': byPath({ name: 'matrix-dim' }, { absentPath: { name: 'no-such' } }),
+      // data connections are a System Admin's (the test settings name a closed local port: the test answers its problem)
+      'POST /api/costasset/v1/connections': { call: { body: connectionBody }, admin: 400 },
+      'POST /api/costasset/v1/connections/test': { call: { body: connectionBody } },
+      'GET /api/costasset/v1/connections': {},
+      'GET /api/costasset/v1/connections/:id': byPath({ id: NO_SUCH_UUID }, { admin: 404 }),
+      'PATCH /api/costasset/v1/connections/:id': byPath({ id: NO_SUCH_UUID }, { body: { enabled: false }, admin: 404 }),
+      'DELETE /api/costasset/v1/connections/:id': byPath({ id: NO_SUCH_UUID }, { admin: 404 }),
+      'POST /api/costasset/v1/connections/:id/test': byPath({ id: NO_SUCH_UUID }, { admin: 404 }),
+      'POST /api/costasset/v1/connections/:id/sync': byPath({ id: NO_SUCH_UUID }, { admin: 404 }),
+      'GET /api/costasset/v1/connections/:id/runs': byPath({ id: NO_SUCH_UUID }, { admin: 404 }),
+      'GET /api/costasset/v1/connections/:id/runs/:runId': byPath({ id: NO_SUCH_UUID, runId: NO_SUCH_UUID }, { admin: 404 }),
       // notification channels and subscriptions are a System Admin's (a test send goes to the local SMTP server)
       'POST /api/costasset/v1/notificationChannels': {
         call: { body: { name: `${MARK} mail`, type: 'email', recipients: ['mxa@example.com'] } },

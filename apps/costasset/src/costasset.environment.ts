@@ -124,6 +124,29 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @IsBoolean()
   MIGRATION_ALLOW_PRIVATE_HOSTS: boolean = false;
 
+  /** Lets data connections read buckets on private or loopback addresses (tests, labs, an in-house MinIO). */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  CONNECTIONS_ALLOW_PRIVATE_HOSTS: boolean = false;
+
+  /** base64 of 32 random bytes sealing the credentials of data connections; required in production. */
+  @IsOptional()
+  @IsString()
+  CONNECTIONS_ENCRYPTION_KEY?: string;
+
+  /** The most objects a connection lists under its prefix; a larger prefix is refused (narrow it). */
+  @IsInt()
+  @Min(100)
+  @Max(10_000_000)
+  CONNECTIONS_MAX_OBJECTS: number = 200_000;
+
+  /** How often each instance looks for scheduled syncs that are due. */
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  CONNECTIONS_SCHEDULE_CHECK_MS: number = 60_000;
+
   /** base64 of 32 random bytes sealing legacy API tokens while a migration waits; required in production. */
   @IsOptional()
   @IsString()

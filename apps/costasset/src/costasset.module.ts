@@ -7,6 +7,7 @@ import { PlatformModule } from '@lib/platform';
 import { AllocationModule } from './allocation/allocation.module';
 import { AnomaliesModule } from './anomalies/anomalies.module';
 import { BudgetsModule } from './budgets/budgets.module';
+import { ConnectionsModule } from './connections/connections.module';
 import { CostassetEnvironment } from './costasset.environment';
 import { CostsModule } from './costs/costs.module';
 import { CurrencyModule } from './currency/currency.module';
@@ -61,6 +62,7 @@ export class CostassetModule {
         BudgetsModule,
         AnomaliesModule,
         AllocationModule,
+        ConnectionsModule,
         IngestionModule,
         DataManagementModule,
         HousekeepingModule,

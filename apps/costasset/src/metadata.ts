@@ -6,13 +6,14 @@ export default async () => {
     ['./line-items/dto/cost-totals.dto']: await import('./line-items/dto/cost-totals.dto'),
     ['./line-items/dto/line-item.response']: await import('./line-items/dto/line-item.response'),
     ['./budgets/dto/budget.dto']: await import('./budgets/dto/budget.dto'),
+    ['./uploads/gpd/dto/gpd.dto']: await import('./uploads/gpd/dto/gpd.dto'),
+    ['./uploads/focus/dto/focus-upload.dto']: await import('./uploads/focus/dto/focus-upload.dto'),
+    ['./connections/dto/connection.dto']: await import('./connections/dto/connection.dto'),
     ['./costs/dto/costs-forecast.dto']: await import('./costs/dto/costs-forecast.dto'),
     ['./costs/dto/costs.response']: await import('./costs/dto/costs.response'),
     ['./data-management/dto/deletion-request.dto']: await import('./data-management/dto/deletion-request.dto'),
     ['./line-items/dto/rows-removed.dto']: await import('./line-items/dto/rows-removed.dto'),
     ['./extensions/dto/extension-files.dto']: await import('./extensions/dto/extension-files.dto'),
-    ['./uploads/gpd/dto/gpd.dto']: await import('./uploads/gpd/dto/gpd.dto'),
-    ['./uploads/focus/dto/focus-upload.dto']: await import('./uploads/focus/dto/focus-upload.dto'),
     ['./extensions/dto/extension-data.dto']: await import('./extensions/dto/extension-data.dto'),
     ['./housekeeping/dto/housekeeping.dto']: await import('./housekeeping/dto/housekeeping.dto'),
     ['./migration/dto/migration.dto']: await import('./migration/dto/migration.dto'),
@@ -1056,324 +1057,12 @@ export default async () => {
           },
         ],
         [
-          import('./costs/dto/costs.query'),
-          {
-            CostsQuery: {
-              groupBy: { required: false, type: () => [String], example: 'providerName,serviceName', uniqueItems: true },
-              filter: {
-                required: false,
-                type: () => String,
-                description:
-                  'An expression of the expression language (no `${}` placeholders); 400 INVALID_EXPRESSION with the position of an error',
-                maxLength: 4096,
-              },
-              from: {
-                required: false,
-                type: () => String,
-                description: 'First period (YYYYMM) or day (YYYY-MM-DD), inclusive; with `to`, in the same form',
-                example: '202401',
-              },
-              to: {
-                required: false,
-                type: () => String,
-                description: 'Last period (YYYYMM) or day (YYYY-MM-DD), inclusive',
-                example: '202406',
-              },
-              granularity: {
-                required: false,
-                description: 'Buckets by month (the line item period) or by UTC day of the charge period start',
-                enum: ['day', 'month'],
-              },
-              metric: {
-                required: false,
-                description:
-                  '`cost` is in the corporate currency; the others in the billing currency, but `allocatedCost`:\ncost after the shared-cost split rules, in the corporate currency, by month',
-                enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'],
-              },
-              top: {
-                required: false,
-                type: () => Number,
-                description: 'The N series with the largest absolute total; the rest are summed into one `other` series',
-                minimum: 1,
-              },
-              format: { required: false, enum: ['json', 'csv'] },
-            },
-          },
-        ],
-        [
-          import('./costs/dto/costs-forecast.dto'),
-          {
-            CostsForecastQuery: {},
-            ForecastIntervalDto: {
-              period: { required: true, type: () => String, description: 'The month', example: '202606' },
-              actual: {
-                required: true,
-                type: () => Number,
-                description: "The cost of the month's days with data (the month of `asOf`; 0 for the months after it)",
-              },
-              forecast: { required: true, type: () => Number, description: "actual + the predicted cost of the month's remaining days" },
-              lower: { required: true, type: () => Number, description: 'Lower end of the 80% prediction interval' },
-              upper: { required: true, type: () => Number, description: 'Upper end of the 80% prediction interval' },
-            },
-            CostForecastSeriesDto: {
-              key: {
-                required: true,
-                type: 'object',
-                additionalProperties: true,
-                description:
-                  'As in the explorer: the value of each grouping, `null` when the line items have none and in the `other` series',
-              },
-              other: { required: false, type: () => Boolean, description: 'The sum of every series beyond `top`; always last' },
-              monthEnd: {
-                required: true,
-                type: () => t['./costs/dto/costs-forecast.dto'].ForecastIntervalDto,
-                description: 'The month of `asOf`: its actual to date plus the forecast of its remaining days',
-              },
-              nextMonths: {
-                required: true,
-                type: () => [t['./costs/dto/costs-forecast.dto'].ForecastIntervalDto],
-                description: 'The three months after it',
-              },
-            },
-            CostsForecastResponse: {
-              source: {
-                required: true,
-                description: 'Where the daily costs came from; the answer is identical either way',
-                enum: ['rollup', 'line-items'],
-              },
-              rollupLevel: { required: true, nullable: true, enum: ['day', 'month'] },
-              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'] },
-              currency: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description:
-                  'As in the explorer: the corporate currency for `cost`, the billing currency otherwise (null when split by it)',
-              },
-              groupBy: { required: true, type: () => [String] },
-              asOf: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description:
-                  'The latest day with data (UTC) in the current month and the 56 days before it: the forecasts start the day after; null when none',
-                example: '2026-06-20',
-              },
-              windowDays: { required: true, type: () => Number, description: 'Days of history the model is fitted on' },
-              intervalLevel: {
-                required: true,
-                type: () => Number,
-                description: "The probability each interval holds the month's actual cost (0.8)",
-              },
-              series: { required: true, type: () => [t['./costs/dto/costs-forecast.dto'].CostForecastSeriesDto] },
-            },
-          },
-        ],
-        [
-          import('./costs/dto/costs.response'),
-          {
-            CostSeriesDto: {
-              key: {
-                required: true,
-                type: 'object',
-                additionalProperties: true,
-                description:
-                  'The value of each grouping (tags as `tag:<group>:<key>`); `null` when the line items have none, and in the `other` series',
-              },
-              other: { required: false, type: () => Boolean, description: 'The sum of every series beyond `top`; always last' },
-              total: { required: true, type: () => Number, description: 'Sum of `values`, not rounded' },
-              values: { required: true, type: () => [Number], description: 'One amount per bucket, aligned with `buckets`, not rounded' },
-              lineItems: { required: true, type: () => Number, description: 'How many line items the series sums' },
-            },
-            CostsResponse: {
-              source: {
-                required: true,
-                description: 'Where the answer came from; the answer is identical either way',
-                enum: ['rollup', 'line-items'],
-              },
-              rollupLevel: {
-                required: true,
-                nullable: true,
-                description:
-                  'Which rollups answered: the monthly ones unless the query reads days (a day range or daily buckets); null from the line items',
-                enum: ['day', 'month'],
-              },
-              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'] },
-              currency: {
-                required: true,
-                type: () => String,
-                nullable: true,
-                description:
-                  'The corporate currency for `cost`; the billing currency otherwise, or `null` when the rows hold several (then `billingCurrency` is part\nof each key)',
-                example: 'USD',
-              },
-              granularity: { required: true, enum: ['day', 'month'] },
-              from: { required: true, type: () => String, example: '202401' },
-              to: { required: true, type: () => String, example: '202406' },
-              groupBy: {
-                required: true,
-                type: () => [String],
-                description:
-                  'The groupings of each key, in order (with `billingCurrency` added when amounts are in several billing currencies)',
-              },
-              buckets: {
-                required: true,
-                type: () => [String],
-                description: 'Every period (YYYYMM) or day (YYYY-MM-DD) of the range, in order, empty ones included',
-              },
-              series: {
-                required: true,
-                type: () => [t['./costs/dto/costs.response'].CostSeriesDto],
-                description: 'Largest absolute total first; the `other` series last',
-              },
-              totals: { required: true, type: () => [Number], description: 'The sum of every series per bucket' },
-              total: { required: true, type: () => Number },
-            },
-          },
-        ],
-        [
           import('./line-items/dto/rows-removed.dto'),
           {
             RowsRemovedDto: {
               costLineItems: { required: true, type: () => Number },
               assets: { required: true, type: () => Number },
               utilization: { required: true, type: () => Number },
-            },
-          },
-        ],
-        [
-          import('./data-management/dto/deletion-request.dto'),
-          {
-            DeletionFiltersDto: {
-              providerName: { required: false, type: () => String, example: 'aws' },
-              billingAccountIds: { required: false, type: () => [String], uniqueItems: true, maxItems: 1000 },
-              periodFrom: { required: false, type: () => String, description: 'YYYYMM, inclusive', example: '202401' },
-              periodTo: { required: false, type: () => String, description: 'YYYYMM, inclusive', example: '202406' },
-            },
-            CreateDeletionRequestDto: {
-              filters: {
-                required: true,
-                type: () => t['./data-management/dto/deletion-request.dto'].DeletionFiltersDto,
-                description: 'At least one filter; all given filters must match (AND)',
-              },
-              reason: { required: false, type: () => String, example: 'Account closed' },
-            },
-            DeletionRequestResponse: {
-              id: { required: true, type: () => String },
-              status: { required: true, enum: ['running', 'failed', 'pending', 'completed', 'cancelled'] },
-              filters: { required: true, type: () => t['./data-management/dto/deletion-request.dto'].DeletionFiltersDto },
-              reason: { required: false, type: () => String },
-              requestedBy: { required: true, type: () => String },
-              jobId: {
-                required: false,
-                type: () => String,
-                description: 'The job doing the deletion (GET /api/costasset/v1/jobs/{jobId})',
-              },
-              rowsRemoved: { required: true, type: () => Number, description: 'Rows removed so far, all collections together' },
-              removed: { required: true, type: () => t['./line-items/dto/rows-removed.dto'].RowsRemovedDto },
-              error: { required: false, type: () => String },
-              createdAt: { required: true, type: () => String },
-              finishedAt: {
-                required: false,
-                type: () => String,
-                description: 'When the deletion stopped (completed, cancelled and stopped, or failed)',
-              },
-            },
-            DeletionRequestPage: {},
-            BillingAccountSummary: {
-              providerName: { required: true, type: () => String },
-              billingAccountId: { required: true, type: () => String },
-              billingAccountName: { required: false, type: () => String },
-              rows: { required: true, type: () => Number, description: 'Cost line items of the account' },
-              periodFrom: { required: true, type: () => String, description: 'Earliest period (YYYYMM)' },
-              periodTo: { required: true, type: () => String, description: 'Latest period (YYYYMM)' },
-            },
-            FilterAccount: {
-              providerName: { required: true, type: () => String },
-              billingAccountId: { required: true, type: () => String },
-              billingAccountName: { required: false, type: () => String },
-            },
-            DeletionFilterValues: {
-              providers: { required: true, type: () => [String] },
-              accounts: { required: true, type: () => [t['./data-management/dto/deletion-request.dto'].FilterAccount] },
-              periods: { required: true, type: () => [String], description: 'Periods holding data, newest first' },
-            },
-          },
-        ],
-        [
-          import('./extensions/dto/extension-files.dto'),
-          {
-            ProviderCodeField: {
-              ProviderCode: {
-                required: true,
-                type: () => String,
-                description: 'Lower-case provider code: `^[a-z0-9][a-z0-9_-]{0,63}$`',
-                example: 'acme',
-              },
-            },
-            ExtensionFileQuery: {
-              Filename: {
-                required: true,
-                type: () => String,
-                description: 'Name of the zip: `^[A-Za-z0-9._-]{1,200}\\.zip$`',
-                example: 'acme-extension.zip',
-              },
-            },
-            ExtensionUploadQuery: { sizeBytes: { required: false, type: () => Number } },
-            RawDataUploadQuery: { sizeBytes: { required: false, type: () => Number } },
-            PresignedUpload: {
-              preSignedUrl: {
-                required: true,
-                type: () => String,
-                description: 'Pre-signed PUT URL; PUT the zip bytes to it (exactly `sizeBytes` of them when declared), nothing else to add',
-              },
-              key: {
-                required: true,
-                type: () => String,
-                description: 'Key of the object, relative to the tenant prefix (as in /data/list)',
-                example: 'extensions/acme/acme-extension.zip',
-              },
-              expiresAt: {
-                required: true,
-                type: () => String,
-                description: 'When the URL expires (GPD_UPLOAD_URL_TTL_SECONDS); a PUT must start before',
-              },
-            },
-            ValidationProblem: {
-              path: {
-                required: false,
-                type: () => String,
-                description: 'Where in extension.json (`mapping.BilledCost`), or `extension.json`; absent for the archive itself',
-              },
-              message: { required: true, type: () => String },
-            },
-            ExtensionValidation: {
-              valid: { required: true, type: () => Boolean },
-              errors: { required: true, type: () => [t['./extensions/dto/extension-files.dto'].ValidationProblem] },
-            },
-            ExpandedRawData: {
-              results: { required: true, type: () => String, example: 'ok' },
-              files: { required: true, type: () => [String], description: 'Keys of the expanded files, relative to the tenant prefix' },
-            },
-            FlowVars: {
-              providerCode: { required: true, type: () => String, example: 'acme' },
-              rawFile: {
-                required: false,
-                type: () => String,
-                description: 'The raw upload to transform (the `Filename` given to notify); the one expanded most recently when absent',
-                example: 'acme-raw-202410.zip',
-              },
-            },
-            FlowRequest: { vars: { required: true, type: () => t['./extensions/dto/extension-files.dto'].FlowVars } },
-            FlowStarted: {
-              status: { required: true, type: () => String, example: 'started' },
-              message: { required: true, type: () => String },
-              jobId: {
-                required: true,
-                type: () => String,
-                description:
-                  'Job of type `extension-flow`, readable at /api/costasset/v1/jobs/{jobId}; also the GPDUploadRefId of the file it generates',
-              },
             },
           },
         ],
@@ -1641,6 +1330,575 @@ export default async () => {
               jobId: { required: true, type: () => String, description: 'The `focus.import` job (GET /api/costasset/v1/jobs/{jobId})' },
             },
             ListFocusUploadsQuery: {},
+          },
+        ],
+        [
+          import('./connections/dto/connection.dto'),
+          {
+            ConnectionSourceDto: {
+              endpoint: {
+                required: false,
+                type: () => String,
+                description:
+                  "s3: the S3 API's URL (AWS's regional endpoint when absent). Private and loopback hosts are\nrefused unless CONNECTIONS_ALLOW_PRIVATE_HOSTS=true",
+                example: 'https://s3.us-east-1.amazonaws.com',
+                format: 'uri',
+              },
+              region: {
+                required: false,
+                type: () => String,
+                description: "s3: the bucket's region",
+                example: 'us-east-1',
+                pattern: '^[a-z0-9][a-z0-9-]{0,31}$',
+              },
+              bucket: {
+                required: false,
+                type: () => String,
+                description: 's3: the bucket',
+                example: 'billing-exports',
+                pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$',
+              },
+              accountUrl: {
+                required: false,
+                type: () => String,
+                description: "azure-blob: the account's blob endpoint",
+                example: 'https://contosobilling.blob.core.windows.net',
+                format: 'uri',
+              },
+              container: {
+                required: false,
+                type: () => String,
+                description: 'azure-blob: the container',
+                example: 'exports',
+                pattern: '^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$',
+              },
+              prefix: {
+                required: false,
+                type: () => String,
+                description: 'The folder the exports are under (no leading slash); empty for the whole bucket',
+                example: 'exports/',
+                pattern: '^(?!\\/)',
+              },
+            },
+            ConnectionCredentialsDto: {
+              accessKeyId: { required: false, type: () => String, description: 's3: the access key id', pattern: '^[\\x21-\\x7e]{1,256}$' },
+              secretAccessKey: { required: false, type: () => String, description: 's3: the secret access key' },
+              sasToken: {
+                required: false,
+                type: () => String,
+                description: 'azure-blob: a SAS token of the container or account (with list and read permissions)',
+              },
+              accountName: {
+                required: false,
+                type: () => String,
+                description: 'azure-blob: the account name, with `accountKey` (instead of a SAS token)',
+                pattern: '^[a-z0-9]{3,24}$',
+              },
+              accountKey: { required: false, type: () => String, description: 'azure-blob: the account key' },
+            },
+            ConnectionScheduleDto: {
+              cron: {
+                required: false,
+                type: () => String,
+                description: 'Five fields (minute hour day-of-month month day-of-week), in `timezone`',
+                example: '0 6 * * *',
+              },
+              intervalMinutes: { required: false, type: () => Number, description: 'Minutes between syncs (15 to 44,640)' },
+              timezone: { required: false, type: () => String, description: 'An IANA time zone for the cron expression', example: 'UTC' },
+            },
+            CreateConnectionRequest: {
+              name: {
+                required: true,
+                type: () => String,
+                description: 'A name for people, unique in the tenant',
+                example: 'AWS payer account',
+              },
+              type: { required: true, enum: ['s3', 'azure-blob'] },
+              layout: {
+                required: true,
+                description: 'How the exports are laid out: the manifests of AWS Data Exports or Azure exports, or plain FOCUS files',
+                enum: ['aws-data-exports', 'azure-exports', 'focus-files'],
+              },
+              source: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionSourceDto },
+              credentials: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionCredentialsDto },
+              schedule: {
+                required: false,
+                type: () => t['./connections/dto/connection.dto'].ConnectionScheduleDto,
+                description: 'Absent: the connection syncs only when asked',
+              },
+              enabled: { required: false, type: () => Boolean, description: 'Whether the schedule runs (default true)' },
+            },
+            UpdateConnectionRequest: {
+              name: { required: false, type: () => String },
+              source: {
+                required: false,
+                type: () => t['./connections/dto/connection.dto'].ConnectionSourceDto,
+                description: 'Fields given replace the stored ones',
+              },
+              credentials: {
+                required: false,
+                type: () => t['./connections/dto/connection.dto'].ConnectionCredentialsDto,
+                description: 'Replaces the stored credentials whole',
+              },
+              schedule: {
+                required: false,
+                type: () => t['./connections/dto/connection.dto'].ConnectionScheduleDto,
+                nullable: true,
+                description: '`null` removes the schedule',
+              },
+              enabled: { required: false, type: () => Boolean },
+            },
+            ConnectionSourceResponse: {
+              endpoint: { required: false, type: () => String },
+              region: { required: false, type: () => String },
+              bucket: { required: false, type: () => String },
+              accountUrl: { required: false, type: () => String },
+              container: { required: false, type: () => String },
+              prefix: { required: true, type: () => String },
+            },
+            ConnectionCredentialsResponse: {
+              kind: { required: true, description: 'How the connection signs in', enum: ['access-key', 'sas-token', 'account-key'] },
+              accessKeyId: { required: false, type: () => String, description: 's3: the access key id (the secret is never returned)' },
+              accountName: { required: false, type: () => String, description: 'azure-blob with an account key: the account' },
+            },
+            ConnectionScheduleResponse: {
+              cron: { required: false, type: () => String },
+              intervalMinutes: { required: false, type: () => Number },
+              timezone: { required: true, type: () => String },
+            },
+            RunFileResponse: {
+              key: { required: true, type: () => String },
+              etag: { required: true, type: () => String },
+              sizeBytes: { required: true, type: () => Number },
+              outcome: { required: true, enum: ['imported', 'skipped', 'rejected'] },
+              reason: { required: false, type: () => String },
+              billingPeriod: { required: false, type: () => String },
+              execution: { required: false, type: () => String },
+              uploadId: { required: false, type: () => String },
+            },
+            ConnectionCheckResponse: {
+              ok: {
+                required: true,
+                type: () => Boolean,
+                description: 'Whether the connection can be synced: the listing answered and the layout finds exports to import',
+              },
+              checkedAt: { required: true, type: () => String },
+              location: { required: true, type: () => String, description: 'The bucket or container read' },
+              objects: {
+                required: true,
+                type: () => Number,
+                description: 'Objects under the prefix (at most CONNECTIONS_MAX_OBJECTS are listed)',
+              },
+              layoutDetected: {
+                required: true,
+                nullable: true,
+                description: 'The layout the objects look like, when one does (null when none)',
+                enum: ['aws-data-exports', 'azure-exports', 'focus-files'],
+              },
+              billingPeriods: { required: true, type: () => [String], description: 'Billing periods (or folders) the layout would import' },
+              importable: { required: true, type: () => Number, description: 'Deliveries the next sync would import' },
+              problem: { required: false, type: () => String, description: 'The first problem, spelled out (absent when ok)' },
+              rejected: {
+                required: true,
+                type: () => [t['./connections/dto/connection.dto'].RunFileResponse],
+                description: 'Up to 20 objects the layout rejects, with why',
+              },
+            },
+            ConnectionRunSummary: {
+              runId: { required: true, type: () => String },
+              jobId: { required: true, type: () => String },
+              trigger: { required: true, enum: ['manual', 'schedule'] },
+              status: { required: true, enum: ['queued', 'running', 'succeeded', 'completed_with_errors', 'failed'] },
+              startedAt: { required: true, type: () => String },
+              finishedAt: { required: true, type: () => String, nullable: true },
+              found: { required: true, type: () => Number, description: 'Objects listed under the prefix' },
+              imported: { required: true, type: () => Number, description: 'Files imported (copied and handed to the FOCUS import)' },
+              skipped: {
+                required: true,
+                type: () => Number,
+                description: 'Files not read: unchanged since an earlier sync, older deliveries, manifests',
+              },
+              rejected: { required: true, type: () => Number, description: 'Files that do not belong to the layout or cannot be imported' },
+              bytesImported: { required: true, type: () => Number },
+              error: { required: false, type: () => String },
+            },
+            ConnectionResponse: {
+              id: { required: true, type: () => String },
+              name: { required: true, type: () => String },
+              type: { required: true, enum: ['s3', 'azure-blob'] },
+              layout: { required: true, enum: ['aws-data-exports', 'azure-exports', 'focus-files'] },
+              source: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionSourceResponse },
+              credentials: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionCredentialsResponse },
+              schedule: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionScheduleResponse, nullable: true },
+              enabled: { required: true, type: () => Boolean },
+              nextSyncAt: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description: 'When the schedule runs next (null without a schedule or when disabled)',
+              },
+              syncing: { required: true, type: () => Boolean, description: 'Whether a sync is queued or running' },
+              lastCheck: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionCheckResponse, nullable: true },
+              lastRun: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionRunSummary, nullable: true },
+              createdAt: { required: true, type: () => String },
+              updatedAt: { required: true, type: () => String },
+            },
+            ConnectionListResponse: { items: { required: true, type: () => [t['./connections/dto/connection.dto'].ConnectionResponse] } },
+            SyncStartedResponse: {
+              runId: { required: true, type: () => String },
+              jobId: { required: true, type: () => String },
+              alreadyRunning: {
+                required: true,
+                type: () => Boolean,
+                description: 'True when a sync of the connection was already queued or running: this is that one',
+              },
+            },
+            RunImportResponse: {
+              billingPeriod: { required: true, type: () => String },
+              execution: { required: true, type: () => String },
+              uploadId: { required: true, type: () => String },
+              jobId: { required: true, type: () => String },
+              files: { required: true, type: () => Number },
+              bytes: { required: true, type: () => Number },
+              uploadStatus: {
+                required: true,
+                type: () => String,
+                description: "The upload's status now (`importing`, `imported`, `failed`, `superseded` \u2026)",
+              },
+            },
+            RunProgressResponse: {
+              filesDone: { required: true, type: () => Number },
+              filesTotal: { required: true, type: () => Number },
+              bytesDone: { required: true, type: () => Number },
+              bytesTotal: { required: true, type: () => Number },
+            },
+            ConnectionRunResponse: {
+              connectionId: { required: true, type: () => String },
+              progress: { required: true, type: () => t['./connections/dto/connection.dto'].RunProgressResponse },
+              imports: { required: true, type: () => [t['./connections/dto/connection.dto'].RunImportResponse] },
+              files: {
+                required: true,
+                type: () => [t['./connections/dto/connection.dto'].RunFileResponse],
+                description: 'Every file listed and its outcome (the first 2,000)',
+              },
+              filesTruncated: { required: true, type: () => Boolean },
+            },
+            ConnectionRunListResponse: {
+              items: { required: true, type: () => [t['./connections/dto/connection.dto'].ConnectionRunSummary] },
+              nextCursor: { required: true, type: () => String, nullable: true },
+            },
+          },
+        ],
+        [
+          import('./costs/dto/costs.query'),
+          {
+            CostsQuery: {
+              groupBy: { required: false, type: () => [String], example: 'providerName,serviceName', uniqueItems: true },
+              filter: {
+                required: false,
+                type: () => String,
+                description:
+                  'An expression of the expression language (no `${}` placeholders); 400 INVALID_EXPRESSION with the position of an error',
+                maxLength: 4096,
+              },
+              from: {
+                required: false,
+                type: () => String,
+                description: 'First period (YYYYMM) or day (YYYY-MM-DD), inclusive; with `to`, in the same form',
+                example: '202401',
+              },
+              to: {
+                required: false,
+                type: () => String,
+                description: 'Last period (YYYYMM) or day (YYYY-MM-DD), inclusive',
+                example: '202406',
+              },
+              granularity: {
+                required: false,
+                description: 'Buckets by month (the line item period) or by UTC day of the charge period start',
+                enum: ['day', 'month'],
+              },
+              metric: {
+                required: false,
+                description:
+                  '`cost` is in the corporate currency; the others in the billing currency, but `allocatedCost`:\ncost after the shared-cost split rules, in the corporate currency, by month',
+                enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'],
+              },
+              top: {
+                required: false,
+                type: () => Number,
+                description: 'The N series with the largest absolute total; the rest are summed into one `other` series',
+                minimum: 1,
+              },
+              format: { required: false, enum: ['json', 'csv'] },
+            },
+          },
+        ],
+        [
+          import('./costs/dto/costs-forecast.dto'),
+          {
+            CostsForecastQuery: {},
+            ForecastIntervalDto: {
+              period: { required: true, type: () => String, description: 'The month', example: '202606' },
+              actual: {
+                required: true,
+                type: () => Number,
+                description: "The cost of the month's days with data (the month of `asOf`; 0 for the months after it)",
+              },
+              forecast: { required: true, type: () => Number, description: "actual + the predicted cost of the month's remaining days" },
+              lower: { required: true, type: () => Number, description: 'Lower end of the 80% prediction interval' },
+              upper: { required: true, type: () => Number, description: 'Upper end of the 80% prediction interval' },
+            },
+            CostForecastSeriesDto: {
+              key: {
+                required: true,
+                type: 'object',
+                additionalProperties: true,
+                description:
+                  'As in the explorer: the value of each grouping, `null` when the line items have none and in the `other` series',
+              },
+              other: { required: false, type: () => Boolean, description: 'The sum of every series beyond `top`; always last' },
+              monthEnd: {
+                required: true,
+                type: () => t['./costs/dto/costs-forecast.dto'].ForecastIntervalDto,
+                description: 'The month of `asOf`: its actual to date plus the forecast of its remaining days',
+              },
+              nextMonths: {
+                required: true,
+                type: () => [t['./costs/dto/costs-forecast.dto'].ForecastIntervalDto],
+                description: 'The three months after it',
+              },
+            },
+            CostsForecastResponse: {
+              source: {
+                required: true,
+                description: 'Where the daily costs came from; the answer is identical either way',
+                enum: ['rollup', 'line-items'],
+              },
+              rollupLevel: { required: true, nullable: true, enum: ['day', 'month'] },
+              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'] },
+              currency: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'As in the explorer: the corporate currency for `cost`, the billing currency otherwise (null when split by it)',
+              },
+              groupBy: { required: true, type: () => [String] },
+              asOf: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'The latest day with data (UTC) in the current month and the 56 days before it: the forecasts start the day after; null when none',
+                example: '2026-06-20',
+              },
+              windowDays: { required: true, type: () => Number, description: 'Days of history the model is fitted on' },
+              intervalLevel: {
+                required: true,
+                type: () => Number,
+                description: "The probability each interval holds the month's actual cost (0.8)",
+              },
+              series: { required: true, type: () => [t['./costs/dto/costs-forecast.dto'].CostForecastSeriesDto] },
+            },
+          },
+        ],
+        [
+          import('./costs/dto/costs.response'),
+          {
+            CostSeriesDto: {
+              key: {
+                required: true,
+                type: 'object',
+                additionalProperties: true,
+                description:
+                  'The value of each grouping (tags as `tag:<group>:<key>`); `null` when the line items have none, and in the `other` series',
+              },
+              other: { required: false, type: () => Boolean, description: 'The sum of every series beyond `top`; always last' },
+              total: { required: true, type: () => Number, description: 'Sum of `values`, not rounded' },
+              values: { required: true, type: () => [Number], description: 'One amount per bucket, aligned with `buckets`, not rounded' },
+              lineItems: { required: true, type: () => Number, description: 'How many line items the series sums' },
+            },
+            CostsResponse: {
+              source: {
+                required: true,
+                description: 'Where the answer came from; the answer is identical either way',
+                enum: ['rollup', 'line-items'],
+              },
+              rollupLevel: {
+                required: true,
+                nullable: true,
+                description:
+                  'Which rollups answered: the monthly ones unless the query reads days (a day range or daily buckets); null from the line items',
+                enum: ['day', 'month'],
+              },
+              metric: { required: true, enum: ['cost', 'billedCost', 'effectiveCost', 'listCost', 'allocatedCost'] },
+              currency: {
+                required: true,
+                type: () => String,
+                nullable: true,
+                description:
+                  'The corporate currency for `cost`; the billing currency otherwise, or `null` when the rows hold several (then `billingCurrency` is part\nof each key)',
+                example: 'USD',
+              },
+              granularity: { required: true, enum: ['day', 'month'] },
+              from: { required: true, type: () => String, example: '202401' },
+              to: { required: true, type: () => String, example: '202406' },
+              groupBy: {
+                required: true,
+                type: () => [String],
+                description:
+                  'The groupings of each key, in order (with `billingCurrency` added when amounts are in several billing currencies)',
+              },
+              buckets: {
+                required: true,
+                type: () => [String],
+                description: 'Every period (YYYYMM) or day (YYYY-MM-DD) of the range, in order, empty ones included',
+              },
+              series: {
+                required: true,
+                type: () => [t['./costs/dto/costs.response'].CostSeriesDto],
+                description: 'Largest absolute total first; the `other` series last',
+              },
+              totals: { required: true, type: () => [Number], description: 'The sum of every series per bucket' },
+              total: { required: true, type: () => Number },
+            },
+          },
+        ],
+        [
+          import('./data-management/dto/deletion-request.dto'),
+          {
+            DeletionFiltersDto: {
+              providerName: { required: false, type: () => String, example: 'aws' },
+              billingAccountIds: { required: false, type: () => [String], uniqueItems: true, maxItems: 1000 },
+              periodFrom: { required: false, type: () => String, description: 'YYYYMM, inclusive', example: '202401' },
+              periodTo: { required: false, type: () => String, description: 'YYYYMM, inclusive', example: '202406' },
+            },
+            CreateDeletionRequestDto: {
+              filters: {
+                required: true,
+                type: () => t['./data-management/dto/deletion-request.dto'].DeletionFiltersDto,
+                description: 'At least one filter; all given filters must match (AND)',
+              },
+              reason: { required: false, type: () => String, example: 'Account closed' },
+            },
+            DeletionRequestResponse: {
+              id: { required: true, type: () => String },
+              status: { required: true, enum: ['running', 'failed', 'pending', 'completed', 'cancelled'] },
+              filters: { required: true, type: () => t['./data-management/dto/deletion-request.dto'].DeletionFiltersDto },
+              reason: { required: false, type: () => String },
+              requestedBy: { required: true, type: () => String },
+              jobId: {
+                required: false,
+                type: () => String,
+                description: 'The job doing the deletion (GET /api/costasset/v1/jobs/{jobId})',
+              },
+              rowsRemoved: { required: true, type: () => Number, description: 'Rows removed so far, all collections together' },
+              removed: { required: true, type: () => t['./line-items/dto/rows-removed.dto'].RowsRemovedDto },
+              error: { required: false, type: () => String },
+              createdAt: { required: true, type: () => String },
+              finishedAt: {
+                required: false,
+                type: () => String,
+                description: 'When the deletion stopped (completed, cancelled and stopped, or failed)',
+              },
+            },
+            DeletionRequestPage: {},
+            BillingAccountSummary: {
+              providerName: { required: true, type: () => String },
+              billingAccountId: { required: true, type: () => String },
+              billingAccountName: { required: false, type: () => String },
+              rows: { required: true, type: () => Number, description: 'Cost line items of the account' },
+              periodFrom: { required: true, type: () => String, description: 'Earliest period (YYYYMM)' },
+              periodTo: { required: true, type: () => String, description: 'Latest period (YYYYMM)' },
+            },
+            FilterAccount: {
+              providerName: { required: true, type: () => String },
+              billingAccountId: { required: true, type: () => String },
+              billingAccountName: { required: false, type: () => String },
+            },
+            DeletionFilterValues: {
+              providers: { required: true, type: () => [String] },
+              accounts: { required: true, type: () => [t['./data-management/dto/deletion-request.dto'].FilterAccount] },
+              periods: { required: true, type: () => [String], description: 'Periods holding data, newest first' },
+            },
+          },
+        ],
+        [
+          import('./extensions/dto/extension-files.dto'),
+          {
+            ProviderCodeField: {
+              ProviderCode: {
+                required: true,
+                type: () => String,
+                description: 'Lower-case provider code: `^[a-z0-9][a-z0-9_-]{0,63}$`',
+                example: 'acme',
+              },
+            },
+            ExtensionFileQuery: {
+              Filename: {
+                required: true,
+                type: () => String,
+                description: 'Name of the zip: `^[A-Za-z0-9._-]{1,200}\\.zip$`',
+                example: 'acme-extension.zip',
+              },
+            },
+            ExtensionUploadQuery: { sizeBytes: { required: false, type: () => Number } },
+            RawDataUploadQuery: { sizeBytes: { required: false, type: () => Number } },
+            PresignedUpload: {
+              preSignedUrl: {
+                required: true,
+                type: () => String,
+                description: 'Pre-signed PUT URL; PUT the zip bytes to it (exactly `sizeBytes` of them when declared), nothing else to add',
+              },
+              key: {
+                required: true,
+                type: () => String,
+                description: 'Key of the object, relative to the tenant prefix (as in /data/list)',
+                example: 'extensions/acme/acme-extension.zip',
+              },
+              expiresAt: {
+                required: true,
+                type: () => String,
+                description: 'When the URL expires (GPD_UPLOAD_URL_TTL_SECONDS); a PUT must start before',
+              },
+            },
+            ValidationProblem: {
+              path: {
+                required: false,
+                type: () => String,
+                description: 'Where in extension.json (`mapping.BilledCost`), or `extension.json`; absent for the archive itself',
+              },
+              message: { required: true, type: () => String },
+            },
+            ExtensionValidation: {
+              valid: { required: true, type: () => Boolean },
+              errors: { required: true, type: () => [t['./extensions/dto/extension-files.dto'].ValidationProblem] },
+            },
+            ExpandedRawData: {
+              results: { required: true, type: () => String, example: 'ok' },
+              files: { required: true, type: () => [String], description: 'Keys of the expanded files, relative to the tenant prefix' },
+            },
+            FlowVars: {
+              providerCode: { required: true, type: () => String, example: 'acme' },
+              rawFile: {
+                required: false,
+                type: () => String,
+                description: 'The raw upload to transform (the `Filename` given to notify); the one expanded most recently when absent',
+                example: 'acme-raw-202410.zip',
+              },
+            },
+            FlowRequest: { vars: { required: true, type: () => t['./extensions/dto/extension-files.dto'].FlowVars } },
+            FlowStarted: {
+              status: { required: true, type: () => String, example: 'started' },
+              message: { required: true, type: () => String },
+              jobId: {
+                required: true,
+                type: () => String,
+                description:
+                  'Job of type `extension-flow`, readable at /api/costasset/v1/jobs/{jobId}; also the GPDUploadRefId of the file it generates',
+              },
+            },
           },
         ],
         [

@@ -1,5 +1,5 @@
 /** The system a transient fault came from, as the job's error names it. */
-export type FaultSource = 'database' | 'object store' | 'message queue' | 'network';
+export type FaultSource = 'database' | 'object store' | 'message queue' | 'network' | 'export source';
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -55,6 +55,8 @@ export function transientSource(error: unknown, depth = 0): FaultSource | undefi
   if (DATABASE_ERRORS.has(name) || /buffering timed out|^connection \d+ to \S+ (closed|timed out)/.test(message)) return 'database';
   if (name === 'NatsError' && MESSAGE_QUEUE_CODES.has(String(code))) return 'message queue';
   if (name === 'S3Error' && (OBJECT_STORE_CODES.has(String(code)) || (statusCode ?? 0) >= 500)) return 'object store';
+  // Azure Blob Storage's client (data connections)
+  if (name === 'RestError' && ((statusCode ?? 0) >= 500 || code === 'REQUEST_SEND_ERROR')) return 'object store';
   if (NETWORK_CODES.has(String(code)) || /socket hang up|ECONNREFUSED|ECONNRESET/.test(message)) return 'network';
   return transientSource(cause, depth + 1);
 }

@@ -12,6 +12,7 @@ export const JOB_TYPES = {
   accountMigration: 'account-migration',
   anomalyDetection: 'anomalies.detect',
   allocationRebuild: 'allocation.rebuild',
+  connectionSync: 'connections.sync',
 } as const;
 
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];

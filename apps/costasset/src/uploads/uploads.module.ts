@@ -35,6 +35,6 @@ import { UploadsRepository } from './uploads.repository';
     UploadAccess,
     UploadCleanup,
   ],
-  exports: [UploadsRepository, GpdService, GpdRegistrationService, UploadAccess],
+  exports: [UploadsRepository, GpdService, GpdRegistrationService, UploadAccess, FocusUploadsService],
 })
 export class UploadsModule {}

@@ -11,12 +11,19 @@ import { toUploadRecord } from '../gpd-upload.presenter';
 import { focusPartKey, formatOfName, gpdObjectKey } from '../upload-keys';
 import { UploadCleanup } from '../upload-cleanup';
 import { UploadsRepository } from '../uploads.repository';
-import { IMPORT_ENDED_STATUSES, IMPORTING_STATUSES, Upload, UploadPart } from '../schemas/upload.schema';
+import {
+  IMPORT_ENDED_STATUSES,
+  IMPORTING_STATUSES,
+  Upload,
+  UploadConnectionSource,
+  UploadCreator,
+  UploadPart,
+} from '../schemas/upload.schema';
 import { totalOf } from '../../imports/write/upload-rows';
 import { UploadAccess } from '../upload-access';
-import { grantOf } from '../../resource-groups/visibility.service';
+import { EVERYTHING, grantOf } from '../../resource-groups/visibility.service';
 import type { Principal } from '@lib/auth';
-import { JobsService } from '../../jobs/jobs.service';
+import { JobsService, keyedJobId } from '../../jobs/jobs.service';
 import { CreateFocusUploadRequest, FocusImportStarted, FocusUploadCreated } from './dto/focus-upload.dto';
 
 const storeUnavailable = () => Problems.unavailable('OBJECT_STORE_UNAVAILABLE', 'The object store cannot be reached');
@@ -103,6 +110,40 @@ export class FocusUploadsService {
       expiresAt: urls[0].expiresAt,
       importPath: `/api/costasset/v1/focus/uploads/${refId}/import`,
     };
+  }
+
+  /**
+   * Registers an upload of files a data connection's sync has put in the store, and starts its
+   * import within everything (connections are a System Admin's). Once per `refId`: a resumed sync
+   * calling again finds the upload and its job (the job id derives from the upload's).
+   */
+  async importFromConnection(
+    tenantId: string,
+    refId: string,
+    parts: UploadPart[],
+    options: { label: string; connection: UploadConnectionSource; createdBy: UploadCreator },
+  ): Promise<FocusImportStarted> {
+    const existing = await this.uploads.findOne(tenantId, { refId, format: 'focus' });
+    if (existing?.jobId) return { uploadId: refId, jobId: existing.jobId };
+    if (!existing)
+      await this.uploads.register(
+        tenantId,
+        {
+          refId,
+          format: 'focus',
+          fileName: options.label,
+          objectKey: gpdObjectKey(tenantId, refId, ''),
+          createdBy: options.createdBy,
+          parts,
+          connection: options.connection,
+        },
+        'uploaded',
+      );
+    const key = `connection-import:${tenantId}:${refId}`;
+    await this.jobs.submitOnce(tenantId, JOB_TYPES.focusImport, { refId }, key);
+    const jobId = keyedJobId(key);
+    await this.uploads.markImporting(tenantId, { refId, format: 'focus' }, { jobId, parts, requestedAt: new Date(), grant: EVERYTHING });
+    return { uploadId: refId, jobId };
   }
 
   /** The uploads the caller may see; a page can hold fewer than `limit` of them (follow `nextCursor`). */

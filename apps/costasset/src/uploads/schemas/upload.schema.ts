@@ -77,6 +77,15 @@ export interface Conformance {
   rules: RuleCount[];
 }
 
+/** The connection, sync run and delivery (billing period and execution) whose files a FOCUS upload holds. */
+export interface UploadConnectionSource {
+  connectionId: string;
+  runId: string;
+  group: string;
+  execution: string;
+  billingPeriod?: string;
+}
+
 /** The user who created an upload: it sees the upload and its files whatever rows they hold. */
 export interface UploadCreator {
   userId: string;
@@ -117,6 +126,8 @@ export interface Upload {
   supersededBy?: string[];
   /** Extension flows: the raw upload the GPD file was made from (a newer flow of it replaces this one). */
   source?: { providerCode: string; rawFile: string };
+  /** FOCUS uploads a data connection's sync made: the delivery its files came from (docs/connections.md). */
+  connection?: UploadConnectionSource;
   /** Absent on uploads made by the service itself (extension flows) and on older records. */
   createdBy?: UploadCreator;
   /** The visibility the last import ran within (`teams: null`: a System Admin's, everything). */
@@ -181,6 +192,7 @@ export const UploadSchema = new Schema<Upload>(
     replacing: Boolean,
     supersededBy: { type: [String], default: undefined },
     source: { providerCode: String, rawFile: String },
+    connection: { type: Schema.Types.Mixed, default: undefined },
     createdBy: { type: new Schema<UploadCreator>({ userId: String, idpId: String }, { _id: false }), default: undefined },
     // `{ teams: null }` must stay null (not the empty list a typed array would make of it)
     importGrant: { type: Schema.Types.Mixed, default: undefined },
