@@ -15,7 +15,7 @@ export const ENVIRONMENTS: Record<ServiceName, ClassConstructor<object>> = { aut
  */
 const CHECKED_AT_USE: Record<ServiceName, string[]> = {
   authz: ['JWT_PRIVATE_KEY'],
-  costasset: ['MIGRATION_ENCRYPTION_KEY', 'NOTIFICATIONS_ENCRYPTION_KEY', 'AUTHZ_JWKS_URL'],
+  costasset: ['MIGRATION_ENCRYPTION_KEY', 'NOTIFICATIONS_ENCRYPTION_KEY', 'CONNECTIONS_ENCRYPTION_KEY', 'AUTHZ_JWKS_URL'],
 };
 
 const PORT: Record<ServiceName, string> = { authz: 'AUTHZ_PORT', costasset: 'COSTASSET_PORT' };
