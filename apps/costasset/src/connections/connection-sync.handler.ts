@@ -68,7 +68,7 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
     if (!connection) throw new PermanentJobError('the connection no longer exists');
     if (!(await this.connections.takeLease(tenantId, connection.connectionId, jobId, this.leaseUntil())))
       throw new PermanentJobError('another sync of this connection is running');
-    await this.runs.updateOne(tenantId, { runId: jobId }, { $set: { status: 'running' }, $unset: { error: 1 } });
+    await this.runs.started(tenantId, jobId);
     try {
       return await this.sync(context, connection);
     } catch (error) {
@@ -81,15 +81,15 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
   }
 
   async onFailed(job: { tenantId: string; jobId: string; payload: SyncPayload }, reason: string): Promise<void> {
-    await this.end(job.tenantId, job.payload.connectionId, job.jobId, { status: 'failed', error: reason });
+    await this.end(job.tenantId, job.payload.connectionId, job.jobId, reason);
   }
 
   async onTerminated(job: { tenantId: string; jobId: string; payload: SyncPayload }): Promise<void> {
-    await this.end(job.tenantId, job.payload.connectionId, job.jobId, { status: 'failed', error: 'terminated on request' });
+    await this.end(job.tenantId, job.payload.connectionId, job.jobId, 'terminated on request');
   }
 
-  private async end(tenantId: string, connectionId: string, runId: string, set: Record<string, unknown>): Promise<void> {
-    await this.runs.updateOne(tenantId, { runId }, { $set: { ...set, finishedAt: new Date() } });
+  private async end(tenantId: string, connectionId: string, runId: string, error: string): Promise<void> {
+    await this.runs.failed(tenantId, runId, error);
     await this.connections.releaseLease(tenantId, connectionId, runId);
   }
 
@@ -110,7 +110,7 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
       await context.progress(done.files, total.files);
       await this.connections.takeLease(tenantId, connectionId, jobId, this.leaseUntil());
       const value = { filesDone: done.files, filesTotal: total.files, bytesDone: done.bytes, bytesTotal: total.bytes };
-      await this.runs.updateOne(tenantId, { runId: jobId }, { $set: { progress: value, found: objects.length } });
+      await this.runs.progressed(tenantId, jobId, objects.length, value);
     };
     await progress();
 
@@ -199,20 +199,12 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
       rejected: count('rejected'),
       bytesImported: outcome.bytes,
     };
-    await this.runs.updateOne(
-      tenantId,
-      { runId },
-      {
-        $set: {
-          ...counts,
-          status: counts.rejected > 0 ? 'completed_with_errors' : 'succeeded',
-          imports: outcome.imports,
-          files: outcome.files.slice(0, MAX_RUN_FILES),
-          filesTruncated: outcome.files.length > MAX_RUN_FILES,
-          finishedAt: new Date(),
-        },
-      },
-    );
+    await this.runs.finished(tenantId, runId, {
+      ...counts,
+      imports: outcome.imports,
+      files: outcome.files.slice(0, MAX_RUN_FILES),
+      filesTruncated: outcome.files.length > MAX_RUN_FILES,
+    });
     await this.connections.releaseLease(tenantId, connectionId, runId);
     this.logger.log({ tenantId, connectionId, runId, ...counts, imports: outcome.imports.length }, 'connection synced');
     const result = { ...counts, imports: outcome.imports.length };

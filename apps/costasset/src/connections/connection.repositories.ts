@@ -50,10 +50,49 @@ export class ConnectionRepository extends TenantRepository<Connection> {
   }
 }
 
+/** Runs change state here only: queued → running → succeeded | completed_with_errors | failed. */
 @Injectable()
 export class ConnectionRunRepository extends TenantRepository<ConnectionRun> {
   constructor(@InjectModel(CONNECTION_RUN) model: Model<ConnectionRun>) {
     super(model);
+  }
+
+  async queued(tenantId: string, run: Pick<ConnectionRun, 'connectionId' | 'runId' | 'trigger' | 'requestedBy'>): Promise<void> {
+    await this.create(tenantId, {
+      ...run,
+      status: 'queued',
+      startedAt: new Date(),
+      found: 0,
+      imported: 0,
+      skipped: 0,
+      rejected: 0,
+      bytesImported: 0,
+      progress: { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 },
+      imports: [],
+      files: [],
+      filesTruncated: false,
+    });
+  }
+
+  async started(tenantId: string, runId: string): Promise<void> {
+    await this.updateOne(tenantId, { runId }, { $set: { status: 'running' }, $unset: { error: 1 } });
+  }
+
+  async progressed(tenantId: string, runId: string, found: number, progress: ConnectionRun['progress']): Promise<void> {
+    await this.updateOne(tenantId, { runId }, { $set: { progress, found } });
+  }
+
+  async finished(
+    tenantId: string,
+    runId: string,
+    outcome: Pick<ConnectionRun, 'found' | 'imported' | 'skipped' | 'rejected' | 'bytesImported' | 'imports' | 'files' | 'filesTruncated'>,
+  ): Promise<void> {
+    const status = outcome.rejected > 0 ? 'completed_with_errors' : 'succeeded';
+    await this.updateOne(tenantId, { runId }, { $set: { ...outcome, status, finishedAt: new Date() } });
+  }
+
+  async failed(tenantId: string, runId: string, error: string): Promise<void> {
+    await this.updateOne(tenantId, { runId }, { $set: { status: 'failed', error, finishedAt: new Date() } });
   }
 }
 

@@ -194,33 +194,17 @@ export class ConnectionsService {
       const now = await this.find(tenantId, connectionId);
       return { runId: now.lease?.jobId ?? '', jobId: now.lease?.jobId ?? '', alreadyRunning: true };
     }
-    const run: Omit<ConnectionRun, 'tenantId'> = {
+    await this.runs.queued(tenantId, {
       connectionId,
       runId: jobId,
       trigger,
       ...(by ? { requestedBy: { userId: by.userId, idpId: by.idpId } } : {}),
-      status: 'queued',
-      startedAt: new Date(),
-      found: 0,
-      imported: 0,
-      skipped: 0,
-      rejected: 0,
-      bytesImported: 0,
-      progress: { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 },
-      imports: [],
-      files: [],
-      filesTruncated: false,
-    };
-    await this.runs.create(tenantId, run);
+    });
     await this.connections.updateOne(tenantId, { connectionId }, { $set: { lastRunId: jobId } });
     try {
       await this.jobs.submitOnce(tenantId, JOB_TYPES.connectionSync, { connectionId }, key);
     } catch (error) {
-      await this.runs.updateOne(
-        tenantId,
-        { runId: jobId },
-        { $set: { status: 'failed', error: 'the sync could not be queued', finishedAt: new Date() } },
-      );
+      await this.runs.failed(tenantId, jobId, 'the sync could not be queued');
       await this.connections.releaseLease(tenantId, connectionId, jobId);
       throw error;
     }

@@ -4,9 +4,9 @@ import { connectionSettings } from './connection.presenter';
 describe('sync schedules', () => {
   it('runs a cron expression in its time zone (UTC by default) and an interval from now', () => {
     const after = new Date('2026-11-27T12:00:00Z');
-    expect(nextRunOf({ cron: '0 6 * * *', timezone: 'UTC' }, after).toISOString()).toBe('2026-11-28T06:00:00.000Z');
-    expect(nextRunOf({ cron: '0 6 * * *', timezone: 'Europe/Paris' }, after).toISOString()).toBe('2026-11-28T05:00:00.000Z');
-    expect(nextRunOf({ intervalMinutes: 90, timezone: 'UTC' }, after).toISOString()).toBe('2026-11-27T13:30:00.000Z');
+    expect(nextRunOf({ cron: '0 6 * * *', timezone: 'UTC' }, after)?.toISOString()).toBe('2026-11-28T06:00:00.000Z');
+    expect(nextRunOf({ cron: '0 6 * * *', timezone: 'Europe/Paris' }, after)?.toISOString()).toBe('2026-11-28T05:00:00.000Z');
+    expect(nextRunOf({ intervalMinutes: 90, timezone: 'UTC' }, after)?.toISOString()).toBe('2026-11-27T13:30:00.000Z');
   });
 
   it('says what is wrong with a schedule', () => {
