@@ -100,7 +100,7 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
     const objects = await this.sources.list(source, connection.source.prefix);
     const layout = LAYOUTS[connection.layout];
     const plan = await layout.plan(objects, this.sources.manifestReader(source, layout, { tenantId, connectionId }));
-    const { deliveries, files } = await this.decide(tenantId, connectionId, plan.groups);
+    const { deliveries, files } = await this.decide(tenantId, connectionId, jobId, plan.groups);
     files.unshift(...plan.notes.map(noteFile));
 
     const listed = deliveries.flatMap((delivery) => delivery.files);
@@ -156,6 +156,7 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
   private async decide(
     tenantId: string,
     connectionId: string,
+    runId: string,
     groups: PlannedGroup[],
   ): Promise<{ deliveries: Delivery[]; files: RunFile[] }> {
     const previous = new Map((await this.periods.find(tenantId, { connectionId })).map((entry) => [entry.group, entry]));
@@ -166,7 +167,8 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
       const fingerprint = fingerprintOf(group.files);
       const before = previous.get(group.group);
       const refusal = this.refusalOf(group.files);
-      if (before?.fingerprint === fingerprint) {
+      // a delivery this run already handed over (an earlier attempt) goes through again: found, not redone
+      if (before?.fingerprint === fingerprint && before.runId !== runId) {
         const reason = `unchanged since an earlier sync (upload ${before.uploadId})`;
         for (const file of group.files) files.push(fileOf(file, { outcome: 'skipped', reason, ...where, uploadId: before.uploadId }));
       } else if (refusal) {
