@@ -7,14 +7,14 @@ import { describeStackEnv, stackEnvPath } from './stack-env';
 import { resolveSettings } from './settings';
 import { ComponentStatus } from './types';
 
-const USAGE = 'usage: npm run stack -- up|down|status [nats|ldap|s3|mongo ...] [--wipe | --purge]';
+const USAGE = 'usage: npm run stack -- up|down|status [nats|ldap|s3|mongo|smtp|azurite ...] [--wipe | --purge]';
 const FLAGS = ['--purge', '--wipe'];
 
 function formatStatus(status: ComponentStatus): string {
   const state = status.state === 'running' && status.healthy === false ? 'running (not answering)' : status.state;
   const pid = status.pid !== undefined ? `  pid ${status.pid}` : '';
   const url = status.url.replace(/(\/\/[^:/@]+:)[^@/]*@/, '$1***@');
-  return `${status.name.padEnd(6)} ${state.padEnd(8)} ${url}${pid}`;
+  return `${status.name.padEnd(7)} ${state.padEnd(8)} ${url}${pid}`;
 }
 
 async function main(argv: string[]): Promise<void> {

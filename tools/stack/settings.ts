@@ -8,6 +8,7 @@ export interface StackPorts {
   s3: number;
   mongo: number;
   smtp: number;
+  azurite: number;
 }
 
 export interface StackSettings {
@@ -22,14 +23,16 @@ export interface StackSettings {
   external: Partial<Record<ComponentName, string>>;
   /** The local s3rver's keys and region, and the bucket (`S3_BUCKET`, default `corelite`). */
   s3: { accessKey: string; secretKey: string; bucket: string; region: string };
+  /** The local azurite's account (the emulator's well-known development account). */
+  azurite: { accountName: string; accountKey: string };
   ldap: { baseDn: string; adminDn: string; adminPassword: string };
 }
 
 export const DEFAULT_PROFILE = 'dev';
 
 export const PROFILE_PORTS: Record<string, StackPorts> = {
-  dev: { nats: 4222, natsMonitor: 8222, ldap: 3890, s3: 4569, mongo: 27017, smtp: 2525 },
-  test: { nats: 14222, natsMonitor: 18222, ldap: 13890, s3: 14569, mongo: 37017, smtp: 12525 },
+  dev: { nats: 4222, natsMonitor: 8222, ldap: 3890, s3: 4569, mongo: 27017, smtp: 2525, azurite: 10000 },
+  test: { nats: 14222, natsMonitor: 18222, ldap: 13890, s3: 14569, mongo: 37017, smtp: 12525, azurite: 20000 },
 };
 
 const PORT_ENV: Record<keyof StackPorts, string> = {
@@ -39,6 +42,7 @@ const PORT_ENV: Record<keyof StackPorts, string> = {
   s3: 'STACK_S3_PORT',
   mongo: 'STACK_MONGO_PORT',
   smtp: 'STACK_SMTP_PORT',
+  azurite: 'STACK_AZURITE_PORT',
 };
 
 /** The variable that, when set, replaces a component by a real service. */
@@ -48,6 +52,7 @@ export const EXTERNAL_URL_ENV: Record<ComponentName, string> = {
   s3: 'S3_ENDPOINT',
   ldap: 'LDAP_URL',
   smtp: 'SMTP_URL',
+  azurite: 'AZURITE_BLOB_URL',
 };
 
 export const LDAP_BASE_DN = 'dc=corelite,dc=local';
@@ -56,6 +61,14 @@ export const DEFAULT_LDAP_ADMIN_PASSWORD = 'admin-secret';
 export const S3RVER_KEY = 'S3RVER';
 export const S3_REGION = 'us-east-1';
 export const MONGO_DATABASE = 'corelite';
+/**
+ * The Azure Storage emulator's development account: the name and key Microsoft publishes for
+ * azurite (and the older Storage Emulator), the same on every machine. Not a secret.
+ */
+export const AZURITE_ACCOUNT = {
+  name: 'devstoreaccount1',
+  key: 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
+} as const;
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -88,6 +101,7 @@ export function localUrlsFor(ports: StackPorts): Record<ComponentName, string> {
     s3: `http://127.0.0.1:${ports.s3}`,
     mongo: `mongodb://127.0.0.1:${ports.mongo}/${MONGO_DATABASE}`,
     smtp: `smtp://127.0.0.1:${ports.smtp}`,
+    azurite: `http://127.0.0.1:${ports.azurite}/${AZURITE_ACCOUNT.name}`,
   };
 }
 
@@ -117,6 +131,7 @@ export function resolveSettings(explicitProfile: string | undefined, env: NodeJS
     localUrls,
     external: resolveExternal(env, localUrls),
     s3: { accessKey: S3RVER_KEY, secretKey: S3RVER_KEY, bucket: env.S3_BUCKET || 'corelite', region: S3_REGION },
+    azurite: { accountName: AZURITE_ACCOUNT.name, accountKey: AZURITE_ACCOUNT.key },
     ldap: {
       baseDn: LDAP_BASE_DN,
       adminDn: LDAP_ADMIN_DN,

@@ -38,6 +38,7 @@ export function buildStackEnv(
   const { external, localUrls } = settings;
   const s3External = external.s3 !== undefined;
   const ldapExternal = external.ldap !== undefined;
+  const azuriteExternal = external.azurite !== undefined;
   return {
     MONGODB_URI: external.mongo ?? localUrls.mongo,
     NATS_URL: external.nats ?? localUrls.nats,
@@ -52,6 +53,9 @@ export function buildStackEnv(
     LDAP_BIND_DN: (ldapExternal && env.LDAP_BIND_DN) || settings.ldap.adminDn,
     LDAP_BIND_PASSWORD: (ldapExternal && env.LDAP_BIND_PASSWORD) || settings.ldap.adminPassword,
     SMTP_URL: external.smtp ?? localUrls.smtp,
+    AZURITE_BLOB_URL: external.azurite ?? localUrls.azurite,
+    AZURITE_ACCOUNT_NAME: (azuriteExternal && env.AZURITE_ACCOUNT_NAME) || settings.azurite.accountName,
+    AZURITE_ACCOUNT_KEY: (azuriteExternal && env.AZURITE_ACCOUNT_KEY) || settings.azurite.accountKey,
   };
 }
 
@@ -61,6 +65,7 @@ const SECRET_KEYS: ReadonlySet<keyof StackEnv> = new Set([
   'NATS_PASSWORD',
   'NATS_AUTHZ_PASSWORD',
   'NATS_COSTASSET_PASSWORD',
+  'AZURITE_ACCOUNT_KEY',
 ]);
 
 /** env.json without its secrets, for printing. */

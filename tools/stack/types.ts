@@ -1,4 +1,4 @@
-export const COMPONENT_NAMES = ['nats', 'ldap', 's3', 'mongo', 'smtp'] as const;
+export const COMPONENT_NAMES = ['nats', 'ldap', 's3', 'mongo', 'smtp', 'azurite'] as const;
 
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
@@ -47,6 +47,10 @@ export interface StackEnv {
   LDAP_BIND_PASSWORD: string;
   /** The SMTP server email notifications go through (the local mailbox server, or SMTP_URL). */
   SMTP_URL: string;
+  /** The Azure Blob service account URL (`http://127.0.0.1:<port>/devstoreaccount1` for the local azurite), and its account. */
+  AZURITE_BLOB_URL: string;
+  AZURITE_ACCOUNT_NAME: string;
+  AZURITE_ACCOUNT_KEY: string;
 }
 
 export interface ComponentStatus {

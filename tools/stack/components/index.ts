@@ -1,4 +1,5 @@
 import { ComponentName } from '../types';
+import { azuriteComponent } from './azurite';
 import { LocalComponent } from './local-component';
 import { ldapComponent } from './ldap';
 import { mongoComponent } from './mongo';
@@ -12,4 +13,5 @@ export const COMPONENTS: Record<ComponentName, LocalComponent> = {
   s3: s3Component,
   mongo: mongoComponent,
   smtp: smtpComponent,
+  azurite: azuriteComponent,
 };

@@ -5,8 +5,9 @@ import { missingPackages } from '../system-packages';
 
 describe('component selection', () => {
   it('defaults to every component and keeps the canonical order', () => {
-    expect(selectComponents(undefined)).toEqual(['nats', 'ldap', 's3', 'mongo', 'smtp']);
+    expect(selectComponents(undefined)).toEqual(['nats', 'ldap', 's3', 'mongo', 'smtp', 'azurite']);
     expect(selectComponents(['mongo', 'nats'])).toEqual(['nats', 'mongo']);
+    expect(selectComponents(['azurite', 's3'])).toEqual(['s3', 'azurite']);
   });
 
   it('rejects an unknown name', () => {

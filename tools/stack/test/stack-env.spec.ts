@@ -1,4 +1,4 @@
-import { resolveSettings } from '../settings';
+import { AZURITE_ACCOUNT, resolveSettings } from '../settings';
 import { buildStackEnv, describeStackEnv } from '../stack-env';
 
 describe('env.json', () => {
@@ -17,6 +17,9 @@ describe('env.json', () => {
       LDAP_BIND_DN: 'cn=admin,dc=corelite,dc=local',
       LDAP_BIND_PASSWORD: 'admin-secret',
       SMTP_URL: 'smtp://127.0.0.1:12525',
+      AZURITE_BLOB_URL: 'http://127.0.0.1:20000/devstoreaccount1',
+      AZURITE_ACCOUNT_NAME: 'devstoreaccount1',
+      AZURITE_ACCOUNT_KEY: AZURITE_ACCOUNT.key,
     });
   });
 
@@ -49,6 +52,9 @@ describe('env.json', () => {
       LDAP_BIND_DN: 'cn=svc,dc=example,dc=com',
       LDAP_BIND_PASSWORD: 'svc-secret',
       SMTP_URL: 'smtp://mailer:secret@mail.example.com:587',
+      AZURITE_BLOB_URL: 'https://billingexports.blob.core.windows.net',
+      AZURITE_ACCOUNT_NAME: 'billingexports',
+      AZURITE_ACCOUNT_KEY: 'real-account-key',
     };
     expect(buildStackEnv(resolveSettings('dev', env, '/repo'), env)).toEqual({ ...env, NATS_URL: 'nats://127.0.0.1:4222' });
   });
@@ -58,6 +64,15 @@ describe('env.json', () => {
     expect(buildStackEnv(resolveSettings('dev', env, '/repo'), env)).toMatchObject({ S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER' });
   });
 
+  it("gives the local azurite's development account, whatever account variables the environment has", () => {
+    const env = { AZURITE_ACCOUNT_NAME: 'other', AZURITE_ACCOUNT_KEY: 'other-key' };
+    expect(buildStackEnv(resolveSettings('dev', env, '/repo'), env)).toMatchObject({
+      AZURITE_BLOB_URL: 'http://127.0.0.1:10000/devstoreaccount1',
+      AZURITE_ACCOUNT_NAME: 'devstoreaccount1',
+      AZURITE_ACCOUNT_KEY: AZURITE_ACCOUNT.key,
+    });
+  });
+
   it('describes itself without secrets or passwords inside URLs', () => {
     const env = { MONGODB_URI: 'mongodb://user:pw@db/x' };
     const lines = describeStackEnv(
@@ -65,6 +80,7 @@ describe('env.json', () => {
     );
     expect(lines).toContain('MONGODB_URI=mongodb://user:***@db/x');
     expect(lines).toContain('NATS_USER=tools');
-    expect(lines.join('\n')).not.toMatch(/S3_SECRET_KEY|LDAP_BIND_PASSWORD|admin-secret|:pw@|PASSWORD|-secret/);
+    expect(lines).toContain('AZURITE_BLOB_URL=http://127.0.0.1:10000/devstoreaccount1');
+    expect(lines.join('\n')).not.toMatch(/S3_SECRET_KEY|LDAP_BIND_PASSWORD|admin-secret|:pw@|PASSWORD|-secret|AZURITE_ACCOUNT_KEY/);
   });
 });

@@ -1,0 +1,44 @@
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { ContainerClient } from '@azure/storage-blob';
+import type { Client } from 'minio';
+
+/** Every file under `dir`, as `/`-separated paths relative to it, sorted. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+const keyOf = (prefix: string, relative: string) => {
+  const folder = prefix.replace(/^\/+|\/+$/g, '');
+  return folder ? `${folder}/${relative}` : relative;
+};
+
+/**
+ * Uploads every file under `dir` (a tree of tools/focus's `--layout`, say) to `bucket`, each at its
+ * path relative to `dir` under `prefix`; creates the bucket if missing. Answers the keys written.
+ */
+export async function uploadTreeToS3(client: Client, bucket: string, prefix: string, dir: string): Promise<string[]> {
+  if (!(await client.bucketExists(bucket))) await client.makeBucket(bucket);
+  const keys: string[] = [];
+  for (const relative of filesUnder(dir)) {
+    const key = keyOf(prefix, relative);
+    await client.fPutObject(bucket, key, path.join(dir, relative));
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** The same into an Azure Blob container (created if missing); answers the blob names written. */
+export async function uploadTreeToAzure(containerClient: ContainerClient, prefix: string, dir: string): Promise<string[]> {
+  await containerClient.createIfNotExists();
+  const names: string[] = [];
+  for (const relative of filesUnder(dir)) {
+    const name = keyOf(prefix, relative);
+    await containerClient.getBlockBlobClient(name).uploadFile(path.join(dir, relative));
+    names.push(name);
+  }
+  return names;
+}
