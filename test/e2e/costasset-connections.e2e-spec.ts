@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
+import {
+  BlobServiceClient,
+  ContainerSASPermissions,
+  generateBlobSASQueryParameters,
+  StorageSharedKeyCredential,
+} from '@azure/storage-blob';
 import { Client } from 'minio';
 import request from 'supertest';
 import { LayoutExpectation, writeExportLayout } from '../../tools/focus/export-layouts';
@@ -227,6 +232,31 @@ describe('costasset data connections', () => {
     );
     await uploadTreeToAzure(blobs, 'costs/focus-daily', path.join(dir, 'focus-daily'));
     await blobs.getBlockBlobClient('costs/readme.txt').upload('not billing data', 16);
+
+    // a SAS token with list and read permissions is enough
+    const sasToken = generateBlobSASQueryParameters(
+      { containerName: container, permissions: ContainerSASPermissions.parse('rl'), expiresOn: new Date(Date.now() + 3_600_000) },
+      new StorageSharedKeyCredential(account.name, account.key),
+    ).toString();
+    const withSas = {
+      name: 'azure sas',
+      type: 'azure-blob',
+      layout: 'azure-exports',
+      source: { accountUrl, container, prefix: 'costs/' },
+      credentials: { sasToken },
+    };
+    const tested = await api().post(`${CONNECTIONS}/test`).set('corelite-token', admin).send(withSas).expect(200);
+    expect(tested.body).toMatchObject({ ok: true, layoutDetected: 'azure-exports', billingPeriods: ['2024-11'], importable: 1 });
+    const readOnly = generateBlobSASQueryParameters(
+      { containerName: container, permissions: ContainerSASPermissions.parse('r'), expiresOn: new Date(Date.now() + 3_600_000) },
+      new StorageSharedKeyCredential(account.name, account.key),
+    ).toString();
+    const noList = await api()
+      .post(`${CONNECTIONS}/test`)
+      .set('corelite-token', admin)
+      .send({ ...withSas, credentials: { sasToken: readOnly } })
+      .expect(200);
+    expect(noList.body).toMatchObject({ ok: false, problem: expect.stringMatching(/AuthorizationPermissionMismatch|403/) });
 
     const created = await api()
       .post(CONNECTIONS)
