@@ -46,6 +46,8 @@ export const azureExports: ExportLayout = {
       // <root>/<export>/<dates>/<runId>/manifest.json → <root>/<export>
       exportOf: (key) => parentOf(parentOf(parentOf(key))),
       read,
+      // blob names are paths in the container; one that is not (a copied container, another root) is looked for in the run's folder
+      besideManifest: (name, manifestKey) => `${parentOf(manifestKey)}/${name.slice(name.lastIndexOf('/') + 1)}`,
     });
   },
 };

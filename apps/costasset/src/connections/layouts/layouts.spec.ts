@@ -175,3 +175,22 @@ describe('focus-files layout', () => {
     expect(fingerprintOf([a, { ...b, etag: 'z' }])).not.toBe(fingerprintOf([a, b]));
   });
 });
+
+describe('Azure exports whose manifest names blobs from another root', () => {
+  it('finds the blobs in the run folder of the manifest', async () => {
+    const run = 'moved/focus-daily/20260901-20260930/run-1';
+    const { objects, read } = bucket([
+      [`${run}/part_0_0001.csv.gz`],
+      [
+        `${run}/manifest.json`,
+        JSON.stringify({
+          runInfo: { runId: 'run-1', submittedTime: '2026-09-20T10:00:00Z', startDate: '2026-09-01T00:00:00' },
+          blobs: [{ blobName: 'original-root/focus-daily/20260901-20260930/run-1/part_0_0001.csv.gz' }],
+        }),
+      ],
+    ]);
+    const plan = await azureExports.plan(objects, read(azureExports));
+    expect(plan.groups.map((group) => group.files.map((file) => file.key))).toEqual([[`${run}/part_0_0001.csv.gz`]]);
+    expect(plan.notes.filter((note) => note.outcome === 'rejected')).toEqual([]);
+  });
+});

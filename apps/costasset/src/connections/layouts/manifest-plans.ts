@@ -33,6 +33,8 @@ export async function planFromManifests(
     /** The export a manifest belongs to (its folder above the period's), for grouping. */
     exportOf: (manifestKey: string) => string;
     read: ManifestReader;
+    /** Where a named file is when its name is not a key of the bucket: for manifests that name their files by run folder. */
+    besideManifest?: (name: string, manifestKey: string) => string;
   },
 ): Promise<SyncPlan> {
   const notes: PlanNote[] = [];
@@ -57,8 +59,9 @@ export async function planFromManifests(
     const current = latest.get(delivery.group) === delivery;
     const where = { billingPeriod: parsed.billingPeriod, execution: parsed.execution };
     notes.push({ object: manifest, outcome: 'skipped', reason: current ? 'manifest' : 'manifest of an older delivery', ...where });
-    const files = parsed.dataKeys.map((key) => byKey.get(key));
-    for (const key of parsed.dataKeys) if (byKey.has(key)) claimed.set(key, delivery.manifest.key);
+    const keys = parsed.dataKeys.map((key) => (byKey.has(key) ? key : (options.besideManifest?.(key, manifest.key) ?? key)));
+    const files = keys.map((key) => byKey.get(key));
+    for (const key of keys) if (byKey.has(key)) claimed.set(key, delivery.manifest.key);
     const dataFiles = files.filter((file): file is ListedObject => file !== undefined);
     if (!current) {
       const newer = latest.get(delivery.group)?.parsed.execution;
@@ -66,7 +69,7 @@ export async function planFromManifests(
       for (const file of dataFiles) notes.push({ object: file, outcome: 'skipped', reason, ...where });
       continue;
     }
-    const missing = parsed.dataKeys.filter((key) => !byKey.has(key));
+    const missing = keys.filter((key) => !byKey.has(key));
     const refusal =
       parsed.refusal ??
       (missing.length > 0
