@@ -504,6 +504,79 @@ describe('FocusImportHandler', () => {
     });
   });
 
+  describe('parts of one upload that hold the same rows', () => {
+    const rows = (from: number, count: number, overrides: Partial<RowSpec> = {}) =>
+      Array.from({ length: count }, (_unused, at) => ({ id: `r${from + at}`, cost: `${from + at}.5`, ...overrides }));
+
+    it('refuses the whole upload when two parts are one snapshot twice, naming both parts and the scope, keeping no row', async () => {
+      const { run, upload, record, costs } = world({ batchSize: 1 });
+      const body = csvOf(rows(1, 5));
+      const refId = upload([
+        { name: 'exec-a.csv', body },
+        { name: 'exec-b.csv', body },
+      ]);
+      const error = await fails(run(refId));
+      expect(error).toBeInstanceOf(PermanentJobError);
+      expect(error.message).toMatch(/^FOCUS_PARTS_OVERLAP: 1 pair\(s\) of parts hold the same rows \(exec-a\.csv and exec-b\.csv\)/);
+      // the rows were written batch by batch as the parts were read: none of them is left
+      expect(costs.insertBulk).toHaveBeenCalled();
+      expect(costs.docs).toEqual([]);
+      const reason =
+        'holds the same rows as exec-b.csv for billing account acc-1, billing period 202401 (about 100% of its rows): ' +
+        'two snapshots of one period in one upload would count its cost twice; ' +
+        'import them as separate uploads (the newer replaces the older) or drop one';
+      expect(record(refId)).toMatchObject({
+        status: 'failed',
+        rowsRead: 10,
+        rowsWritten: 0,
+        errors: [{ file: 'exec-a.csv', line: 0, reason }],
+        parts: [
+          { name: 'exec-a.csv', rowsRead: 5 },
+          { name: 'exec-b.csv', rowsRead: 5 },
+        ],
+      });
+      expect(record(refId).conformance?.rules).toContainEqual({
+        rule: 'FOCUS_PARTS_OVERLAP',
+        severity: 'error',
+        count: 1,
+        examples: [{ file: 'exec-a.csv', line: 0, message: reason }],
+      });
+    });
+
+    it('refuses a later snapshot beside an earlier one (most rows the same, some restated), and names every pair', async () => {
+      const { run, upload, record, costs } = world();
+      const earlier = rows(1, 10);
+      const later = [...earlier.slice(0, 8), ...rows(9, 2, { cost: '99' }), ...rows(11, 3)];
+      const refId = upload([
+        { name: 'monday.csv', body: csvOf(earlier) },
+        { name: 'tuesday.csv', body: csvOf(later) },
+        { name: 'other-account.csv', body: csvOf(rows(1, 10, { account: 'acc-2' })) },
+        { name: 'tuesday-again.csv', body: csvOf(later) },
+      ]);
+      const error = await fails(run(refId));
+      expect(error.message).toMatch(/^FOCUS_PARTS_OVERLAP: 3 pair\(s\)/);
+      expect(costs.docs).toEqual([]);
+      expect(record(refId).errors.map(({ file, reason }) => [file, reason.replace(/ for billing.*/, '')])).toEqual([
+        ['monday.csv', 'holds the same rows as tuesday.csv'],
+        ['monday.csv', 'holds the same rows as tuesday-again.csv'],
+        ['tuesday.csv', 'holds the same rows as tuesday-again.csv'],
+      ]);
+      expect(record(refId).errors[0].reason).toContain('(about 80% of its rows)');
+    });
+
+    it('imports parts of one export that hold different rows of the same scope, every row once', async () => {
+      const { run, upload, record, rowsOf } = world();
+      const refId = upload([
+        { name: 'part-1.csv', body: csvOf(rows(1, 6)) },
+        { name: 'part-2.csv', body: csvOf(rows(7, 6)) },
+      ]);
+      expect(await run(refId)).toMatchObject({ rowsRead: 12, rowsWritten: 12, rowsRejected: 0, scopes: 1 });
+      expect(rowsOf(refId)).toHaveLength(12);
+      expect(record(refId)).toMatchObject({ status: 'imported', errors: [] });
+      expect(record(refId).conformance?.rules?.map(({ rule }) => rule)).not.toContain('FOCUS_PARTS_OVERLAP');
+    });
+  });
+
   describe('replacement of earlier imports of the same scope', () => {
     it(
       'removes the rows an older import holds in the scopes it ' + 're-imports, and supersedes the older upload once it holds none',
@@ -644,15 +717,17 @@ describe('FocusImportHandler', () => {
   describe('progress', () => {
     it('reports bytes read of the upload’s total bytes, with the rows read so far, never beyond the total', async () => {
       const { run, upload, progress } = world();
-      const body = csvOf([{ id: 'r1' }, { id: 'r2' }]);
+      const a = csvOf([{ id: 'r1' }, { id: 'r2' }]);
+      const b = csvOf([{ id: 'r3' }, { id: 'r4' }]);
       const refId = upload([
-        { name: 'a.csv', body },
-        { name: 'b.csv', body },
+        { name: 'a.csv', body: a },
+        { name: 'b.csv', body: b },
       ]);
       await run(refId);
       const calls = progress.mock.calls;
-      expect(calls[0]).toEqual([0, body.length * 2, { rows: 0 }]);
-      expect(calls[calls.length - 1]).toEqual([body.length * 2, body.length * 2, { rows: 4 }]);
+      const total = a.length + b.length;
+      expect(calls[0]).toEqual([0, total, { rows: 0 }]);
+      expect(calls[calls.length - 1]).toEqual([total, total, { rows: 4 }]);
       for (const [done, total] of calls) expect(done).toBeLessThanOrEqual(total);
     });
   });

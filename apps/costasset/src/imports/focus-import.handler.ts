@@ -19,6 +19,7 @@ import { ImportScopes } from './write/import-scopes';
 import { LineItemWriter } from './write/line-item-writer';
 import type { FocusFile } from './read/focus-file';
 import { ImportSources } from './read/import-sources';
+import { overlappingParts, PARTS_OVERLAP_RULE, PartSketches, PartsOverlap, overlapReason, partsOverlapRefusal } from './rules/part-overlap';
 
 /** Values a FOCUS row cannot be stored without (the rest of the mandatory columns are conformance warnings). */
 export const FOCUS_REQUIRED_VALUES = ['ChargePeriodStart', 'BilledCost', 'BillingCurrency', 'BillingAccountId', 'ProviderName'];
@@ -40,7 +41,8 @@ function versionOf(file: FocusFile, declared: FocusVersion | undefined): Pick<Up
  * every row with the shared rules, writes line items split by provider, then lets the newest
  * import of each (provider, billing account, billing period) hold its rows. Each attempt first
  * removes the upload's rows, so a retry or a redelivery replaces them. The import runs within the
- * visibility of whoever asked for it: a row outside refuses the whole import.
+ * visibility of whoever asked for it: a row outside refuses the whole import. Parts of one upload
+ * that hold the same rows (two snapshots of one period) refuse it too (rules/part-overlap).
  */
 @Injectable()
 @JobHandlerFor(JOB_TYPES.focusImport)
@@ -71,8 +73,10 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
       await rollups.touch();
       const visibility = await this.access.importVisibility(tenantId, upload);
       const loaded = await this.load(rollups, context, upload, conversion, visibility);
-      const { counts, parts, scopes, databaseMs } = loaded;
+      const { counts, parts, scopes, databaseMs, overlaps } = loaded;
       if (visibility.refused) throw visibility.refusal({ ...counts, parts });
+      // two snapshots of one period in one upload would count its cost twice: refused as a whole
+      if (overlaps.length) throw partsOverlapRefusal(overlaps, { ...counts, parts });
       this.outcomes.assertWritten(counts, { parts });
       await this.uploads.recordScopes(tenantId, upload.refId, scopes.slice(0, MAX_STORED_SCOPES));
       // its rollups are stored before it is shown, so that readers stay on the rollups
@@ -130,7 +134,7 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
     upload: Upload,
     conversion: CurrencyConversion,
     visibility: ImportVisibility,
-  ): Promise<{ counts: IngestCounts; parts: UploadPart[]; scopes: ImportScope[]; databaseMs: number }> {
+  ): Promise<{ counts: IngestCounts; parts: UploadPart[]; scopes: ImportScope[]; databaseMs: number; overlaps: PartsOverlap[] }> {
     const { tenantId } = context;
     const report = new IngestReport();
     const parts = (upload.parts ?? []).map((part) => ({ ...part, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 }));
@@ -148,6 +152,8 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
     });
     const scopes = new ImportScopes();
     const providers = this.reference.providers(tenantId);
+    // the rows of each part, sketched per scope, when there are parts to compare
+    const sketches: PartSketches[] = [];
     await progress();
     for (const part of parts) {
       const file = await inSpan('open file', { attributes: { 'corelite.file.format': part.format } }, () =>
@@ -180,6 +186,8 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
         sourceFile: part.name,
       };
       const readRow = costRowReader(plan);
+      const sketch = parts.length > 1 ? new PartSketches(part.name, file.header) : undefined;
+      if (sketch) sketches.push(sketch);
       for await (const { rows, lines, problems } of file.batches) {
         for (let index = 0; index < rows.length; index++) {
           const cells = rows[index];
@@ -206,6 +214,7 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
           if (report.record(part.name, line, result.problems, result.id) || !result.doc) continue;
           if (!visibility.admits(result.doc)) continue;
           scopes.count(result.doc.providerName, result.doc.billingAccountId, result.doc.billingPeriod);
+          sketch?.add(cells, result.doc.providerName, result.doc.billingAccountId, result.doc.billingPeriod);
           const flushing = writer.add('cost', result.doc);
           if (flushing) await flushing;
         }
@@ -216,8 +225,10 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
       part.rowsRejected = report.rowsRejected - before.rejected;
       part.rowsWritten = part.rowsRead - part.rowsRejected;
     }
+    const overlaps = overlappingParts(sketches);
+    for (const overlap of overlaps) report.fileFinding(overlap.part, problem(PARTS_OVERLAP_RULE, overlapReason(overlap)));
     await writer.flushAll();
     await progress();
-    return { counts: report.counts(), parts, scopes: scopes.values(), databaseMs: writer.databaseMs };
+    return { counts: report.counts(), parts, scopes: scopes.values(), databaseMs: writer.databaseMs, overlaps };
   }
 }
