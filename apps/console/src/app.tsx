@@ -18,6 +18,7 @@ const ReportModels = lazy(() => import('./pages/report-models'));
 const Anomalies = lazy(() => import('./pages/anomalies'));
 const Alerts = lazy(() => import('./pages/alerts'));
 const Allocation = lazy(() => import('./pages/allocation'));
+const Connections = lazy(() => import('./pages/connections'));
 const Traces = lazy(() => import('./pages/traces'));
 const Administration = lazy(() => import('./pages/admin/administration'));
 const NotFound = lazy(() => import('./pages/not-found'));
@@ -38,6 +39,7 @@ const NAVIGATION = [
 const ADMIN_NAVIGATION = [
   { href: '/alerts', label: 'Alerts', icon: 'M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4' },
   { href: '/allocation', label: 'Allocation', icon: 'M12 3v9l7 4M12 12l-7 4M12 3a9 9 0 1 1 0 18 9 9 0 0 1 0-18' },
+  { href: '/connections', label: 'Connections', icon: 'M9 15l6-6M11 6l1-1a4.2 4.2 0 0 1 6 6l-1 1M13 18l-1 1a4.2 4.2 0 0 1-6-6l1-1' },
   { href: '/admin', label: 'Administration', icon: 'M12 2l8 4v6c0 5-3.4 8.6-8 10-4.6-1.4-8-5-8-10V6z' },
 ] as const;
 /** Shown to System Admins only while the gateway proxies a local traces receiver (`npm start -- --traces`). */
@@ -152,6 +154,7 @@ function Shell({ me }: { me: Me }) {
               <Route path="/alerts" component={Alerts} />
               <Route path="/allocation" component={Allocation} />
               <Route path="/allocation/:section" component={Allocation} />
+              <Route path="/connections" component={Connections} />
               <Route path="/traces" component={Traces} />
               <Route path="/admin" component={Administration} />
               <Route path="/admin/:section" component={Administration} />

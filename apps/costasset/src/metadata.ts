@@ -1476,7 +1476,7 @@ export default async () => {
               execution: { required: false, type: () => String },
               uploadId: { required: false, type: () => String },
             },
-            ConnectionCheckResponse: {
+            ConnectionTestResponse: {
               ok: {
                 required: true,
                 type: () => Boolean,
@@ -1538,7 +1538,7 @@ export default async () => {
                 description: 'When the schedule runs next (null without a schedule or when disabled)',
               },
               syncing: { required: true, type: () => Boolean, description: 'Whether a sync is queued or running' },
-              lastCheck: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionCheckResponse, nullable: true },
+              lastCheck: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionTestResponse, nullable: true },
               lastRun: { required: true, type: () => t['./connections/dto/connection.dto'].ConnectionRunSummary, nullable: true },
               createdAt: { required: true, type: () => String },
               updatedAt: { required: true, type: () => String },

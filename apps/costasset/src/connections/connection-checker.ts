@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { transientSource } from '../jobs/faults';
 import { ConnectionSources } from './connection-sources';
-import type { ConnectionCheckResponse } from './dto/connection.dto';
+import type { ConnectionTestResponse } from './dto/connection.dto';
 import { awsDataExports } from './layouts/aws-data-exports';
 import { azureExports } from './layouts/azure-exports';
 import { LAYOUTS } from './layouts/layouts';
@@ -36,9 +36,9 @@ export class ConnectionChecker {
   async check(
     connection: Pick<Connection, 'type' | 'source' | 'layout'>,
     credentials: ConnectionCredentials,
-  ): Promise<ConnectionCheckResponse> {
+  ): Promise<ConnectionTestResponse> {
     const checkedAt = new Date().toISOString();
-    const failed = (location: string, problem: string, objects = 0): ConnectionCheckResponse => ({
+    const failed = (location: string, problem: string, objects = 0): ConnectionTestResponse => ({
       ok: false,
       checkedAt,
       location,

@@ -1,6 +1,6 @@
 import { Problems } from '@lib/core';
 import type {
-  ConnectionCheckResponse,
+  ConnectionTestResponse,
   ConnectionCredentialsDto,
   ConnectionResponse,
   ConnectionRunResponse,
@@ -72,8 +72,8 @@ export function connectionSettings(
 
 const iso = (date: Date | undefined | null) => (date ? new Date(date).toISOString() : null);
 
-export function presentCheck(check: ConnectionCheck | ConnectionCheckResponse): ConnectionCheckResponse {
-  const stored = check as ConnectionCheckResponse;
+export function presentCheck(check: ConnectionCheck | ConnectionTestResponse): ConnectionTestResponse {
+  const stored = check as ConnectionTestResponse;
   return {
     ok: check.ok,
     checkedAt: iso(new Date(check.checkedAt)) ?? '',
@@ -117,7 +117,7 @@ export function presentRun(run: ConnectionRun, uploadStatuses: Map<string, strin
 
 export function presentConnection(
   connection: Connection,
-  check: ConnectionCheck | ConnectionCheckResponse | undefined,
+  check: ConnectionCheck | ConnectionTestResponse | undefined,
   lastRun: ConnectionRun | null,
 ): ConnectionResponse {
   return {

@@ -15,7 +15,7 @@ import { CurrentPrincipal, Principal, SystemAdminOnly } from '@lib/auth';
 import { PageQuery } from '@lib/http';
 import { ConnectionsService } from './connections.service';
 import {
-  ConnectionCheckResponse,
+  ConnectionTestResponse,
   ConnectionListResponse,
   ConnectionResponse,
   ConnectionRunListResponse,
@@ -50,9 +50,9 @@ export class ConnectionsController {
   @HttpCode(200)
   @SystemAdminOnly()
   @ApiOperation({ summary: 'Test connection settings without saving them: what the listing and the layout find, or the first problem' })
-  @ApiOkResponse({ type: ConnectionCheckResponse })
+  @ApiOkResponse({ type: ConnectionTestResponse })
   @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`' })
-  test(@Body() body: CreateConnectionRequest): Promise<ConnectionCheckResponse> {
+  test(@Body() body: CreateConnectionRequest): Promise<ConnectionTestResponse> {
     return this.connections.test(body);
   }
 
@@ -107,9 +107,9 @@ export class ConnectionsController {
   @SystemAdminOnly()
   @ApiOperation({ summary: 'Test the stored settings again (the result is kept as `lastCheck`)' })
   @ApiParam(ID)
-  @ApiOkResponse({ type: ConnectionCheckResponse })
+  @ApiOkResponse({ type: ConnectionTestResponse })
   @ApiNotFoundResponse({ description: '`CONNECTION_NOT_FOUND`' })
-  retest(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ConnectionCheckResponse> {
+  retest(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ConnectionTestResponse> {
     return this.connections.retest(principal.tenantId, id);
   }
 

@@ -17,7 +17,7 @@ import {
 import { ConnectionSources } from './connection-sources';
 import { connectionSettings, presentConnection, presentRun, presentSummary } from './connection.presenter';
 import {
-  ConnectionCheckResponse,
+  ConnectionTestResponse,
   ConnectionListResponse,
   ConnectionResponse,
   ConnectionRunListResponse,
@@ -51,7 +51,7 @@ export class ConnectionsService {
   ) {}
 
   /** Tests settings without saving them. */
-  test(request: CreateConnectionRequest): Promise<ConnectionCheckResponse> {
+  test(request: CreateConnectionRequest): Promise<ConnectionTestResponse> {
     const { source, credentials } = connectionSettings(request.type, request.source, request.credentials);
     return this.checker.check({ type: request.type, layout: request.layout, source }, credentials);
   }
@@ -161,7 +161,7 @@ export class ConnectionsService {
   }
 
   /** Tests the stored settings again and keeps the result. */
-  async retest(tenantId: string, connectionId: string): Promise<ConnectionCheckResponse> {
+  async retest(tenantId: string, connectionId: string): Promise<ConnectionTestResponse> {
     const connection = await this.find(tenantId, connectionId);
     const check = await this.checker.check(connection, this.sources.credentialsOf(connection));
     await this.connections.updateOne(

@@ -239,7 +239,7 @@ export class RunFileResponse {
 }
 
 /** What a test of the connection found. */
-export class ConnectionCheckResponse {
+export class ConnectionTestResponse {
   /** Whether the connection can be synced: the listing answered and the layout finds exports to import */
   ok: boolean;
   checkedAt: string;
@@ -248,7 +248,7 @@ export class ConnectionCheckResponse {
   /** Objects under the prefix (at most CONNECTIONS_MAX_OBJECTS are listed) */
   objects: number;
   /** The layout the objects look like, when one does (null when none) */
-  @ApiProperty({ enum: CONNECTION_LAYOUTS, nullable: true, type: String })
+  @ApiProperty({ enum: CONNECTION_LAYOUTS, nullable: true })
   layoutDetected: ConnectionLayout | null;
   /** Billing periods (or folders) the layout would import */
   billingPeriods: string[];
@@ -297,8 +297,8 @@ export class ConnectionResponse {
   nextSyncAt: string | null;
   /** Whether a sync is queued or running */
   syncing: boolean;
-  @ApiProperty({ type: ConnectionCheckResponse, nullable: true })
-  lastCheck: ConnectionCheckResponse | null;
+  @ApiProperty({ type: ConnectionTestResponse, nullable: true })
+  lastCheck: ConnectionTestResponse | null;
   @ApiProperty({ type: ConnectionRunSummary, nullable: true })
   lastRun: ConnectionRunSummary | null;
   createdAt: string;
