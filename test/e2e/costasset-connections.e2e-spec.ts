@@ -16,6 +16,7 @@ import { costTotals } from '../support/focus';
 import { waitForJob } from '../support/ingest';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { configValues } from '../support/config-values';
 
 const CONNECTIONS = '/api/costasset/v1/connections';
 const FINAL_RUN = ['succeeded', 'completed_with_errors', 'failed'];
@@ -104,12 +105,7 @@ describe('costasset data connections', () => {
     });
     admin = await platform.token({ sub: 'admin' });
     // the Azure rows are billed in EUR
-    const config = (key: string, value: unknown) =>
-      request(platform.authz.url)
-        .put('/core/configuration/v1/configvalues')
-        .set('corelite-token', admin)
-        .send({ configurationkey: key, configurationvalue: value })
-        .expect(200);
+    const config = configValues(platform, admin);
     await config('INSTANCE_CURRENCIES', ['USD', 'EUR']);
     await config('CURRENCY_EXCHANGE_RATES', { EUR: 1.1 });
     await config('DEFAULT_CURRENCY', 'USD');

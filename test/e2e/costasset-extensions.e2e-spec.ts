@@ -14,6 +14,7 @@ import {
 import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { configValues } from '../support/config-values';
 
 const EXT = '/api/costasset/extensions';
 const PROVIDER = 'acme';
@@ -90,12 +91,7 @@ describe('costasset extensions and raw data', () => {
     ({ carol: manager } = await teamMembers(platform, { code: 'LOADERS', roles: ['Cost Data Manager'], tid: TENANT }, ['carol']));
     loner = await platform.token({ sub: 'loner', tid: TENANT });
     otherAdmin = await platform.token({ sub: 'admin', tid: OTHER_TENANT });
-    const config = (key: string, value: unknown) =>
-      request(platform.authz.url)
-        .put('/core/configuration/v1/configvalues')
-        .set('corelite-token', admin)
-        .send({ configurationkey: key, configurationvalue: value })
-        .expect(200);
+    const config = configValues(platform, admin);
     await config('INSTANCE_CURRENCIES', ['EUR', 'USD']);
     await config('CURRENCY_EXCHANGE_RATES', { USD: 0.5 });
     await config('DEFAULT_CURRENCY', 'EUR');

@@ -6,6 +6,7 @@ import { waitForJob } from '../support/ingest';
 import { teamMembers } from '../support/members';
 import { Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { configValues } from '../support/config-values';
 
 const AZURE_ACCOUNT = '/providers/Microsoft.Billing/billingAccounts/12345678';
 const EUR_RATE = 1.1;
@@ -31,12 +32,7 @@ describe('costasset FOCUS import and export', () => {
   beforeAll(async () => {
     platform = await startPlatform({ GPD_BATCH_SIZE: '500', JOBS_RETRY_DELAY_MS: '100' });
     admin = await platform.token({ sub: 'admin' });
-    const config = (key: string, value: unknown) =>
-      request(platform.authz.url)
-        .put('/core/configuration/v1/configvalues')
-        .set('corelite-token', admin)
-        .send({ configurationkey: key, configurationvalue: value })
-        .expect(200);
+    const config = configValues(platform, admin);
     await config('INSTANCE_CURRENCIES', ['USD', 'EUR']);
     await config('CURRENCY_EXCHANGE_RATES', { EUR: EUR_RATE });
     await config('DEFAULT_CURRENCY', 'USD');

@@ -7,6 +7,7 @@ import { generateGpd } from '../../tools/gpd/generate';
 import { costCsv, metadataYml, validGpd, validRows, zipOf } from '../support/gpd-fixtures';
 import { eventually, Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { configValues } from '../support/config-values';
 
 const GPD = '/api/costasset/v1/gpd';
 const PERIOD = '202410';
@@ -95,12 +96,7 @@ describe('costasset GPD uploads and enrichment', () => {
     admin = await platform.token({ sub: 'admin' });
     // the strongest caller of another tenant: its System Admin, for whom every record here does not exist
     stranger = await platform.token({ sub: 'admin', tid: 'other-tenant' });
-    const config = (key: string, value: unknown) =>
-      request(platform.authz.url)
-        .put('/core/configuration/v1/configvalues')
-        .set('corelite-token', admin)
-        .send({ configurationkey: key, configurationvalue: value })
-        .expect(200);
+    const config = configValues(platform, admin);
     await config('INSTANCE_CURRENCIES', ['EUR', 'USD']);
     await config('CURRENCY_EXCHANGE_RATES', { USD: 0.5 });
     await config('DEFAULT_CURRENCY', 'EUR');

@@ -5,6 +5,7 @@ import { validGpd, validRows } from '../support/gpd-fixtures';
 import { waitForJob } from '../support/ingest';
 import { Platform, startPlatform } from '../support/platform';
 import { expectProblem } from '../support/problems';
+import { configValues } from '../support/config-values';
 
 const GPD = '/api/costasset/v1/gpd';
 const FOCUS = '/api/costasset/v1/focus/uploads';
@@ -50,12 +51,7 @@ describe('costasset upload sizes', () => {
       JOBS_RETRY_DELAY_MS: '100',
     });
     admin = await platform.token({ sub: 'admin' });
-    const config = (key: string, value: unknown) =>
-      request(platform.authz.url)
-        .put('/core/configuration/v1/configvalues')
-        .set('corelite-token', admin)
-        .send({ configurationkey: key, configurationvalue: value })
-        .expect(200);
+    const config = configValues(platform, admin);
     await config('INSTANCE_CURRENCIES', ['EUR', 'USD']);
     await config('CURRENCY_EXCHANGE_RATES', { USD: 0.5 });
     await config('DEFAULT_CURRENCY', 'EUR');

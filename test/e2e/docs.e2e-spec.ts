@@ -7,6 +7,7 @@ import { launchBrowser } from '../support/browser';
 import { zipOf } from '../support/gpd-fixtures';
 import { ingestGpd } from '../support/ingest';
 import { Platform, startPlatform } from '../support/platform';
+import { configValues } from '../support/config-values';
 
 const doc = (name: string) => readFileSync(join(REPO_ROOT, 'docs', name), 'utf8');
 
@@ -67,12 +68,7 @@ describe('docs: the commands and examples of docs/ work as written', () => {
 
   it('enriches the worked example of gpd-format.md exactly as the page says', async () => {
     const admin = await platform.token({ sub: 'admin' });
-    const config = (key: string, value: unknown) =>
-      request(platform.authz.url)
-        .put('/core/configuration/v1/configvalues')
-        .set('corelite-token', admin)
-        .send({ configurationkey: key, configurationvalue: value })
-        .expect(200);
+    const config = configValues(platform, admin);
     await config('INSTANCE_CURRENCIES', ['USD', 'EUR']);
     await config('DEFAULT_CURRENCY', 'USD');
     await config('CURRENCY_EXCHANGE_RATES', { EUR: 1.08 });
