@@ -332,6 +332,8 @@ describe('costasset data connections', () => {
       .send({ ...s3Settings(bucket, 'focus/', 'focus-files'), owner: 'me' })
       .expect(400);
     expectProblem(unknownField, 400, 'VALIDATION_FAILED');
+    const { source: _source, ...withoutSource } = s3Settings(bucket, 'focus/', 'focus-files');
+    expectProblem(await api().post(CONNECTIONS).set('corelite-token', admin).send(withoutSource).expect(400), 400, 'VALIDATION_FAILED');
     const list = await api().get(CONNECTIONS).set('corelite-token', admin).expect(200);
     expect(JSON.stringify(list.body)).not.toContain('not-the-secret');
 

@@ -1370,6 +1370,7 @@ export default async () => {
                 type: () => String,
                 description: 'azure-blob: the container',
                 example: 'exports',
+                maxLength: 63,
                 pattern: '^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$',
               },
               prefix: {

@@ -1,6 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsUrl, Matches, Max, Min, ValidateNested } from 'class-validator';
+import {
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { IsSafeText } from '@lib/http';
 import { CONNECTION_LAYOUTS, CONNECTION_TYPES, ConnectionLayout, ConnectionType } from '../schemas/connection.schema';
 import { FILE_OUTCOMES, FileOutcome, RUN_STATUSES, RunStatus } from '../schemas/connection-run.schema';
@@ -54,6 +67,7 @@ export class ConnectionSourceDto {
    * @example "exports"
    */
   @IsOptional()
+  @MaxLength(63)
   @Matches(/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/, { message: 'container must be a Blob Storage container name' })
   container?: string;
 
@@ -144,11 +158,13 @@ export class CreateConnectionRequest {
   @IsIn(CONNECTION_LAYOUTS)
   layout: ConnectionLayout;
 
+  @IsDefined()
   @IsObject()
   @ValidateNested()
   @Type(() => ConnectionSourceDto)
   source: ConnectionSourceDto;
 
+  @IsDefined()
   @IsObject()
   @ValidateNested()
   @Type(() => ConnectionCredentialsDto)
