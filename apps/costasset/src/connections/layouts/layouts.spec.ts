@@ -194,3 +194,18 @@ describe('Azure exports whose manifest names blobs from another root', () => {
     expect(plan.notes.filter((note) => note.outcome === 'rejected')).toEqual([]);
   });
 });
+
+describe('AWS manifests naming their files percent-encoded', () => {
+  it('finds the files by their decoded keys', async () => {
+    const key = 'exports/focus/data/BILLING_PERIOD=2026-09/e1/focus-00001.snappy.parquet';
+    const { objects, read } = bucket([
+      [key],
+      [
+        'exports/focus/metadata/BILLING_PERIOD=2026-09/e1/focus-Manifest.json',
+        awsManifest('e1', '2026-09', ['exports/focus/data/BILLING_PERIOD%3D2026-09/e1/focus-00001.snappy.parquet']),
+      ],
+    ]);
+    const plan = await awsDataExports.plan(objects, read(awsDataExports));
+    expect(plan.groups.map((group) => group.files.map((file) => file.key))).toEqual([[key]]);
+  });
+});

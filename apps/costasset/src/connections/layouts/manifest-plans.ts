@@ -8,6 +8,14 @@ interface Delivery {
   group: string;
 }
 
+function decoded(key: string): string | undefined {
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Later deliveries last: by the manifest's time, then the listing's, then the key. */
 function byDelivery(a: Delivery, b: Delivery): number {
   const time = (delivery: Delivery) => delivery.parsed.deliveredAt?.getTime() ?? delivery.manifest.lastModified.getTime();
@@ -59,7 +67,11 @@ export async function planFromManifests(
     const current = latest.get(delivery.group) === delivery;
     const where = { billingPeriod: parsed.billingPeriod, execution: parsed.execution };
     notes.push({ object: manifest, outcome: 'skipped', reason: current ? 'manifest' : 'manifest of an older delivery', ...where });
-    const keys = parsed.dataKeys.map((key) => (byKey.has(key) ? key : (options.besideManifest?.(key, manifest.key) ?? key)));
+    // a name as given, else percent-decoded (`BILLING_PERIOD%3D2024-09`), else where the layout says files sit
+    const keys = parsed.dataKeys.map(
+      (key) =>
+        [key, decoded(key), options.besideManifest?.(key, manifest.key)].find((name) => name !== undefined && byKey.has(name)) ?? key,
+    );
     const files = keys.map((key) => byKey.get(key));
     for (const key of keys) if (byKey.has(key)) claimed.set(key, delivery.manifest.key);
     const dataFiles = files.filter((file): file is ListedObject => file !== undefined);
