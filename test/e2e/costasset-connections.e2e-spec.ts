@@ -104,11 +104,6 @@ describe('costasset data connections', () => {
       CONNECTIONS_SCHEDULE_CHECK_MS: '1000',
     });
     admin = await platform.token({ sub: 'admin' });
-    // the Azure rows are billed in EUR
-    const config = configValues(platform, admin);
-    await config('INSTANCE_CURRENCIES', ['USD', 'EUR']);
-    await config('CURRENCY_EXCHANGE_RATES', { EUR: 1.1 });
-    await config('DEFAULT_CURRENCY', 'USD');
     const endpoint = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:4569');
     s3 = new Client({
       endPoint: endpoint.hostname,
@@ -287,8 +282,23 @@ describe('costasset data connections', () => {
       reason: expect.stringMatching(/not part of the azure-exports layout/),
     });
     expect(run!.imports).toEqual([expect.objectContaining({ billingPeriod: '2024-11', execution: latest.executionId })]);
-    const imported = await waitForJob(platform, admin, run!.imports[0].jobId, 60_000);
-    expect({ status: imported.status, error: imported.error }).toEqual({ status: 'succeeded', error: undefined });
+    // the Azure rows are billed in EUR, and the tenant has no rate for it yet: the import fails, saying so
+    const failed = await waitForJob(platform, admin, run!.imports[0].jobId, 60_000);
+    expect(failed).toMatchObject({ status: 'failed' });
+    const upload = await api().get(`/api/costasset/v1/focus/uploads/${run!.imports[0].uploadId}`).set('corelite-token', admin).expect(200);
+    expect(upload.body.errors[0].reason).toMatch(/no exchange rate from EUR/);
+    const config = configValues(platform, admin);
+    await config('INSTANCE_CURRENCIES', ['USD', 'EUR']);
+    await config('CURRENCY_EXCHANGE_RATES', { EUR: 1.1 });
+    await config('DEFAULT_CURRENCY', 'USD');
+
+    // the files are unchanged, but the next sync imports the delivery again since its import failed
+    const mended = await sync(created.body.id);
+    expect(mended.imports).toEqual([expect.objectContaining({ uploadId: run!.imports[0].uploadId, uploadStatus: expect.any(String) })]);
+    expect(mended.files.filter((file) => file.outcome === 'imported')).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/last import failed \(no exchange rate from EUR/) }),
+      expect.objectContaining({ reason: expect.stringMatching(/last import failed/) }),
+    ]);
     const totals = await periodTotals('2024-11');
     expect(totals.rows).toBe(latest.rows);
     expect(Math.abs(totals.billedCost - Number(latest.billedCost))).toBeLessThanOrEqual(1e-6);

@@ -65,6 +65,7 @@ function setup() {
   const ledger: ConnectionPeriod[] = [];
   const outcomes: Record<string, unknown>[] = [];
   const imports = new Map<string, number>();
+  const states = new Map<string, { status: string; errors: { reason: string }[] }>();
   const handler = new ConnectionSyncHandler(
     {
       findOne: async () => CONNECTION,
@@ -99,6 +100,7 @@ function setup() {
     } as unknown as ConnectionSources,
     new DeliveryCopier(store, env),
     {
+      states: async () => states,
       importFromConnection: async (_t: string, refId: string) => {
         imports.set(refId, (imports.get(refId) ?? 0) + 1);
         return { uploadId: refId, jobId: `job-${refId}` };
@@ -114,7 +116,7 @@ function setup() {
       payload: { connectionId: 'c1' },
       progress: async () => undefined,
     } as JobContext<SyncPayload>);
-  return { bucket, puts, imports, outcomes, run };
+  return { bucket, puts, imports, outcomes, states, run };
 }
 
 describe('a connection sync', () => {
@@ -157,5 +159,28 @@ describe('a connection sync', () => {
     expect(bucket.reads.slice(readsAfterFirst).sort()).toEqual(['focus/2026-09/b.csv', 'focus/2026-09/c.csv']);
     expect(imports.size).toBe(3);
     expect(puts).toHaveLength(5);
+  });
+
+  it('imports again a delivery whose last import failed, but not one whose upload was cleaned', async () => {
+    const { bucket, imports, outcomes, states, run } = setup();
+    bucket.objects.set('focus/2026-09/b.csv', { etag: 'b1', body: 'bbbbbb' });
+    bucket.objects.set('focus/2026-10/d.csv', { etag: 'd1', body: 'd' });
+    await run('run-1');
+    const [september, october] = [...imports.keys()];
+    states.set(september, { status: 'failed', errors: [{ reason: 'no exchange rate from EUR to USD' }] });
+    states.set(october, { status: 'cleaned', errors: [] });
+
+    await run('run-2');
+    expect(outcomes[1]).toMatchObject({ imported: 1, skipped: 1 });
+    const files = outcomes[1].files as { key: string; outcome: string; reason?: string }[];
+    expect(files.find((file) => file.key === 'focus/2026-09/b.csv')).toMatchObject({
+      outcome: 'imported',
+      reason: expect.stringMatching(/last import failed \(no exchange rate from EUR to USD\)/),
+    });
+    expect(files.find((file) => file.key === 'focus/2026-10/d.csv')).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringMatching(/was cleaned/),
+    });
+    expect(imports.get(september)).toBe(2);
   });
 });

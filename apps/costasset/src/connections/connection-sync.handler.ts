@@ -32,7 +32,8 @@ const fileOf = (object: ListedObject, rest: Omit<RunFile, 'key' | 'etag' | 'size
 });
 const noteFile = ({ object, ...rest }: PlanNote): RunFile => fileOf(object, rest);
 
-type Delivery = PlannedGroup & { fingerprint: string };
+/** A delivery to import, and why when it is not simply new or changed. */
+type Delivery = PlannedGroup & { fingerprint: string; note?: string };
 
 /**
  * The `connections.sync` job (docs/connections.md): lists the connection's prefix, lets the layout
@@ -147,7 +148,8 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
         files: delivery.files.length,
         bytes,
       });
-      for (const file of delivery.files) files.push(fileOf(file, { outcome: 'imported', ...where, uploadId: refId }));
+      const note = delivery.note ? { reason: delivery.note } : {};
+      for (const file of delivery.files) files.push(fileOf(file, { outcome: 'imported', ...note, ...where, uploadId: refId }));
     }
     return this.finish(tenantId, connectionId, jobId, { found: objects.length, files, imports, bytes: total.bytes });
   }
@@ -160,6 +162,10 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
     groups: PlannedGroup[],
   ): Promise<{ deliveries: Delivery[]; files: RunFile[] }> {
     const previous = new Map((await this.periods.find(tenantId, { connectionId })).map((entry) => [entry.group, entry]));
+    const earlierUploads = await this.uploads.states(
+      tenantId,
+      [...previous.values()].map((entry) => entry.uploadId),
+    );
     const deliveries: Delivery[] = [];
     const files: RunFile[] = [];
     for (const group of groups) {
@@ -168,8 +174,19 @@ export class ConnectionSyncHandler implements JobHandler<SyncPayload> {
       const before = previous.get(group.group);
       const refusal = this.refusalOf(group.files);
       // a delivery this run already handed over (an earlier attempt) goes through again: found, not redone
-      if (before?.fingerprint === fingerprint && before.runId !== runId) {
-        const reason = `unchanged since an earlier sync (upload ${before.uploadId})`;
+      const earlier = before?.fingerprint === fingerprint && before.runId !== runId ? earlierUploads.get(before.uploadId) : undefined;
+      if (before && earlier?.status === 'failed') {
+        const cause = earlier.errors?.[0]?.reason ?? 'see the upload';
+        deliveries.push({
+          ...group,
+          fingerprint,
+          note: `imported again: the files are unchanged, but their last import failed (${cause})`,
+        });
+      } else if (before && before.fingerprint === fingerprint && before.runId !== runId) {
+        const reason =
+          earlier?.status === 'cleaned'
+            ? `unchanged since its upload ${before.uploadId} was cleaned (changed files are imported again)`
+            : `unchanged since an earlier sync (upload ${before.uploadId})`;
         for (const file of group.files) files.push(fileOf(file, { outcome: 'skipped', reason, ...where, uploadId: before.uploadId }));
       } else if (refusal) {
         for (const file of group.files) files.push(fileOf(file, { outcome: 'rejected', reason: refusal, ...where }));

@@ -114,8 +114,9 @@ export class FocusUploadsService {
 
   /**
    * Registers an upload of files a data connection's sync has put in the store, and starts its
-   * import within everything (connections are a System Admin's). Once per `refId`: a resumed sync
-   * calling again finds the upload and its job (the job id derives from the upload's).
+   * import within everything (connections are a System Admin's). Once per `refId` and sync run: a
+   * resumed run calling again finds the upload and its job (the job id derives from both); a later
+   * run imports again an upload whose import failed (the cause may have been mended since).
    */
   async importFromConnection(
     tenantId: string,
@@ -123,8 +124,10 @@ export class FocusUploadsService {
     parts: UploadPart[],
     options: { label: string; connection: UploadConnectionSource; createdBy: UploadCreator },
   ): Promise<FocusImportStarted> {
+    const key = `connection-import:${tenantId}:${refId}:${options.connection.runId}`;
     const existing = await this.uploads.findOne(tenantId, { refId, format: 'focus' });
-    if (existing?.jobId) return { uploadId: refId, jobId: existing.jobId };
+    const failedEarlier = existing?.status === 'failed' && existing.jobId !== keyedJobId(key);
+    if (existing?.jobId && !failedEarlier) return { uploadId: refId, jobId: existing.jobId };
     if (!existing)
       await this.uploads.register(
         tenantId,
@@ -139,11 +142,17 @@ export class FocusUploadsService {
         },
         'uploaded',
       );
-    const key = `connection-import:${tenantId}:${refId}`;
     await this.jobs.submitOnce(tenantId, JOB_TYPES.focusImport, { refId }, key);
     const jobId = keyedJobId(key);
     await this.uploads.markImporting(tenantId, { refId, format: 'focus' }, { jobId, parts, requestedAt: new Date(), grant: EVERYTHING });
     return { uploadId: refId, jobId };
+  }
+
+  /** The status and first errors of FOCUS uploads by id (a connection's sync asks what became of its earlier imports). */
+  async states(tenantId: string, refIds: string[]): Promise<Map<string, Pick<Upload, 'status' | 'errors'>>> {
+    if (refIds.length === 0) return new Map();
+    const found = await this.uploads.find(tenantId, { refId: { $in: refIds }, format: 'focus' });
+    return new Map(found.map((upload) => [upload.refId, { status: upload.status, errors: upload.errors.slice(0, 1) }]));
   }
 
   /** The uploads the caller may see; a page can hold fewer than `limit` of them (follow `nextCursor`). */
