@@ -476,9 +476,9 @@ describe('authorization matrix over every route', () => {
       ),
       'DELETE /api/costasset/v1/allocation/dimensions/:name': byPath({ name: 'matrix-doomed' }, { absentPath: { name: 'no-such' } }),
       'GET /api/costasset/v1/allocation/dimensions/:name/versions': byPath({ name: 'matrix-dim' }, { absentPath: { name: 'no-such' } }),
-      // data connections are a System Admin's (the test settings name a closed local port: the test answers its problem)
+      // data connections are a System Admin's (the settings name a loopback endpoint: CONNECTION_HOST_NOT_ALLOWED)
       'POST /api/costasset/v1/connections': { call: { body: connectionBody }, admin: 400 },
-      'POST /api/costasset/v1/connections/test': { call: { body: connectionBody } },
+      'POST /api/costasset/v1/connections/test': { call: { body: connectionBody }, admin: 400 },
       'GET /api/costasset/v1/connections': {},
       'GET /api/costasset/v1/connections/:id': byPath({ id: NO_SUCH_UUID }, { admin: 404 }),
       'PATCH /api/costasset/v1/connections/:id': byPath({ id: NO_SUCH_UUID }, { body: { enabled: false }, admin: 404 }),

@@ -51,6 +51,15 @@ export function connectionSettings(
       need('credentials.accountKey', credentials.accountKey, 'required without sasToken');
     }
   }
+  for (const field of ['endpoint', 'accountUrl'] as const) {
+    const url = source[field] ? new URL(source[field]) : undefined;
+    if (url && (url.username || url.password)) problems.push({ field: `source.${field}`, messages: ['must not carry credentials'] });
+    if (url && (url.search || url.hash))
+      problems.push({
+        field: `source.${field}`,
+        messages: ['must not carry a query or fragment (a SAS token goes in credentials.sasToken)'],
+      });
+  }
   const timezone = schedule?.timezone ?? 'UTC';
   const scheduled = schedule
     ? {

@@ -40,7 +40,7 @@ export class ConnectionsController {
       'The connection is tested first (listing, prefix, layout); a failed test is a 400 naming the first problem and saves nothing.',
   })
   @ApiCreatedResponse({ type: ConnectionResponse })
-  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `CONNECTION_TEST_FAILED`' })
+  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `CONNECTION_HOST_NOT_ALLOWED`, `CONNECTION_TEST_FAILED`' })
   @ApiConflictResponse({ description: '`CONNECTION_NAME_TAKEN`, `CONNECTION_LIMIT`' })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateConnectionRequest): Promise<ConnectionResponse> {
     return this.connections.create(principal, body);
@@ -51,7 +51,7 @@ export class ConnectionsController {
   @SystemAdminOnly()
   @ApiOperation({ summary: 'Test connection settings without saving them: what the listing and the layout find, or the first problem' })
   @ApiOkResponse({ type: ConnectionTestResponse })
-  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`' })
+  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `CONNECTION_HOST_NOT_ALLOWED`' })
   test(@Body() body: CreateConnectionRequest): Promise<ConnectionTestResponse> {
     return this.connections.test(body);
   }
@@ -79,7 +79,7 @@ export class ConnectionsController {
   @ApiOperation({ summary: 'Change the given fields; a changed source or credentials is tested again before it is saved' })
   @ApiParam(ID)
   @ApiOkResponse({ type: ConnectionResponse })
-  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `CONNECTION_TEST_FAILED`' })
+  @ApiBadRequestResponse({ description: '`VALIDATION_FAILED`, `CONNECTION_HOST_NOT_ALLOWED`, `CONNECTION_TEST_FAILED`' })
   @ApiNotFoundResponse({ description: '`CONNECTION_NOT_FOUND`' })
   @ApiConflictResponse({ description: '`CONNECTION_NAME_TAKEN`' })
   update(

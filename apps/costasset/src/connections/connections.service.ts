@@ -6,7 +6,10 @@ import { DEFAULT_PAGE_SIZE, PageQuery } from '@lib/http';
 import { JOB_TYPES } from '../jobs/job-types';
 import { JobsService, keyedJobId } from '../jobs/jobs.service';
 import { FINAL_JOB_STATUSES } from '../jobs/schemas/job.schema';
+import { CostassetEnvironment } from '../costasset.environment';
+import { isForbiddenHost } from '../outbound/host-policy';
 import { UploadsRepository } from '../uploads/uploads.repository';
+import { hostOf } from './sources/open-source';
 import { ConnectionChecker } from './connection-checker';
 import {
   ConnectionPeriodRepository,
@@ -48,12 +51,25 @@ export class ConnectionsService {
     private readonly checker: ConnectionChecker,
     private readonly jobs: JobsService,
     private readonly uploads: UploadsRepository,
+    private readonly env: CostassetEnvironment,
   ) {}
 
   /** Tests settings without saving them. */
-  test(request: CreateConnectionRequest): Promise<ConnectionTestResponse> {
+  async test(request: CreateConnectionRequest): Promise<ConnectionTestResponse> {
     const { source, credentials } = connectionSettings(request.type, request.source, request.credentials);
+    await this.assertHostAllowed(request.type, source);
     return this.checker.check({ type: request.type, layout: request.layout, source }, credentials);
+  }
+
+  /** The outbound host rule (docs/connections.md): a private or loopback endpoint only where the deployment allows it. */
+  private async assertHostAllowed(type: Connection['type'], source: Connection['source']): Promise<void> {
+    const host = hostOf({ type, source });
+    if (!this.env.CONNECTIONS_ALLOW_PRIVATE_HOSTS && (await isForbiddenHost(host)))
+      throw Problems.badRequest(
+        'CONNECTION_HOST_NOT_ALLOWED',
+        `${host.replace(/^\[|\]$/g, '')} is or resolves to a private, loopback, link-local or unspecified address ` +
+          '(a deployment allows them with CONNECTIONS_ALLOW_PRIVATE_HOSTS=true)',
+      );
   }
 
   async create(principal: Principal, request: CreateConnectionRequest): Promise<ConnectionResponse> {
@@ -61,6 +77,7 @@ export class ConnectionsService {
     const { source, credentials, schedule } = connectionSettings(request.type, request.source, request.credentials, request.schedule);
     if ((await this.connections.count(tenantId)) >= MAX_CONNECTIONS)
       throw Problems.conflict('CONNECTION_LIMIT', `A tenant has at most ${MAX_CONNECTIONS} connections`);
+    await this.assertHostAllowed(request.type, source);
     const check = await this.checker.check({ type: request.type, layout: request.layout, source }, credentials);
     if (!check.ok) throw Problems.badRequest('CONNECTION_TEST_FAILED', check.problem ?? 'the connection test failed');
     const connectionId = randomUUID();
@@ -118,6 +135,7 @@ export class ConnectionsService {
     const set: Partial<Connection> = {};
     const unset: Record<string, 1> = {};
     if (request.source !== undefined || request.credentials !== undefined) {
+      await this.assertHostAllowed(connection.type, settings.source);
       const check = await this.checker.check(
         { type: connection.type, layout: connection.layout, source: settings.source },
         settings.credentials,

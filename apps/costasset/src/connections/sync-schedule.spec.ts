@@ -63,5 +63,11 @@ describe('connection settings', () => {
         ),
       ),
     ).toEqual(['schedule']);
+    const keys = { accessKeyId: 'AK', secretAccessKey: 'SK' };
+    expect(fields(() => connectionSettings('s3', { ...s3, endpoint: 'https://user:pw@s3.example.com' }, keys))).toEqual([
+      'source.endpoint',
+    ]);
+    const withSas = { accountUrl: 'https://a.blob.core.windows.net?sv=2024&sig=x', container: 'c' };
+    expect(fields(() => connectionSettings('azure-blob', withSas, { sasToken: 's' }))).toEqual(['source.accountUrl']);
   });
 });
