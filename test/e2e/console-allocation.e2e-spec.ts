@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { REPO_ROOT } from '../../tools/stack/settings';
-import { launchBrowser, seriousAccessibilityViolations, TestBrowser } from '../support/browser';
+import { attributesOf, expectAccessible, launchBrowser, TestBrowser } from '../support/browser';
 import { seedLineItems, SeedItem } from '../support/line-item-seed';
 import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
@@ -68,17 +68,6 @@ describe('web console: allocation', () => {
 
   const signInLink = async (sub: string) => `${gateway}/#token=${await platform.token({ sub }, 3600)}`;
 
-  async function accessible(page: Page, name: string): Promise<void> {
-    expect({ page: name, violations: await seriousAccessibilityViolations(page) }).toEqual({ page: name, violations: [] });
-  }
-
-  /** An attribute of every element a locator matches, in order. */
-  async function attributes(locator: Locator, name: string): Promise<(string | null)[]> {
-    const values: (string | null)[] = [];
-    for (let index = 0; index < (await locator.count()); index++) values.push(await locator.nth(index).getAttribute(name));
-    return values;
-  }
-
   async function screenshot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
@@ -135,7 +124,7 @@ describe('web console: allocation', () => {
     expect(await table.locator('tr[data-key="team:owner"] [data-testid="coverage-team:owner"]').textContent()).toBe(percent(140 / 182.5));
     expect(await page.textContent('[data-testid="tag-keys-range"]')).toContain('March 2024');
     await upToDate(page);
-    await accessible(page, 'allocation: tag keys');
+    await expectAccessible(page, 'allocation: tag keys');
     await screenshot(page, '01-tag-keys');
 
     await page.getByRole('button', { name: 'Activate team:owner' }).click();
@@ -211,7 +200,7 @@ describe('web console: allocation', () => {
     expect(both.unallocated).toEqual({ value: 'unallocated', unallocated: true, cost: 7.5, lineItems: 1 });
     await eventually(async () => expect(await unallocated.textContent()).toBe(money(7.5, currency)));
     expect(await page.textContent('[data-testid="preview-unallocated-detail"]')).toBe(`${percent(7.5 / 182.5)} · 1 line item`);
-    expect(await attributes(page.locator('[data-testid="preview-values"] tbody tr'), 'data-value')).toEqual(
+    expect(await attributesOf(page.locator('[data-testid="preview-values"] tbody tr'), 'data-value')).toEqual(
       both.values.map((value: { value: string }) => value.value),
     );
 
@@ -221,7 +210,7 @@ describe('web console: allocation', () => {
     await page.getByRole('button', { name: 'Move rule 1 down' }).click();
     expect(await page.inputValue('#rule-value-0')).toBe('production');
     await page.locator('.preview-updating').waitFor({ state: 'detached' });
-    await accessible(page, 'allocation: dimension editor');
+    await expectAccessible(page, 'allocation: dimension editor');
     await screenshot(page, '04-dimension-preview');
 
     await page.getByRole('button', { name: 'Create dimension' }).click();
@@ -258,11 +247,11 @@ describe('web console: allocation', () => {
     await row.getByRole('button', { name: 'History of environment' }).click();
     const history = page.locator('[data-testid="dimension-history"] tbody tr');
     await eventually(async () => {
-      expect(await attributes(history, 'data-version')).toEqual(['3', '2', '1']);
-      expect(await attributes(history, 'data-change')).toEqual(['updated', 'updated', 'created']);
+      expect(await attributesOf(history, 'data-version')).toEqual(['3', '2', '1']);
+      expect(await attributesOf(history, 'data-change')).toEqual(['updated', 'updated', 'created']);
     });
     await upToDate(page);
-    await accessible(page, 'allocation: dimensions and history');
+    await expectAccessible(page, 'allocation: dimensions and history');
     await screenshot(page, '05-dimension-history');
     await page.context().close();
   }, 120_000);
@@ -273,7 +262,7 @@ describe('web console: allocation', () => {
     await page.goto(`${gateway}/explorer?groupBy=providerName&from=202402&to=202403`);
     await page.waitForSelector('[data-testid="explorer-table"]');
     const choices = page.locator('#group-0 optgroup[label="Allocation"] option');
-    await eventually(async () => expect(await attributes(choices, 'value')).toEqual(['dimension:environment', 'tag:team:owner']));
+    await eventually(async () => expect(await attributesOf(choices, 'value')).toEqual(['dimension:environment', 'tag:team:owner']));
 
     await page.selectOption('#group-0', 'dimension:environment');
     await page.waitForURL(/groupBy=dimension%3Aenvironment/);
@@ -297,7 +286,7 @@ describe('web console: allocation', () => {
       expect(await cells.last().textContent()).toBe(money(series.total, currency));
     }
     expect(await page.textContent('[data-testid="explorer-sum"]')).toBe(money(costs.total, currency));
-    await accessible(page, 'explorer by dimension');
+    await expectAccessible(page, 'explorer by dimension');
     await screenshot(page, '06-explorer-by-dimension');
     await page.context().close();
   }, 120_000);
@@ -319,7 +308,7 @@ describe('web console: allocation', () => {
 
     // a proportional split of the shared team to alpha and… shared: a cycle, marked on the rule
     await page.getByRole('button', { name: 'Add split rule' }).click();
-    expect(await attributes(page.locator('#split-0-target option'), 'value')).toEqual([
+    expect(await attributesOf(page.locator('#split-0-target option'), 'value')).toEqual([
       'dimension:environment',
       'dimension:team',
       'tag:team:owner',
@@ -390,7 +379,7 @@ describe('web console: allocation', () => {
     const source = flow.locator(`[data-testid="flow-source"][data-rule="${split.name}"]`);
     expect(await source.locator('.flow-name').textContent()).toBe(split.name);
     expect(await source.locator('.flow-amount').textContent()).toBe(money(split.source, currency));
-    expect(await attributes(flow.locator('[data-testid="flow-band"]'), 'data-value')).toEqual(['alpha', 'beta']);
+    expect(await attributesOf(flow.locator('[data-testid="flow-band"]'), 'data-value')).toEqual(['alpha', 'beta']);
     for (const share of split.shares) {
       const band = flow.locator(`[data-testid="flow-band"][data-value="${share.value}"]`);
       expect(await band.locator('text').textContent()).toBe(money(share.amount, currency));
@@ -399,7 +388,7 @@ describe('web console: allocation', () => {
         money(share.amount, currency),
       );
     }
-    await accessible(page, 'allocation: split rules');
+    await expectAccessible(page, 'allocation: split rules');
     await screenshot(page, '07-split-rules');
 
     // the showback statement of the team dimension: one row per value, the unallocated one marked, totals
@@ -409,7 +398,7 @@ describe('web console: allocation', () => {
     await page.waitForURL(/dimension=dimension%3Ateam/);
     const table = page.locator('[data-testid="showback"]');
     await eventually(async () =>
-      expect(await attributes(table.locator('tbody tr'), 'data-value')).toEqual(statement.lines.map((line) => line.value)),
+      expect(await attributesOf(table.locator('tbody tr'), 'data-value')).toEqual(statement.lines.map((line) => line.value)),
     );
     expect(Object.fromEntries(statement.lines.map((line) => [line.value, [line.direct, line.shared, line.total]]))).toEqual({
       alpha: [100, 5.357142857, 105.357142857],
@@ -446,7 +435,7 @@ describe('web console: allocation', () => {
     const focusText = readFileSync((await focus.path())!, 'utf8');
     expect(focusText.split('\n')[0]).toContain('x_AllocationValue');
     expect(focusText).toContain('shared,Shared platform');
-    await accessible(page, 'allocation: showback');
+    await expectAccessible(page, 'allocation: showback');
     await screenshot(page, '08-showback');
     await page.context().close();
   }, 120_000);

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'minio';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { REPO_ROOT } from '../../tools/stack/settings';
-import { launchBrowser, seriousAccessibilityViolations, TestBrowser } from '../support/browser';
+import { attributesOf, expectAccessible, launchBrowser, TestBrowser } from '../support/browser';
 import { focusFile, GeneratedFocus } from '../support/focus';
 import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
@@ -63,17 +63,6 @@ describe('web console: connections', () => {
   const files: { key: string; file: GeneratedFocus }[] = [];
   const api = () => request(platform.gateway.url);
   const signInLink = async (sub: string) => `${gateway}/#token=${await platform.token({ sub }, 3600)}`;
-
-  async function accessible(page: Page, name: string): Promise<void> {
-    expect({ page: name, violations: await seriousAccessibilityViolations(page) }).toEqual({ page: name, violations: [] });
-  }
-
-  /** An attribute of every element a locator matches, in order. */
-  async function attributes(locator: Locator, name: string): Promise<(string | null)[]> {
-    const values: (string | null)[] = [];
-    for (let index = 0; index < (await locator.count()); index++) values.push(await locator.nth(index).getAttribute(name));
-    return values;
-  }
 
   async function screenshot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
@@ -144,7 +133,7 @@ describe('web console: connections', () => {
     const empty = page.locator('[data-testid="empty-state"]', { hasText: 'No connections yet' });
     await empty.waitFor();
     expect(await empty.textContent()).toContain('reads the billing exports your cloud writes');
-    await accessible(page, 'connections: empty');
+    await expectAccessible(page, 'connections: empty');
     await screenshot(page, '01-empty');
 
     await page.getByRole('button', { name: 'New connection' }).click();
@@ -175,7 +164,7 @@ describe('web console: connections', () => {
       `2 objects in s3://${BUCKET}, laid out as Plain FOCUS files; 1 delivery to import (2024-09).`,
     );
     expect((await api().get(`${API}/connections`).set('corelite-token', admin).expect(200)).body.items).toEqual([]);
-    await accessible(page, 'connections: form tested');
+    await expectAccessible(page, 'connections: form tested');
     await screenshot(page, '02-form-tested');
 
     await page.getByRole('button', { name: 'Create connection' }).click();
@@ -215,7 +204,7 @@ describe('web console: connections', () => {
 
     // the per-file table: every file with its size and outcome, filtered by outcome
     const table = detail.locator('[data-testid="run-files"]');
-    expect((await attributes(table.locator('tbody tr'), 'data-key')).sort()).toEqual(files.map(({ key }) => key));
+    expect((await attributesOf(table.locator('tbody tr'), 'data-key')).sort()).toEqual(files.map(({ key }) => key));
     for (const { key, file } of files) {
       const cells = table.locator(`tbody tr[data-key="${key}"] td`);
       expect(await cells.nth(1).textContent()).toBe(bytes(file.body.length));
@@ -226,7 +215,7 @@ describe('web console: connections', () => {
     await detail.locator('[data-testid="empty-state"]', { hasText: 'No rejected files' }).waitFor();
     await detail.getByRole('button', { name: 'Imported (2)' }).click();
     await eventually(async () => expect(await table.locator('tbody tr[data-outcome="imported"]').count()).toBe(2));
-    await accessible(page, 'connections: run');
+    await expectAccessible(page, 'connections: run');
     await screenshot(page, '03-run');
 
     // the list shows the last sync; a second sync skips the unchanged delivery; the history is newest first
@@ -245,7 +234,7 @@ describe('web console: connections', () => {
     expect(history.items).toHaveLength(2);
     const runs = page.locator('[data-testid="run-list"] tbody tr');
     await eventually(async () =>
-      expect(await attributes(runs, 'data-run')).toEqual(history.items.map((item: { runId: string }) => item.runId)),
+      expect(await attributesOf(runs, 'data-run')).toEqual(history.items.map((item: { runId: string }) => item.runId)),
     );
     expect(history.items[1].runId).toBe(runId);
 
@@ -323,7 +312,7 @@ describe('web console: connections', () => {
       (item: { name: string }) => item.name,
     );
     expect(names).not.toContain('Wrong key');
-    await accessible(page, 'connections: wrong credentials');
+    await expectAccessible(page, 'connections: wrong credentials');
     await screenshot(page, '05-wrong-credentials');
     await page.context().close();
   }, 60_000);

@@ -11,7 +11,7 @@ import { focusRow, headerOf } from '../../tools/focus/focus-rows';
 import { csvLine } from '../../tools/gpd/gpd-content';
 import { generateGpd } from '../../tools/gpd/generate';
 import { REPO_ROOT } from '../../tools/stack/settings';
-import { launchBrowser, seriousAccessibilityViolations, TestBrowser } from '../support/browser';
+import { expectAccessible, launchBrowser, TestBrowser } from '../support/browser';
 import { focusFile, importFocus } from '../support/focus';
 import { startReceiver } from '../support/notifications';
 import { eventually, Platform, startPlatform } from '../support/platform';
@@ -111,10 +111,6 @@ describe('web console in a browser', () => {
     const file = join(SCREENSHOTS, `${name}.png`);
     await page.screenshot({ path: file, fullPage: true });
     screenshots.push(file);
-  }
-
-  async function accessible(page: Page, name: string): Promise<void> {
-    expect({ page: name, violations: await seriousAccessibilityViolations(page) }).toEqual({ page: name, violations: [] });
   }
 
   beforeAll(async () => {
@@ -235,7 +231,7 @@ describe('web console in a browser', () => {
       );
       await settled(page);
       await screenshot(page, '01-overview');
-      await accessible(page, 'overview');
+      await expectAccessible(page, 'overview');
       expect(interactiveMs).toBeLessThan(1500);
 
       // a returning visitor (assets cached)
@@ -269,7 +265,7 @@ describe('web console in a browser', () => {
       await page.goto(`${gateway}${path}`);
       await page.waitForSelector('#page-title');
       await settled(page);
-      await accessible(page, path);
+      await expectAccessible(page, path);
       await screenshot(page, name);
     }
     expect(await page.locator('.chart').count()).toBe(0); // the audit page draws no chart
@@ -289,7 +285,7 @@ describe('web console in a browser', () => {
     await settled(page);
     const selected = (await api(adminToken).get(COSTS, { filter: 'providerName == "aws"' }).expect(200)).body;
     expect(await page.textContent('[data-testid="preview-total"]')).toBe(money(selected.total, selected.currency));
-    await accessible(page, 'resource group editor');
+    await expectAccessible(page, 'resource group editor');
     await screenshot(page, '08-resource-group-editor');
 
     // the demo report model runs with its parameter and charts its output
@@ -298,7 +294,7 @@ describe('web console in a browser', () => {
     await page.getByRole('button', { name: 'Run report' }).click();
     await page.waitForSelector('[data-testid="report-output"]');
     await settled(page);
-    await accessible(page, 'report output');
+    await expectAccessible(page, 'report output');
     await screenshot(page, '09-report-model-run');
 
     // keyboard: the skip link comes first and moves focus to the content
@@ -414,7 +410,7 @@ describe('web console in a browser', () => {
       await row.waitFor();
       expect(await row.getAttribute('data-status')).toBe('imported');
       await settled(page);
-      await accessible(page, 'FOCUS import');
+      await expectAccessible(page, 'FOCUS import');
       await screenshot(page, '07-data-focus-import');
 
       // the explorer's month as a FOCUS file: every imported row of it, nothing else
@@ -527,7 +523,7 @@ describe('web console in a browser', () => {
         'bad row.csv:3 (r2) BilledCost "abc" is not a decimal number',
       );
       await settled(page);
-      await accessible(page, 'FOCUS conformance report');
+      await expectAccessible(page, 'FOCUS conformance report');
       await screenshot(page, '07-data-focus-conformance');
 
       // clean it up from the list of FOCUS uploads: its rows go, the record stays as cleaned
@@ -567,7 +563,7 @@ describe('web console in a browser', () => {
     for (const unit of mine)
       expect(await page.textContent(`[data-testid="actual-${unit.period}"]`)).toBe(money(unit.actual, unit.currency));
     expect(mine.some((unit) => unit.actual > 0)).toBe(true);
-    await accessible(page, 'budget');
+    await expectAccessible(page, 'budget');
     await screenshot(page, '05-budget-against-actuals');
     await page.context().close();
   });
@@ -610,7 +606,7 @@ describe('web console in a browser', () => {
     expect(await page.locator('[data-testid="explorer-table"] tbody th').allTextContents()).toEqual(['aws']);
     await page.goto(`${gateway}/admin/config`);
     await page.waitForSelector('text=Administration is for System Admins');
-    await accessible(page, 'member administration');
+    await expectAccessible(page, 'member administration');
     // hidden is not enough: the API refuses the member too
     await request(gateway).get('/core/configuration/v1/configvalues/_ldap_config').set('corelite-token', viewer).expect(403);
     await request(gateway).get('/authorization/v2/users').set('corelite-token', viewer).expect(403);
@@ -624,7 +620,7 @@ describe('web console in a browser', () => {
     expect(await page.textContent('[data-testid="empty-state"]')).toContain('not a member of any team');
     expect(await page.locator('.state.error').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0);
-    await accessible(page, 'member without teams');
+    await expectAccessible(page, 'member without teams');
     await screenshot(page, '16-member-without-teams');
     await page.getByRole('link', { name: 'Cost explorer', exact: true }).click();
     await page.waitForSelector('[data-testid="empty-state"]');
@@ -661,7 +657,7 @@ describe('web console in a browser', () => {
     await page.reload();
     await page.waitForSelector('#token');
     await screenshot(page, '00-sign-in');
-    await accessible(page, 'sign-in');
+    await expectAccessible(page, 'sign-in');
 
     // without a refresh token, an expired session leads back to sign-in with a message
     const expiring = await browser.newPage();
@@ -694,7 +690,7 @@ describe('web console in a browser', () => {
         expect.stringContaining('No channels yet'),
         expect.stringContaining('Create a channel first'),
       ]);
-      await accessible(page, 'alerts, nothing yet');
+      await expectAccessible(page, 'alerts, nothing yet');
       await screenshot(page, '17-alerts-empty');
 
       await page.getByRole('button', { name: 'New channel' }).click();
@@ -706,7 +702,7 @@ describe('web console in a browser', () => {
       expect(await secret.textContent()).toMatch(/^whsec_/);
       expect(await page.textContent('[data-testid="signing-secret"]')).toContain('You will not see it again');
       await settled(page);
-      await accessible(page, 'alerts, the secret shown once');
+      await expectAccessible(page, 'alerts, the secret shown once');
       await screenshot(page, '17-alerts-secret-once');
       await page.getByRole('button', { name: 'I have saved it' }).click();
       await secret.waitFor({ state: 'detached' });
@@ -735,7 +731,7 @@ describe('web console in a browser', () => {
         expect.objectContaining({ name: 'Anomalies to FinOps', topic: 'anomalies', channelIds: [channel.id] }),
       ]);
       await settled(page);
-      await accessible(page, 'alerts');
+      await expectAccessible(page, 'alerts');
       await screenshot(page, '17-alerts');
       await page.context().close();
 
@@ -779,7 +775,7 @@ describe('web console in a browser', () => {
     expect(await row.getAttribute('data-status')).toBe('open');
     expect(await row.textContent()).toContain(money(anomaly!.impact, 'USD'));
     await settled(page);
-    await accessible(page, 'anomalies');
+    await expectAccessible(page, 'anomalies');
     await screenshot(page, '18-anomalies');
 
     // acknowledged: gone from the open ones, listed with the acknowledged, and reopened from there
@@ -799,7 +795,7 @@ describe('web console in a browser', () => {
     await page.waitForSelector('[data-testid="overlay-note"]:not([data-anomaly-marks="0"])', { timeout: 20_000 });
     expect(page.url()).toContain('granularity=day');
     await settled(page);
-    await accessible(page, 'explorer of an anomaly');
+    await expectAccessible(page, 'explorer of an anomaly');
     await screenshot(page, '18-anomaly-in-explorer');
 
     // the explorer by provider: the forecast of each series, dashed, with its band
@@ -816,7 +812,7 @@ describe('web console in a browser', () => {
     expect(await note.textContent()).toContain(`from the data up to ${forecast.asOf}`);
     await settled(page);
     expect(await page.locator('.chart svg path[stroke-dasharray]').count()).toBeGreaterThan(0);
-    await accessible(page, 'explorer with forecast');
+    await expectAccessible(page, 'explorer with forecast');
     await screenshot(page, '02-explorer-forecast');
 
     // the overview: open anomalies and the month-end forecast of the total
@@ -829,7 +825,7 @@ describe('web console in a browser', () => {
     await page.waitForFunction(`!['…', undefined].includes(document.querySelector('[data-testid="forecast-total"]')?.textContent)`);
     expect(await page.textContent('[data-testid="forecast-total"]')).toBe(money(total.series[0].monthEnd.forecast, total.currency));
     await settled(page);
-    await accessible(page, 'overview with anomalies and forecast');
+    await expectAccessible(page, 'overview with anomalies and forecast');
     await screenshot(page, '01-overview-anomalies-forecast');
 
     // a budget of the current month: its forecast and forecast thresholds
@@ -858,7 +854,7 @@ describe('web console in a browser', () => {
     expect(current.forecast).not.toBeNull();
     expect(await page.textContent(`[data-testid="forecast-${current.period}"]`)).toContain(money(current.forecast!, current.currency));
     await settled(page);
-    await accessible(page, 'budget with forecast');
+    await expectAccessible(page, 'budget with forecast');
     await screenshot(page, '05-budget-forecast');
     await page.context().close();
   });

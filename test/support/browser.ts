@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { BROWSER_PROGRAMS } from '../../tools/stack/browser';
 import { ensureInstalled, requireProgram } from '../../tools/stack/system-packages';
 
@@ -64,4 +64,16 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
           .slice(0, 3)
           .join('; ')})`,
     );
+}
+
+/** Fails the test with the page's serious and critical accessibility violations, under the page's `name`. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  expect({ page: name, violations: await seriousAccessibilityViolations(page) }).toEqual({ page: name, violations: [] });
+}
+
+/** An attribute of every element a locator matches, in order. */
+export async function attributesOf(locator: Locator, name: string): Promise<(string | null)[]> {
+  const values: (string | null)[] = [];
+  for (let index = 0; index < (await locator.count()); index++) values.push(await locator.nth(index).getAttribute(name));
+  return values;
 }
