@@ -1,15 +1,19 @@
 import { ComponentContext, LocalComponent, logFile, pidFile } from './components/local-component';
-import { isProcessAlive, livePid, removeFile, stopProcess } from './process-control';
-import { portIsFree, waitUntil } from './readiness';
+import { isProcessAlive, livePid, readPid, removeFile, stopProcess } from './process-control';
+import { portFreeWithin, waitUntil } from './readiness';
 import { StackSettings } from './settings';
 import { ComponentStatus, StackError } from './types';
 
 export type StartOutcome = 'started' | 'already running';
 
+/** How long the ports of a component whose recorded process is gone may take to be released. */
+const PORT_RELEASE_GRACE_MS = 10_000;
+
 /** Leaves a healthy running component alone; otherwise starts it, waits until it answers, prepares it. */
 export async function ensureRunning(component: LocalComponent, context: ComponentContext): Promise<StartOutcome> {
   const { settings } = context;
   const { name } = component;
+  const recordedPid = readPid(pidFile(settings, name));
   const runningPid = livePid(pidFile(settings, name), component.commandMarker);
   if (runningPid !== undefined) {
     await waitUntil(() => component.isHealthy(settings), {
@@ -22,8 +26,11 @@ export async function ensureRunning(component: LocalComponent, context: Componen
     return 'already running';
   }
 
+  // a process killed a moment ago (kill -9) can show as dead while its last threads still hold its
+  // ports (a thread in a disk write): give its ports a few seconds before calling them busy
+  const graceMs = recordedPid !== undefined ? PORT_RELEASE_GRACE_MS : 0;
   for (const port of component.ports(settings)) {
-    if (!(await portIsFree(port))) {
+    if (!(await portFreeWithin(port, graceMs))) {
       throw new StackError(
         `${name}: port ${port} is busy (another process listens on it; stop it, ` +
           `or pick another port with STACK_${name.toUpperCase()}_PORT and the like)`,

@@ -39,6 +39,16 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether `port` is free now or becomes free within `graceMs` (checked every 100 ms). */
+export async function portFreeWithin(port: number, graceMs: number): Promise<boolean> {
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    if (await portIsFree(port)) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(100);
+  }
+}
+
 export interface WaitOptions {
   what: string;
   timeoutMs: number;
