@@ -58,40 +58,17 @@ import type { CurrencyService } from '../apps/costasset/src/currency/currency.se
 import type { JobsService } from '../apps/costasset/src/jobs/jobs.service';
 import { costTotalsPipeline, totalsReadFields, TotalsRow } from '../apps/costasset/src/line-items/cost-totals';
 import { CostLineItemRepository } from '../apps/costasset/src/line-items/line-items.repository';
-import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../apps/costasset/src/line-items/schemas/cost-line-item.schema';
+import { CostLineItem } from '../apps/costasset/src/line-items/schemas/cost-line-item.schema';
 import type { Tag } from '../apps/costasset/src/line-items/tags';
 import { VisibilityService } from '../apps/costasset/src/resource-groups/visibility.service';
-import { ImportViewRepository, ImportViews } from '../apps/costasset/src/rollups/import-views';
 import { CostView, RollupPlanner } from '../apps/costasset/src/rollups/rollup-planner';
 import {
-  CostRollupAllocationDailyRepository,
   CostRollupAllocationRepository,
-  CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
   CostRollupRepository,
-  RollupKeyRepository,
-  RollupLevels,
 } from '../apps/costasset/src/rollups/rollups.repository';
 import { RollupsService } from '../apps/costasset/src/rollups/rollups.service';
-import { COST_IMPORT_VIEW, CostImportView, CostImportViewSchema } from '../apps/costasset/src/rollups/schemas/cost-import-view.schema';
-import {
-  COST_ROLLUP,
-  COST_ROLLUP_ALLOCATION,
-  COST_ROLLUP_ALLOCATION_DAILY,
-  COST_ROLLUP_MONTHLY,
-  COST_ROLLUP_MONTHLY_ALLOCATED,
-  CostRollup,
-  CostRollupAllocation,
-  CostRollupAllocationDailySchema,
-  CostRollupAllocationSchema,
-  CostRollupMonthly,
-  CostRollupMonthlyAllocatedSchema,
-  CostRollupMonthlySchema,
-  CostRollupSchema,
-  ROLLUP_KEY,
-  RollupKey,
-  RollupKeySchema,
-} from '../apps/costasset/src/rollups/schemas/cost-rollup.schema';
+import { rollupStackOn } from '../test/support/rollup-wiring';
 import { mongoNodeOptions } from '../tools/stack/components/mongo';
 import { numberArg, summarize } from './support/stats';
 
@@ -562,50 +539,13 @@ class LineItemsOnlyPlanner extends RollupPlanner {
 
 async function product(conn: Connection): Promise<Product> {
   const model = <T>(name: string, schema: unknown) => conn.model<T>(name, schema as never);
-  const costModel = model<CostLineItem>(COST_LINE_ITEM, CostLineItemSchema);
-  const dailyModel = model<CostRollup>(COST_ROLLUP, CostRollupSchema);
-  const monthlyModel = model<CostRollupMonthly>(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema);
-  const monthlyAllocatedModel = model<CostRollupMonthly>(COST_ROLLUP_MONTHLY_ALLOCATED, CostRollupMonthlyAllocatedSchema);
-  const allocationModel = model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema);
-  const allocationDailyModel = model<CostRollupAllocation>(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema);
-  const keyModel = model<RollupKey>(ROLLUP_KEY, RollupKeySchema);
-  const viewModel = model<CostImportView>(COST_IMPORT_VIEW, CostImportViewSchema);
   const settingsModel = model<AllocationSettings>(ALLOCATION_SETTINGS, AllocationSettingsSchema);
   const versionModel = model<DimensionVersion>(DIMENSION_VERSION, DimensionVersionSchema);
-  // every index the schemas declare, before the first write
-  await Promise.all(
-    [
-      costModel,
-      dailyModel,
-      monthlyModel,
-      monthlyAllocatedModel,
-      allocationModel,
-      allocationDailyModel,
-      keyModel,
-      viewModel,
-      settingsModel,
-      versionModel,
-    ].map((one) => one.init()),
-  );
-
-  const lineItems = new CostLineItemRepository(costModel as Model<CostLineItem>);
-  const daily = new CostRollupRepository(dailyModel as Model<CostRollup>);
-  const monthly = new CostRollupMonthlyRepository(monthlyModel as Model<CostRollupMonthly>);
-  const allocationRows = new CostRollupAllocationRepository(allocationModel as Model<CostRollupAllocation>);
-  const allocationDaily = new CostRollupAllocationDailyRepository(allocationDailyModel as Model<CostRollupAllocation>);
-  const keys = new RollupKeyRepository(keyModel as Model<RollupKey>);
+  await Promise.all([settingsModel, versionModel].map((one) => one.init()));
   const settings = new AllocationSettingsRepository(settingsModel as Model<AllocationSettings>);
   const models = new AllocationModels(settings);
-  const levels = new RollupLevels(
-    daily,
-    monthly,
-    new CostRollupMonthlyAllocatedRepository(monthlyAllocatedModel as Model<CostRollupMonthly>),
-    allocationRows,
-    allocationDaily,
-  );
-  const rollups = new RollupsService(lineItems, levels, keys, models);
-  const importViews = new ImportViews(new ImportViewRepository(viewModel as Model<CostImportView>));
-  const planner = new RollupPlanner(rollups, importViews, levels, lineItems, models);
+  const { lineItems, levels, rollups, importViews, planner } = await rollupStackOn(conn, models);
+  const { daily, monthly, allocation: allocationRows } = levels;
   const rawPlanner = new LineItemsOnlyPlanner(rollups, importViews, levels, lineItems, models);
   // a System Admin's visibility is everything: the service answers it without reading its groups
   const visibility = new VisibilityService(undefined as never);

@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'minio';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { REPO_ROOT } from '../../tools/stack/settings';
+import { bytes } from '../../apps/console/src/components/format';
 import { attributesOf, expectAccessible, launchBrowser, TestBrowser } from '../support/browser';
+import { stackS3Client } from '../support/bucket-tree';
 import { focusFile, GeneratedFocus } from '../support/focus';
 import { teamMembers } from '../support/members';
 import { eventually, Platform, startPlatform } from '../support/platform';
@@ -20,32 +21,6 @@ const S3_SECRET_KEY = process.env.S3_SECRET_KEY ?? '';
 const BUCKET = `console-conn-${randomUUID().slice(0, 8)}`;
 const FOLDER = 'focus/2024-09/';
 const WRONG_KEY = 'NOSUCHKEY';
-
-/** The console's byte sizes (components/format.ts), for the file table's size cells. */
-function bytes(value: number): string {
-  if (value < 1024) return `${value} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let scaled = value / 1024;
-  let unit = 0;
-  while (scaled >= 1024 && unit < units.length - 1) {
-    scaled /= 1024;
-    unit++;
-  }
-  return `${scaled.toFixed(scaled < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-function storeClient(): Client {
-  const url = new URL(S3_ENDPOINT);
-  return new Client({
-    endPoint: url.hostname,
-    port: url.port ? Number(url.port) : undefined,
-    useSSL: url.protocol === 'https:',
-    accessKey: S3_ACCESS_KEY,
-    secretKey: S3_SECRET_KEY,
-    region: S3_REGION,
-    pathStyle: true,
-  });
-}
 
 /**
  * The console's Connections page in a real browser (Debian's Chromium through playwright-core),
@@ -110,7 +85,7 @@ describe('web console: connections', () => {
         file: await focusFile({ version: '1.2', format: 'csv', rows: 30, providers: ['oci'], periods: ['202409'] }, 'part-2.csv'),
       },
     );
-    const store = storeClient();
+    const store = stackS3Client();
     await store.makeBucket(BUCKET, S3_REGION);
     for (const { key, file } of files) await store.putObject(BUCKET, key, file.body);
     [browser, platform] = await Promise.all([launchBrowser(), startPlatform({ CONNECTIONS_ALLOW_PRIVATE_HOSTS: 'true' })]);
@@ -121,7 +96,7 @@ describe('web console: connections', () => {
   afterAll(async () => {
     await browser?.close();
     await platform?.close();
-    const store = storeClient();
+    const store = stackS3Client();
     for (const { key } of files) await store.removeObject(BUCKET, key).catch(() => undefined);
     await store.removeBucket(BUCKET).catch(() => undefined);
   });

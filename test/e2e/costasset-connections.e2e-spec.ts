@@ -11,7 +11,7 @@ import {
 import { Client } from 'minio';
 import request from 'supertest';
 import { LayoutExpectation, writeExportLayout } from '../../tools/focus/export-layouts';
-import { uploadTreeToAzure } from '../support/bucket-tree';
+import { stackS3Client, uploadTreeToAzure } from '../support/bucket-tree';
 import { costTotals } from '../support/focus';
 import { waitForJob } from '../support/ingest';
 import { eventually, Platform, startPlatform } from '../support/platform';
@@ -104,16 +104,7 @@ describe('costasset data connections', () => {
       CONNECTIONS_SCHEDULE_CHECK_MS: '1000',
     });
     admin = await platform.token({ sub: 'admin' });
-    const endpoint = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:4569');
-    s3 = new Client({
-      endPoint: endpoint.hostname,
-      port: Number(endpoint.port),
-      useSSL: endpoint.protocol === 'https:',
-      accessKey: process.env.S3_ACCESS_KEY ?? 'S3RVER',
-      secretKey: SECRET,
-      region: process.env.S3_REGION ?? 'us-east-1',
-      pathStyle: true,
-    });
+    s3 = stackS3Client();
   }, 60_000);
   afterAll(async () => {
     rmSync(tmp, { recursive: true, force: true });

@@ -2,6 +2,8 @@ import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { Client } from 'minio';
+import { CostassetEnvironment } from '../../apps/costasset/src/costasset.environment';
+import { createObjectStoreClient } from '../../apps/costasset/src/object-store/object-store.module';
 
 /** Every file under `dir`, as `/`-separated paths relative to it, sorted. */
 function filesUnder(dir: string): string[] {
@@ -41,4 +43,16 @@ export async function uploadTreeToAzure(containerClient: ContainerClient, prefix
     names.push(name);
   }
   return names;
+}
+
+/** A client of the stack's S3 server, as the services make theirs (S3_* of the environment, the same defaults). */
+export function stackS3Client(): Client {
+  const defaults = new CostassetEnvironment();
+  const { S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_REGION } = process.env;
+  return createObjectStoreClient({
+    S3_ENDPOINT: S3_ENDPOINT ?? defaults.S3_ENDPOINT,
+    S3_ACCESS_KEY: S3_ACCESS_KEY ?? defaults.S3_ACCESS_KEY,
+    S3_SECRET_KEY: S3_SECRET_KEY ?? defaults.S3_SECRET_KEY,
+    S3_REGION: S3_REGION ?? defaults.S3_REGION,
+  });
 }

@@ -1,73 +1,14 @@
-import type { Model } from 'mongoose';
 import { openTestDatabase, type TestDatabase } from '../../tools/embedded-mongo/test/test-database';
 import type { AllocationModels } from '../../apps/costasset/src/allocation/allocation-models';
-import { CostLineItemRepository } from '../../apps/costasset/src/line-items/line-items.repository';
-import { COST_LINE_ITEM, CostLineItem, CostLineItemSchema } from '../../apps/costasset/src/line-items/schemas/cost-line-item.schema';
-import { ImportViewRepository, ImportViews } from '../../apps/costasset/src/rollups/import-views';
-import { RollupPlanner } from '../../apps/costasset/src/rollups/rollup-planner';
-import {
-  CostRollupAllocationDailyRepository,
-  CostRollupAllocationRepository,
-  CostRollupMonthlyAllocatedRepository,
-  CostRollupMonthlyRepository,
-  CostRollupRepository,
-  RollupKeyRepository,
-  RollupLevels,
-} from '../../apps/costasset/src/rollups/rollups.repository';
-import { RollupsService } from '../../apps/costasset/src/rollups/rollups.service';
-import { COST_IMPORT_VIEW, CostImportViewSchema } from '../../apps/costasset/src/rollups/schemas/cost-import-view.schema';
-import {
-  COST_ROLLUP,
-  COST_ROLLUP_ALLOCATION,
-  COST_ROLLUP_ALLOCATION_DAILY,
-  COST_ROLLUP_MONTHLY,
-  COST_ROLLUP_MONTHLY_ALLOCATED,
-  CostRollupAllocationDailySchema,
-  CostRollupAllocationSchema,
-  CostRollupMonthlyAllocatedSchema,
-  CostRollupMonthlySchema,
-  CostRollupSchema,
-  ROLLUP_KEY,
-  RollupKeySchema,
-} from '../../apps/costasset/src/rollups/schemas/cost-rollup.schema';
+import { RollupWiring, rollupStackOn } from './rollup-wiring';
 
 /** The line items, every rollup collection, the rollups service and the planner over one test database (specs named `*.db.spec.ts`). */
-export interface RollupStack {
+export interface RollupStack extends RollupWiring {
   db: TestDatabase;
-  lineItems: CostLineItemRepository;
-  keys: RollupKeyRepository;
-  levels: RollupLevels;
-  rollups: RollupsService;
-  importViews: ImportViews;
-  planner: RollupPlanner;
 }
 
 /** Opens a test database (the embedded store, or MONGODB_URI) with the rollup stack wired as the app wires it. */
 export async function openRollupStack(prefix: string, allocation: AllocationModels): Promise<RollupStack> {
   const db = await openTestDatabase(prefix);
-  const model = <T>(name: string, schema: unknown) => db.conn.model<T>(name, schema as never) as Model<T>;
-  const models = {
-    lineItems: model<CostLineItem>(COST_LINE_ITEM, CostLineItemSchema),
-    daily: model(COST_ROLLUP, CostRollupSchema),
-    monthly: model(COST_ROLLUP_MONTHLY, CostRollupMonthlySchema),
-    monthlyAllocated: model(COST_ROLLUP_MONTHLY_ALLOCATED, CostRollupMonthlyAllocatedSchema),
-    allocation: model(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
-    allocationDaily: model(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
-    keys: model(ROLLUP_KEY, RollupKeySchema),
-    views: model(COST_IMPORT_VIEW, CostImportViewSchema),
-  };
-  await Promise.all(Object.values(models).map((one) => one.init()));
-  const lineItems = new CostLineItemRepository(models.lineItems);
-  const levels = new RollupLevels(
-    new CostRollupRepository(models.daily as never),
-    new CostRollupMonthlyRepository(models.monthly as never),
-    new CostRollupMonthlyAllocatedRepository(models.monthlyAllocated as never),
-    new CostRollupAllocationRepository(models.allocation as never),
-    new CostRollupAllocationDailyRepository(models.allocationDaily as never),
-  );
-  const keys = new RollupKeyRepository(models.keys as never);
-  const rollups = new RollupsService(lineItems, levels, keys, allocation);
-  const importViews = new ImportViews(new ImportViewRepository(models.views as never));
-  const planner = new RollupPlanner(rollups, importViews, levels, lineItems, allocation);
-  return { db, lineItems, keys, levels, rollups, importViews, planner };
+  return { db, ...(await rollupStackOn(db.conn, allocation)) };
 }

@@ -4,7 +4,9 @@ import { CostassetEnvironment } from '../costasset.environment';
 import { ObjectStoreReadinessProbe } from './object-store-readiness.probe';
 import { UploadUrls } from './upload-urls';
 
-export function createObjectStoreClient(env: CostassetEnvironment): Client {
+export function createObjectStoreClient(
+  env: Pick<CostassetEnvironment, 'S3_ENDPOINT' | 'S3_ACCESS_KEY' | 'S3_SECRET_KEY' | 'S3_REGION'>,
+): Client {
   const url = new URL(env.S3_ENDPOINT);
   return new Client({
     endPoint: url.hostname,
