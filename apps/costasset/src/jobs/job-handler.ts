@@ -21,6 +21,39 @@ export interface JobContext<P = Record<string, unknown>> {
    * termination was asked for.
    */
   progress(done: number, total: number, detail?: ProgressDetail): Promise<void>;
+  /**
+   * Set when the run resumes after its children (`AwaitChildren`) all succeeded: what each one
+   * answered, in the order they were asked for.
+   */
+  children?: ChildOutcome[];
+}
+
+/** A child job's outcome, as its parent reads it. */
+export interface ChildOutcome {
+  result: Record<string, unknown>;
+  handoff: Record<string, unknown>;
+}
+
+/**
+ * What a handler answers to spread its work over child jobs (one per payload, on the work queue
+ * every instance takes from): the job stays `running` without holding a worker while they run,
+ * and its handler runs again with `context.children` once the last one succeeded. A child that
+ * fails (after its own retries) or is terminated ends the parent the same way; terminating the
+ * parent stops its children.
+ */
+export class AwaitChildren {
+  constructor(
+    readonly type: JobType,
+    readonly payloads: Record<string, unknown>[],
+  ) {}
+}
+
+/** What a child job answers: its `result`, as any job's, and a `handoff` for its parent only. */
+export class ChildResult {
+  constructor(
+    readonly result: Record<string, unknown>,
+    readonly handoff: Record<string, unknown>,
+  ) {}
 }
 
 /**
@@ -41,7 +74,7 @@ export interface JobHandler<P = Record<string, unknown>> {
   /** What the `done` and `total` of `progress()` count (shown as `progress.unit`). */
   readonly progressUnit: ProgressUnit;
   /** Runs one attempt. Must be idempotent: a crash or an error makes the same job run again. */
-  run(context: JobContext<P>): Promise<Record<string, unknown> | CompletedWithErrors>;
+  run(context: JobContext<P>): Promise<Record<string, unknown> | CompletedWithErrors | AwaitChildren | ChildResult>;
   /** Called once when the job ends failed (permanent error or last attempt). */
   onFailed?(context: { tenantId: string; jobId: string; payload: P }, reason: string): Promise<void>;
   /** Called once when the job ends terminated. */

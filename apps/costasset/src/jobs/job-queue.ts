@@ -46,6 +46,12 @@ export class JobQueue {
     await this.queue.enqueue(message, message.run === 0 ? message.jobId : `${message.jobId}.run${message.run}`);
   }
 
+  /** The run's resumption once its children are done (`<jobId>.run<n>.resume`): stored once, however many children ask. */
+  async enqueueResume(message: JobMessage): Promise<void> {
+    await this.ensure();
+    await this.queue.enqueue(message, `${message.jobId}.run${message.run}.resume`);
+  }
+
   start(handler: WorkHandler<JobMessage>, onDeadLetter: DeadLetterHandler<JobMessage>): void {
     this.queue.start(handler, onDeadLetter);
   }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CostassetEnvironment } from '../costasset.environment';
+import { JobChildren } from './job-children';
 import { JobCleanups } from './job-cleanups';
 import { Job, JobsRepository } from './jobs.repository';
 
@@ -10,7 +11,8 @@ const CLEANUP_RETRY_MS = 15_000;
  * Ends the jobs nobody runs any more, on every instance: a running job whose heartbeat is older
  * than JOBS_HEARTBEAT_DEADLINE_MS (its worker died, or lost the database for longer and gave up)
  * ends `failed` with that cause, and its clean-up removes what it had written. Clean-ups that
- * failed are run again. Two instances may look at the same job: only the one whose update still
+ * failed are run again. A job waiting long for its children is looked at again (JobChildren.check).
+ * Two instances may look at the same job: only the one whose update still
  * finds it running ends it.
  */
 @Injectable()
@@ -22,6 +24,7 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     private readonly jobs: JobsRepository,
     private readonly cleanups: JobCleanups,
+    private readonly children: JobChildren,
     private readonly env: CostassetEnvironment,
   ) {}
 
@@ -40,6 +43,7 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
     try {
       const deadline = new Date(Date.now() - this.env.JOBS_HEARTBEAT_DEADLINE_MS);
       for (const job of await this.jobs.staleAcrossTenants(deadline)) await this.reap(job);
+      for (const job of await this.jobs.waitingAcrossTenants(deadline)) await this.children.check(job);
       for (const job of await this.jobs.pendingCleanupsAcrossTenants(new Date(Date.now() - CLEANUP_RETRY_MS))) await this.cleanups.run(job);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message }, 'job sweep interrupted; the next one goes on');
@@ -51,8 +55,7 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
   private async reap(job: Job): Promise<void> {
     const since = job.heartbeatAt?.toISOString();
     const error =
-      `its worker stopped reporting at ${since} (the instance stopped, or lost the database and gave up); ` +
-      'nothing it wrote is kept';
+      `its worker stopped reporting at ${since} (the instance stopped, or lost the database and gave up); ` + 'nothing it wrote is kept';
     const ended = await this.jobs.findOneAndUpdate(
       job.tenantId,
       { jobId: job.jobId, run: job.run, status: 'running', heartbeatAt: job.heartbeatAt },

@@ -4,8 +4,10 @@ import { DeadLetter, DeliveryContext, WorkQueue } from '@lib/messaging';
 import type { Metrics } from '@lib/metrics';
 import type { CostassetEnvironment } from '../costasset.environment';
 import { TransientFault } from './faults';
+import { JobChildren } from './job-children';
+import { toJobDto } from './dto/job.dto';
 import { JobCleanups } from './job-cleanups';
-import { CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from './job-handler';
+import { AwaitChildren, ChildResult, CompletedWithErrors, JobContext, JobHandler, PermanentJobError } from './job-handler';
 import type { JobHandlers } from './job-handlers';
 import type { JobMessage } from './job-message';
 import { JOBS_MAX_DELIVER, JobQueue } from './job-queue';
@@ -35,6 +37,7 @@ function matches(doc: Doc, filter: Doc): boolean {
       return Object.entries(condition as Doc).every(([operator, operand]) => {
         if (operator === '$in') return (operand as unknown[]).includes(value);
         if (operator === '$nin') return !(operand as unknown[]).includes(value);
+        if (operator === '$ne') return value !== operand;
         if (operator === '$lt') return value !== undefined && (value as Date) < (operand as Date);
         throw new Error(`operator ${operator} not simulated`);
       });
@@ -68,9 +71,36 @@ class InMemoryJobs {
   readonly end = JobsRepository.prototype.end;
   readonly cleanupDone = JobsRepository.prototype.cleanupDone;
   readonly heartbeat = JobsRepository.prototype.heartbeat;
+  readonly childrenOf = JobsRepository.prototype.childrenOf;
+  readonly stopChildren = JobsRepository.prototype.stopChildren;
 
   async staleAcrossTenants(before: Date) {
-    return this.docs.filter((doc) => doc.status === 'running' && (doc.heartbeatAt as Date) < before).map((doc) => structuredClone(doc));
+    return this.docs
+      .filter((doc) => doc.status === 'running' && doc.waiting !== true && (doc.heartbeatAt as Date) < before)
+      .map((doc) => structuredClone(doc));
+  }
+
+  async waitingAcrossTenants(before: Date) {
+    return this.docs
+      .filter((doc) => doc.status === 'running' && doc.waiting === true && (doc.heartbeatAt as Date) < before)
+      .map((doc) => structuredClone(doc));
+  }
+
+  async find(tenantId: string, filter: Doc) {
+    return this.docs
+      .filter((doc) => doc.tenantId === tenantId && matches(doc, filter))
+      .sort((a, b) => ((a.childIndex as number) ?? 0) - ((b.childIndex as number) ?? 0))
+      .map((doc) => structuredClone(doc));
+  }
+
+  async count(tenantId: string, filter: Doc) {
+    return (await this.find(tenantId, filter)).length;
+  }
+
+  async updateMany(tenantId: string, filter: Doc, update: Doc) {
+    const found = this.docs.filter((doc) => doc.tenantId === tenantId && matches(doc, filter));
+    for (const doc of found) apply(doc, update);
+    return found.length;
   }
 
   async pendingCleanupsAcrossTenants(before: Date) {
@@ -78,6 +108,7 @@ class InMemoryJobs {
   }
 
   async create(tenantId: string, doc: Doc) {
+    if (this.docs.some((existing) => existing.jobId === doc.jobId)) throw Object.assign(new Error('E11000'), { code: 11000 });
     const stored = { ...structuredClone(doc), tenantId, _id: `oid-${this.docs.length}` };
     this.docs.push(stored);
     return structuredClone(stored);
@@ -166,9 +197,10 @@ describe('JobRunner and JobsService', () => {
     const repository = jobs as unknown as JobsRepository;
     const queue = new JobQueue({} as never, env, metrics as unknown as Metrics);
     const cleanups = new JobCleanups(repository, handlers);
-    const runner = new JobRunner(repository, queue, handlers, cleanups, metrics as unknown as Metrics, env);
     service = new JobsService(repository, queue, handlers, cleanups, env);
-    reaper = new JobReaper(repository, cleanups, env);
+    const children = new JobChildren(repository, queue, service, cleanups);
+    const runner = new JobRunner(repository, queue, handlers, cleanups, children, metrics as unknown as Metrics, env);
+    reaper = new JobReaper(repository, cleanups, children, env);
     runner.onApplicationBootstrap();
     await settle();
   });
@@ -660,6 +692,135 @@ describe('JobRunner and JobsService', () => {
       expect(handler.run).not.toHaveBeenCalled();
       await consumer.deadLetter({ stream: 'S', subject: 's', payload: message, attempts: 4, error: 'old run', at: '' });
       expect(jobs.record(job.jobId)).toMatchObject({ status: 'queued', run: 1 });
+    });
+  });
+
+  describe('child jobs', () => {
+    const PART = 'test.part' as JobType;
+
+    function parts(run: JobHandler['run']) {
+      const part = { progressUnit: 'bytes' as const, run: jest.fn(run), onFailed: jest.fn(async () => undefined) };
+      registered.set(PART, part);
+      return part;
+    }
+
+    /** A parent that spreads `n` parts and, resumed, answers what its parts handed over. */
+    function parent(n: number) {
+      return handlerOf(async (context: JobContext) =>
+        context.children
+          ? { handed: context.children.map((child) => child.handoff.value), results: context.children.map((child) => child.result.part) }
+          : new AwaitChildren(
+              PART,
+              Array.from({ length: n }, (_unused, index) => ({ index })),
+            ),
+      );
+    }
+
+    const childMessages = () => published.filter(({ message }) => jobs.record(message.jobId).parentJobId !== undefined);
+
+    it('waits without a worker while its parts run, and resumes once, with their outcomes in order, after the last one', async () => {
+      const handler = parent(3);
+      parts(
+        async (context: JobContext) => new ChildResult({ part: context.payload.index }, { value: `v${String(context.payload.index)}` }),
+      );
+      const { job, message } = await submitted();
+      expect(await drive(message)).toBe('acked');
+      expect(jobs.record(job.jobId)).toMatchObject({ status: 'running', waiting: true });
+      const spawned = childMessages();
+      expect(spawned).toHaveLength(3);
+      expect(spawned.map(({ message: child }) => jobs.record(child.jobId))).toEqual([
+        expect.objectContaining({ parentJobId: job.jobId, parentRun: 0, childIndex: 0, submittedBy: { userId: 'u1', idpId: 'idp1' } }),
+        expect.objectContaining({ childIndex: 1 }),
+        expect.objectContaining({ childIndex: 2 }),
+      ]);
+      // the parent's message again (a crash before its ack): queued parts published again under their ids (stored
+      // once by the queue), none created twice, nothing resumed
+      await drive(message);
+      expect(new Set(childMessages().map(({ workId }) => workId)).size).toBe(3);
+      expect(jobs.docs.filter((doc) => doc.parentJobId === job.jobId)).toHaveLength(3);
+      expect(handler.run).toHaveBeenCalledTimes(1);
+      for (const { message: child } of [...spawned].reverse()) await drive(child);
+      const resumes = published.filter(({ workId }) => workId === `${job.jobId}.run0.resume`);
+      expect(resumes).toHaveLength(1);
+      const finished = await service.get('t1', spawned[0].message.jobId);
+      expect(finished).toMatchObject({ status: 'succeeded', result: { part: 0 }, handoff: { value: 'v0' } });
+      expect(toJobDto(finished as never)).toEqual(expect.not.objectContaining({ handoff: expect.anything() }));
+      expect(toJobDto(finished as never)).toMatchObject({ parentJobId: job.jobId });
+      await drive(resumes[0].message);
+      expect(jobs.record(job.jobId)).toMatchObject({
+        status: 'succeeded',
+        waiting: false,
+        result: { handed: ['v0', 'v1', 'v2'], results: [0, 1, 2] },
+      });
+      expect(handler.run).toHaveBeenCalledTimes(2);
+    });
+
+    it('sums its parts’ progress while it waits', async () => {
+      handlerOf(async (context: JobContext) => {
+        await context.progress(0, 300);
+        return new AwaitChildren(PART, [{ index: 0 }, { index: 1 }]);
+      });
+      parts(async () => ({}));
+      const { job, message } = await submitted();
+      await drive(message);
+      const [first, second] = childMessages().map(({ message: child }) => child.jobId);
+      jobs.record(first).progress = { done: 100, total: 100, percent: 100, unit: 'bytes', rows: 10 };
+      jobs.record(second).progress = { done: 50, total: 200, percent: 25, unit: 'bytes', rows: 5 };
+      expect((await service.get('t1', job.jobId))?.progress).toMatchObject({ done: 150, total: 300, percent: 50, rows: 15 });
+    });
+
+    it('fails with a part that fails for good, with its error; the other parts are asked to stop and the clean-ups run', async () => {
+      const handler = parent(2);
+      const part = parts(async (context: JobContext) => {
+        if (context.payload.index === 1) throw new PermanentJobError('part.csv missing required column(s): BilledCost', { rowsRead: 0 });
+        return {};
+      });
+      const { job, message } = await submitted();
+      await drive(message);
+      const [first, second] = childMessages().map(({ message: child }) => child);
+      await drive(second);
+      expect(jobs.record(job.jobId)).toMatchObject({
+        status: 'failed',
+        error: 'part.csv missing required column(s): BilledCost',
+        result: { rowsRead: 0 },
+      });
+      expect(part.onFailed).toHaveBeenCalledTimes(1);
+      expect(handler.onFailed).toHaveBeenCalledWith(
+        expect.objectContaining({ jobId: job.jobId }),
+        'part.csv missing required column(s): BilledCost',
+      );
+      expect(jobs.record(first.jobId)).toMatchObject({ terminateRequested: true });
+      await drive(first);
+      expect(jobs.record(first.jobId)).toMatchObject({ status: 'terminated' });
+      expect(part.run).toHaveBeenCalledTimes(1);
+      expect(published.some(({ workId }) => workId.endsWith('.resume'))).toBe(false);
+    });
+
+    it('is terminated at once while it waits, and stops its parts', async () => {
+      const handler = parent(2);
+      parts(async () => ({}));
+      const { job, message } = await submitted();
+      await drive(message);
+      expect(await service.terminate('t1', job.jobId)).toMatchObject({ status: 'terminated' });
+      expect(handler.onTerminated).toHaveBeenCalledTimes(1);
+      expect(childMessages().map(({ message: child }) => jobs.record(child.jobId).terminateRequested)).toEqual([true, true]);
+    });
+
+    it('is never reaped while it waits, and is resumed by the reaper when the instance that ended its last part could not', async () => {
+      parent(1);
+      parts(async () => ({}));
+      const { job, message } = await submitted();
+      await drive(message);
+      enqueue.mockRejectedValueOnce(new Error('NATS gone'));
+      await drive(childMessages()[0].message);
+      expect(published.some(({ workId }) => workId.endsWith('.resume'))).toBe(false);
+      jobs.record(job.jobId).heartbeatAt = new Date(Date.now() - 2 * HEARTBEAT_DEADLINE_MS);
+      await reaper.sweep();
+      expect(jobs.record(job.jobId)).toMatchObject({ status: 'running', waiting: true });
+      const resume = published.find(({ workId }) => workId === `${job.jobId}.run0.resume`);
+      expect(resume).toBeDefined();
+      await drive((resume as { message: JobMessage }).message);
+      expect(jobs.record(job.jobId)).toMatchObject({ status: 'succeeded' });
     });
   });
 

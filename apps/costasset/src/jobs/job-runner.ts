@@ -5,7 +5,18 @@ import { inSpan, setSpanAttributes } from '@lib/tracing';
 import { CostassetEnvironment } from '../costasset.environment';
 import { describeFault } from './faults';
 import { JobCleanups } from './job-cleanups';
-import { CompletedWithErrors, JobContext, JobLostError, JobTerminatedError, PermanentJobError, ProgressDetail } from './job-handler';
+import { JobChildren } from './job-children';
+import {
+  AwaitChildren,
+  ChildOutcome,
+  ChildResult,
+  CompletedWithErrors,
+  JobContext,
+  JobLostError,
+  JobTerminatedError,
+  PermanentJobError,
+  ProgressDetail,
+} from './job-handler';
 import { JobHandlers } from './job-handlers';
 import { JobMessage } from './job-message';
 import { JOBS_MAX_DELIVER, JobQueue } from './job-queue';
@@ -39,6 +50,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly queue: JobQueue,
     private readonly handlers: JobHandlers,
     private readonly cleanups: JobCleanups,
+    private readonly children: JobChildren,
     private readonly metrics: Metrics,
     env: CostassetEnvironment,
   ) {
@@ -104,6 +116,13 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     if (!current || current.run !== run || FINAL_JOB_STATUSES.includes(current.status)) return;
     if (delivery.attempt > JOBS_MAX_DELIVER)
       throw new Error(current.error ?? this.lastFaults.get(jobId) ?? `interrupted ${JOBS_MAX_DELIVER} times`);
+    let children: ChildOutcome[] | undefined;
+    if (current.waiting) {
+      // the parent's own message redelivered (spawned again, harmlessly), or its resumption
+      await this.children.spawn(current);
+      children = await this.children.claim(current);
+      if (!children) return;
+    } else if (current.children) children = await this.children.outcomes(current);
     const handler = this.handlers.get(current.type);
     setSpanAttributes({ 'corelite.job.type': current.type });
     if (!handler) {
@@ -127,6 +146,7 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       payload: current.payload as never,
       attempt: delivery.attempt,
       progress: (done, total, detail) => this.progress(message, done, total, delivery, detail),
+      ...(children ? { children } : {}),
     };
     const started = Date.now();
     const elapsed = () => ({ ...fields, durationMs: Date.now() - started });
@@ -137,10 +157,20 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
     heartbeat.unref();
     try {
       const result = await handler.run(context);
+      if (result instanceof AwaitChildren) {
+        await this.children.await(current, result);
+        this.logger.log({ ...elapsed(), parts: result.payloads.length }, 'job waiting for its parts');
+        return;
+      }
       const status = result instanceof CompletedWithErrors ? 'completed_with_errors' : 'succeeded';
-      const outcome = result instanceof CompletedWithErrors ? result.result : result;
-      if (!(await this.jobs.end(tenantId, jobId, status, { result: outcome }))) throw new JobLostError('ended');
+      const outcome = result instanceof CompletedWithErrors || result instanceof ChildResult ? result.result : result;
+      const handoff = result instanceof ChildResult ? { handoff: result.handoff } : {};
+      if (!(await this.jobs.end(tenantId, jobId, status, { result: outcome, ...handoff }))) throw new JobLostError('ended');
       this.lastFaults.delete(jobId);
+      await this.children.succeeded(current).catch((error: unknown) => {
+        // the reaper resumes the parent later
+        this.logger.warn({ ...fields, err: (error as Error).message }, 'could not resume the parent of this part');
+      });
       ended(status);
       if (status === 'succeeded') this.logger.log(elapsed(), 'job succeeded');
       else this.logger.warn(elapsed(), 'job completed with errors');

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
+import { JobChildren } from './job-children';
 import { JobCleanups } from './job-cleanups';
 import { JobHandlers } from './job-handlers';
 import { JobQueue } from './job-queue';
@@ -14,7 +15,7 @@ import { JOB, JobSchema } from './schemas/job.schema';
 @Module({
   imports: [DiscoveryModule, MongooseModule.forFeature([{ name: JOB, schema: JobSchema }])],
   controllers: [JobsController],
-  providers: [JobsRepository, JobQueue, JobHandlers, JobCleanups, JobRunner, JobReaper, JobsService],
+  providers: [JobsRepository, JobQueue, JobHandlers, JobCleanups, JobChildren, JobRunner, JobReaper, JobsService],
   exports: [JobsService],
 })
 export class JobsModule {}

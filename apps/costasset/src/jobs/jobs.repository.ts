@@ -5,7 +5,7 @@ import { TenantRepository } from '@lib/persistence';
 import { JOB, JobRecord, JobStatus } from './schemas/job.schema';
 
 export type Job = JobRecord & { _id: unknown };
-type EndFields = { error?: string; result?: Record<string, unknown> };
+type EndFields = { error?: string; result?: Record<string, unknown>; handoff?: Record<string, unknown> };
 const SWEEP_LIMIT = 100;
 
 @Injectable()
@@ -18,11 +18,11 @@ export class JobsRepository extends TenantRepository<JobRecord> {
    * Ends the job with `status`, if it is not ended yet. `cleanup`: its handler's clean-up is still
    * to run (`cleanupDone` clears it), so that a clean-up interrupted by an outage is run again.
    */
-  async end(tenantId: string, jobId: string, status: JobStatus, fields: EndFields, cleanup = false): Promise<Job | null> {
+  async end(tenantId: string, jobId: string, status: JobStatus, fields: EndFields, cleanup = false, run?: number): Promise<Job | null> {
     const progress = status === 'succeeded' || status === 'completed_with_errors' ? { 'progress.percent': 100 } : {};
     return this.findOneAndUpdate(
       tenantId,
-      { jobId, status: { $in: ['queued', 'running'] } },
+      { jobId, status: { $in: ['queued', 'running'] }, ...(run === undefined ? {} : { run }) },
       { $set: { status, finishedAt: new Date(), ...fields, ...progress, ...(cleanup ? { cleanupPending: true } : {}) } },
     );
   }
@@ -39,10 +39,33 @@ export class JobsRepository extends TenantRepository<JobRecord> {
   /** Running jobs, of every tenant, whose last heartbeat is older than `before` (the reaper's sweep). */
   staleAcrossTenants(before: Date): Promise<Job[]> {
     return this.model
-      .find({ status: 'running', heartbeatAt: { $lt: before } })
+      .find({ status: 'running', waiting: { $ne: true }, heartbeatAt: { $lt: before } })
       .limit(SWEEP_LIMIT)
       .lean<Job[]>()
       .exec();
+  }
+
+  /** Jobs of every tenant waiting for their children, not looked at since before `before` (the reaper's check). */
+  waitingAcrossTenants(before: Date): Promise<Job[]> {
+    return this.model
+      .find({ status: 'running', waiting: true, heartbeatAt: { $lt: before } })
+      .limit(SWEEP_LIMIT)
+      .lean<Job[]>()
+      .exec();
+  }
+
+  /** The children of one run of a job, in order. */
+  childrenOf(parent: Pick<Job, 'tenantId' | 'jobId' | 'run'>, projection?: Record<string, 1>): Promise<Job[]> {
+    return this.find(parent.tenantId, { parentJobId: parent.jobId, parentRun: parent.run }, { sort: { childIndex: 1 } }, projection);
+  }
+
+  /** Asks the children of a run that are not ended to stop (queued ones end at delivery, running ones at their next progress). */
+  async stopChildren(parent: Pick<Job, 'tenantId' | 'jobId' | 'run'>): Promise<void> {
+    await this.updateMany(
+      parent.tenantId,
+      { parentJobId: parent.jobId, parentRun: parent.run, status: { $in: ['queued', 'running'] } },
+      { $set: { terminateRequested: true } },
+    );
   }
 
   /** Ended jobs, of every tenant, whose clean-up has waited since before `before`. */

@@ -55,10 +55,16 @@ export class JobsService {
    * between the record and the publish), which the queue's message id makes harmless. Answers
    * whether this call created the job.
    */
-  async submitOnce(tenantId: string, type: JobType, payload: Record<string, unknown>, key: string): Promise<boolean> {
+  async submitOnce(
+    tenantId: string,
+    type: JobType,
+    payload: Record<string, unknown>,
+    key: string,
+    links: Pick<JobRecord, 'parentJobId' | 'parentRun' | 'childIndex' | 'submittedBy'> = {},
+  ): Promise<boolean> {
     const jobId = keyedJobId(key);
     try {
-      await this.jobs.create(tenantId, this.newJob(jobId, type, payload));
+      await this.jobs.create(tenantId, { ...this.newJob(jobId, type, payload), ...links });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       const existing = await this.jobs.findOne(tenantId, { jobId, status: 'queued', run: 0 });
@@ -82,7 +88,7 @@ export class JobsService {
       {
         $set: { status: 'queued', terminateRequested: false, 'progress.done': 0, 'progress.total': 0, 'progress.percent': 0 },
         $inc: { run: 1 },
-        $unset: { error: 1, result: 1, finishedAt: 1 },
+        $unset: { error: 1, result: 1, finishedAt: 1, children: 1, waiting: 1 },
       },
     );
     if (job) await this.publish({ tenantId, jobId, run: job.run, ...currentTraceCarrier() });
@@ -91,25 +97,37 @@ export class JobsService {
 
   /**
    * A queued job ends at once; a running one stops at its next progress report, or at once when
-   * its worker is gone (no heartbeat for JOBS_HEARTBEAT_DEADLINE_MS). Either way its clean-up runs.
+   * its worker is gone (no heartbeat for JOBS_HEARTBEAT_DEADLINE_MS) or it waits for its children.
+   * Either way its clean-up runs, and its children are asked to stop.
    */
   async terminate(tenantId: string, jobId: string): Promise<Job | null> {
     const stale = new Date(Date.now() - this.staleAfterMs);
     const now = await this.jobs.findOneAndUpdate(
       tenantId,
-      { jobId, $or: [{ status: 'queued' }, { status: 'running', heartbeatAt: { $lt: stale } }] },
+      { jobId, $or: [{ status: 'queued' }, { status: 'running', heartbeatAt: { $lt: stale } }, { status: 'running', waiting: true }] },
       { $set: { status: 'terminated', terminateRequested: true, finishedAt: new Date(), cleanupPending: true } },
     );
     if (now) {
       this.logger.log({ jobId, type: now.type, tenantId }, 'job terminated before it started, or without a worker');
+      await this.jobs.stopChildren(now);
       await this.cleanups.run(now);
       return now;
     }
-    return this.jobs.findOneAndUpdate(tenantId, { jobId, status: 'running' }, { $set: { terminateRequested: true } });
+    const running = await this.jobs.findOneAndUpdate(tenantId, { jobId, status: 'running' }, { $set: { terminateRequested: true } });
+    if (running) await this.jobs.stopChildren(running);
+    return running;
   }
 
-  get(tenantId: string, jobId: string): Promise<Job | null> {
-    return this.jobs.findOne(tenantId, { jobId });
+  /** One job; while it waits for its children, its progress is theirs summed. */
+  async get(tenantId: string, jobId: string): Promise<Job | null> {
+    const job = await this.jobs.findOne(tenantId, { jobId });
+    if (!job?.waiting) return job;
+    const children = await this.jobs.childrenOf(job, { progress: 1 });
+    const done = children.reduce((sum, child) => sum + (child.progress?.done ?? 0), 0);
+    const rows = children.reduce((sum, child) => sum + (child.progress?.rows ?? 0), 0);
+    const total = job.progress.total;
+    const percent = total > 0 ? Math.min(100, Math.round((done / total) * 1000) / 10) : 0;
+    return { ...job, progress: { ...job.progress, done: total > 0 ? Math.min(done, total) : done, percent, rows } };
   }
 
   /** Queued or running jobs of the given types (at most 1,000). */

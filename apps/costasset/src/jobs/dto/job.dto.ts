@@ -51,6 +51,8 @@ export class JobDto {
   /** What the job reports when it ends */
   result?: Record<string, unknown>;
   payload: Record<string, unknown>;
+  /** The job this one is a part of (a large import's part, imported by whichever instance takes it) */
+  @ApiPropertyOptional({ format: 'uuid' }) parentJobId?: string;
   startedAt?: Date;
   finishedAt?: Date;
   createdAt: Date;
@@ -60,6 +62,17 @@ export class JobDto {
 export class JobPage extends PageOf(JobDto) {}
 
 export function toJobDto(job: Record<string, unknown>): JobDto {
-  const { _id: _id, tenantId: _tenant, run: _run, terminateRequested: _flag, ...rest } = job;
+  const {
+    _id: _id,
+    tenantId: _tenant,
+    run: _run,
+    terminateRequested: _flag,
+    parentRun: _parentRun,
+    childIndex: _childIndex,
+    children: _children,
+    waiting: _waiting,
+    handoff: _handoff,
+    ...rest
+  } = job;
   return rest as unknown as JobDto;
 }

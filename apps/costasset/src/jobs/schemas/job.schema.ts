@@ -50,6 +50,21 @@ export interface JobRecord {
   finishedAt?: Date;
   createdAt?: Date;
   updatedAt?: Date;
+  /** A child job (a part of a larger one): its parent's id and run, and its place among the parent's children. */
+  parentJobId?: string;
+  parentRun?: number;
+  childIndex?: number;
+  /** The children this run started: their type and payloads (spawned again, idempotently, after a crash). */
+  children?: JobChildren;
+  /** Running, but no attempt runs it: it waits for its children, and the last one to succeed resumes it. */
+  waiting?: boolean;
+  /** What a child hands to its parent besides its result (kept out of every response). */
+  handoff?: Record<string, unknown>;
+}
+
+export interface JobChildren {
+  type: string;
+  payloads: Record<string, unknown>[];
 }
 
 export const JobSchema = new Schema<JobRecord>(
@@ -78,12 +93,20 @@ export const JobSchema = new Schema<JobRecord>(
     heartbeatAt: Date,
     cleanupPending: Boolean,
     finishedAt: Date,
+    parentJobId: String,
+    parentRun: Number,
+    childIndex: Number,
+    children: { type: Schema.Types.Mixed, default: undefined },
+    waiting: Boolean,
+    handoff: Schema.Types.Mixed,
   },
   { collection: 'jobs', timestamps: true, versionKey: false, minimize: false },
 );
 JobSchema.plugin(tenantScopedPlugin);
 JobSchema.index({ jobId: 1 }, { unique: true });
 JobSchema.index({ tenantId: 1, type: 1, status: 1 });
+// The children of a job, in order.
+JobSchema.index({ tenantId: 1, parentJobId: 1, childIndex: 1 });
 // A member's own jobs, in pages.
 JobSchema.index({ tenantId: 1, 'submittedBy.userId': 1, 'submittedBy.idpId': 1 });
 // Housekeeping expires a tenant's finished jobs by status and end time.
