@@ -4,7 +4,7 @@
  * The FOCUS import's own per-row work without the database or the services (issue 22): a generated
  * file (tools/focus, as bench:focus makes it) is read through the reader the import job uses
  * (openFocusFile, over a local stand-in of the object store client), then each stage adds the next
- * piece of the job's loop (FocusImportHandler.load), and prints rows/s and the share of garbage collection:
+ * piece of the job's loop (FocusLoader.load), and prints rows/s and the share of garbage collection:
  *   library  the bare parse (gunzip + csv-parse arrays; hyparquet by slices of 10,000 rows), as bench:focus's baseline
  *   reader   openFocusFile's rows: what the job iterates (row objects keyed by the header)
  *   map      + providerOfRow, the provider gate, readCostRow and IngestReport.record
@@ -38,7 +38,7 @@ import type { AsyncBuffer } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import type { Client } from 'minio';
 import { BatchWriter } from '../apps/costasset/src/imports/write/batch-writer';
-import { FOCUS_REQUIRED_VALUES } from '../apps/costasset/src/imports/focus-import.handler';
+import { FOCUS_REQUIRED_VALUES } from '../apps/costasset/src/imports/focus-loader';
 import { openFocusFile } from '../apps/costasset/src/imports/read/focus-file-reader';
 import { ImportVisibility } from '../apps/costasset/src/uploads/import-visibility';
 import { costRowReader, missingRequiredColumns, planHeader, providerOfCells } from '../apps/costasset/src/imports/map/cost-row';
@@ -146,7 +146,7 @@ interface StageResult {
 
 const EMPTY_METADATA: ProviderMetadataSnapshot = { categoriesByAssetType: new Map(), locationsByRegion: new Map() };
 
-/** The job's loop (FocusImportHandler.load) up to `stage`, with the database and the services stubbed out. */
+/** The job's loop (FocusLoader.load) up to `stage`, with the database and the services stubbed out. */
 async function pipeline(file: string, format: FocusFileFormat, stage: Stage, store: LocalStore): Promise<StageResult> {
   const size = statSync(file).size;
   const opened = await openFocusFile(store.asClient(), 'bench', 'focus', size, `focus.${format}`, format, 1024 ** 3);
@@ -222,7 +222,7 @@ async function pipeline(file: string, format: FocusFileFormat, stage: Stage, sto
   const visibility = new ImportVisibility(null);
   const name = ctx.sourceFile;
   let scopeCount = 0;
-  // the loop proposed for FocusImportHandler.load (issue 22): row arrays in batches, the compiled
+  // the loop proposed for FocusLoader.load (issue 22): row arrays in batches, the compiled
   // reader, the scopes counted by ImportScopes, the provider gate synchronous once the provider is
   // known, and `add` awaited only when it flushes
   const scopes = new ImportScopes();

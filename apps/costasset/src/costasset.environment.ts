@@ -75,6 +75,16 @@ export class CostassetEnvironment extends ObjectStoreEnvironment {
   @Max(10_000)
   FOCUS_MAX_PARTS: number = 1000;
 
+  /**
+   * An upload of at least this many parts is imported part by part: each part is a job of its own
+   * that any instance takes (N instances import it about N times faster; a part that fails is
+   * retried alone). 0 imports every upload as one job.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  FOCUS_PART_JOBS_MIN_PARTS: number = 2;
+
   /** A job delivery without a heartbeat for this long is redelivered (crash recovery). */
   @IsInt()
   @Min(1000)

@@ -87,6 +87,11 @@ export default async () => {
               error: { required: false, type: () => String },
               result: { required: false, type: 'object', additionalProperties: true, description: 'What the job reports when it ends' },
               payload: { required: true, type: 'object', additionalProperties: true },
+              parentJobId: {
+                required: false,
+                type: () => String,
+                description: "The job this one is a part of (a large import's part, imported by whichever instance takes it)",
+              },
               startedAt: { required: false, type: () => Date },
               finishedAt: { required: false, type: () => Date },
               createdAt: { required: true, type: () => Date },

@@ -12,11 +12,14 @@ import type { UploadRecords } from '../uploads/upload-records';
 import { ImportVisibility } from '../uploads/import-visibility';
 import type { UploadAccess } from '../uploads/upload-access';
 import type { Upload, UploadPart } from '../uploads/schemas/upload.schema';
-import { CompletedWithErrors, JobContext, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
+import { AwaitChildren, ChildOutcome, CompletedWithErrors, JobContext, PermanentJobError, JobHandlerFor } from '../jobs/job-handler';
 import { TransientFault } from '../jobs/faults';
 import type { AssetRepository, CostLineItemRepository, UtilizationRepository } from '../line-items/line-items.repository';
 import type { RollupsService } from '../rollups/rollups.service';
 import { FocusImportHandler } from './focus-import.handler';
+import { FocusImportPartHandler } from './focus-import-part.handler';
+import { FocusLoader } from './focus-loader';
+import type { FocusImportPartPayload } from '../uploads/import-payloads';
 import { ImportSources } from './read/import-sources';
 import { ImportOutcomes } from './report/import-outcomes';
 import { DiscoveryGate } from './rules/discovery-gate';
@@ -130,9 +133,13 @@ const csvOf = (rows: RowSpec[], header = HEADER) =>
     ].join('\r\n') + '\r\n',
   );
 
+/** FOCUS_PART_JOBS_MIN_PARTS of the worlds made: every rule below holds for uploads imported as one job and part by part. */
+let partJobsFrom = 0;
+
 function world(options: { thresholdPercent?: number; batchSize?: number; visibility?: Doc | null } = {}) {
   const env = {
     S3_BUCKET: 'bucket',
+    FOCUS_PART_JOBS_MIN_PARTS: partJobsFrom,
     GPD_BATCH_SIZE: options.batchSize ?? 2,
     INGEST_REJECTED_ROWS_THRESHOLD_PERCENT: options.thresholdPercent ?? 0,
     FOCUS_MAX_FILE_BYTES: 1024 * 1024,
@@ -186,24 +193,34 @@ function world(options: { thresholdPercent?: number; batchSize?: number; visibil
   const ports = {
     get: (token: unknown) => (token === CurrencyConverter ? { conversionFor: reference.conversion } : { snapshot: reference.metadata }),
   };
+  const sources = new ImportSources(store as unknown as Client, env);
+  const referenceData = new ImportReferenceData(
+    ports as unknown as ModuleRef,
+    new DiscoveryGate(settings as unknown as CoreSettingsClient),
+  );
+  const writer = new LineItemWriter(
+    costs as unknown as CostLineItemRepository,
+    assets as unknown as AssetRepository,
+    utilization as unknown as UtilizationRepository,
+    rows,
+    rollups as unknown as RollupsService,
+    bus as unknown as MessageBus,
+    env,
+    views as unknown as ImportViews,
+  );
+  const loader = new FocusLoader(records, sources, referenceData, writer);
   const handler = new FocusImportHandler(
     records,
-    new ImportSources(store as unknown as Client, env),
-    new ImportReferenceData(ports as unknown as ModuleRef, new DiscoveryGate(settings as unknown as CoreSettingsClient)),
-    new LineItemWriter(
-      costs as unknown as CostLineItemRepository,
-      assets as unknown as AssetRepository,
-      utilization as unknown as UtilizationRepository,
-      rows,
-      rollups as unknown as RollupsService,
-      bus as unknown as MessageBus,
-      env,
-      views as unknown as ImportViews,
-    ),
+    loader,
+    sources,
+    referenceData,
+    writer,
     new ImportReplacement(records, rows, views as unknown as ImportViews),
     new ImportOutcomes(records, env, metrics as unknown as Metrics),
     access as unknown as UploadAccess,
+    env,
   );
+  const partHandler = new FocusImportPartHandler(records, loader, referenceData, writer, access as unknown as UploadAccess);
 
   let uploadCount = 0;
   /** Stores the files and the upload record, as the upload endpoints leave them before the job runs. */
@@ -236,12 +253,22 @@ function world(options: { thresholdPercent?: number; batchSize?: number; visibil
   const progress = jest.fn<Promise<void>, [number, number, { rows?: number }?]>(async () => undefined);
   const run = (refId: string, attempt = 1) => {
     const context: JobContext<{ refId: string }> = { tenantId: 't1', jobId: `job-${refId}`, payload: { refId }, attempt, progress };
-    return handler.run(context);
+    return handler.run(context).then(async (answer) => {
+      if (!(answer instanceof AwaitChildren)) return answer;
+      // as the job runner does: each part job, then the upload's job again with what they handed over
+      const children: ChildOutcome[] = [];
+      for (const payload of answer.payloads as unknown as FocusImportPartPayload[]) {
+        const part = { ...context, jobId: `${context.jobId}-${payload.partIndex}`, payload };
+        const { result, handoff } = await partHandler.run(part);
+        children.push({ result, handoff });
+      }
+      return handler.run({ ...context, children });
+    });
   };
   const record = (refId: string) => uploads.docs.find((doc) => doc.refId === refId) as unknown as Upload;
   const rowsOf = (refId: string) => costs.docs.filter((doc) => doc.uploadRefId === refId);
 
-  return { handler, run, upload, record, rowsOf, costs, uploads, objects, bus, progress, rollups, tracker, store, viewCalls };
+  return { handler, partHandler, run, upload, record, rowsOf, costs, uploads, objects, bus, progress, rollups, tracker, store, viewCalls };
 }
 
 const fails = (promise: Promise<unknown>) =>
@@ -252,7 +279,12 @@ const fails = (promise: Promise<unknown>) =>
     (error: unknown) => error as Error,
   );
 
-describe('FocusImportHandler', () => {
+describe.each([
+  ['as one job', 0],
+  ['part by part', 2],
+])('FocusImportHandler (%s)', (_mode, from) => {
+  beforeAll(() => (partJobsFrom = from));
+
   it('registers itself as the focus.import job, counting progress in bytes', () => {
     const { handler } = world();
     expect(Reflect.getMetadata(JobHandlerFor.KEY, FocusImportHandler)).toBe('focus.import');
@@ -727,8 +759,53 @@ describe('FocusImportHandler', () => {
       const calls = progress.mock.calls;
       const total = a.length + b.length;
       expect(calls[0]).toEqual([0, total, { rows: 0 }]);
-      expect(calls[calls.length - 1]).toEqual([total, total, { rows: 4 }]);
+      // part by part, each part job reports its own bytes and rows (the upload's job shows their sum)
+      const last = from > 0 ? [b.length, b.length, { rows: 2 }] : [total, total, { rows: 4 }];
+      expect(calls[calls.length - 1]).toEqual(last);
       for (const [done, total] of calls) expect(done).toBeLessThanOrEqual(total);
     });
+  });
+});
+
+describe('FocusImportPartHandler', () => {
+  beforeAll(() => (partJobsFrom = 2));
+
+  it('marks its rows with the part, and a retry removes what its earlier attempt wrote, nothing of the other parts', async () => {
+    const { handler, partHandler, upload, rowsOf, progress } = world();
+    const refId = upload([
+      { name: 'a.csv', body: csvOf([{ id: 'a1' }, { id: 'a2' }]) },
+      { name: 'b.csv', body: csvOf([{ id: 'b1' }, { id: 'b2' }, { id: 'b3' }]) },
+    ]);
+    const context = { tenantId: 't1', jobId: 'job', attempt: 1, progress };
+    expect(await handler.run({ ...context, payload: { refId } })).toBeInstanceOf(AwaitChildren);
+    await partHandler.run({ ...context, payload: { refId, partIndex: 0 } });
+    await partHandler.run({ ...context, payload: { refId, partIndex: 1 } });
+    // the second part's job again, as after a crash of the instance that ran it
+    const again = await partHandler.run({ ...context, attempt: 2, payload: { refId, partIndex: 1 } });
+    expect(rowsOf(refId).map((row) => [row.sourceId, row.uploadPart])).toEqual([
+      ['a1', 0],
+      ['a2', 0],
+      ['b1', 1],
+      ['b2', 1],
+      ['b3', 1],
+    ]);
+    expect(again.result).toEqual({ part: 'b.csv', rowsRead: 3, rowsWritten: 3, rowsRejected: 0, databaseMs: expect.any(Number) });
+    expect(again.handoff).toMatchObject({ part: { name: 'b.csv', rowsWritten: 3 }, scopes: [expect.objectContaining({ rows: 3 })] });
+  });
+
+  it('removes its rows when it fails or is stopped', async () => {
+    const { handler, partHandler, upload, rowsOf, progress } = world();
+    const refId = upload([
+      { name: 'a.csv', body: csvOf([{ id: 'a1' }]) },
+      { name: 'b.csv', body: csvOf([{ id: 'b1' }]) },
+    ]);
+    const context = { tenantId: 't1', jobId: 'job', attempt: 1, progress };
+    await handler.run({ ...context, payload: { refId } });
+    await partHandler.run({ ...context, payload: { refId, partIndex: 0 } });
+    await partHandler.run({ ...context, payload: { refId, partIndex: 1 } });
+    await partHandler.onFailed({ tenantId: 't1', payload: { refId, partIndex: 1 } });
+    expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['a1']);
+    await partHandler.onTerminated({ tenantId: 't1', payload: { refId, partIndex: 0 } });
+    expect(rowsOf(refId)).toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import { RollupsModule } from '../rollups/rollups.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { ExtensionFlowHandler } from './extension-flow/extension-flow.handler';
 import { FocusImportHandler } from './focus-import.handler';
+import { FocusImportPartHandler } from './focus-import-part.handler';
+import { FocusLoader } from './focus-loader';
 import { GpdImportHandler } from './gpd-import.handler';
 import { ImportReferenceData } from './map/reference-data';
 import { ImportSources } from './read/import-sources';
@@ -30,7 +32,9 @@ import { UploadRowsModule } from './write/upload-rows.module';
     ImportReplacement,
     ImportOutcomes,
     GpdImportHandler,
+    FocusLoader,
     FocusImportHandler,
+    FocusImportPartHandler,
     ExtensionFlowHandler,
   ],
 })

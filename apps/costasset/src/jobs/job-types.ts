@@ -7,6 +7,7 @@
 export const JOB_TYPES = {
   gpdImport: 'gpd.enrich',
   focusImport: 'focus.import',
+  focusImportPart: 'focus.import-part',
   extensionFlow: 'extension-flow',
   dataDeletion: 'data-deletion',
   accountMigration: 'account-migration',

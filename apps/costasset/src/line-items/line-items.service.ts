@@ -26,8 +26,9 @@ function expressionFilter(expr: string | undefined): Record<string, unknown> | n
   }
 }
 
-function present<T extends { _id: unknown; tenantId?: string }>(doc: T) {
-  const { _id, tenantId: _tenant, ...rest } = doc;
+/** A stored row as the API shows it: its id, without the tenant and the import's own bookkeeping (`uploadPart`). */
+function present<T extends { _id: unknown; tenantId?: string; uploadPart?: number }>(doc: T) {
+  const { _id, tenantId: _tenant, uploadPart: _part, ...rest } = doc;
   return { id: String(_id), ...rest };
 }
 

@@ -7,3 +7,9 @@ export interface GpdImportPayload {
 export interface FocusImportPayload {
   refId: string;
 }
+
+/** Payload of a `JOB_TYPES.focusImportPart` job: one part of a FOCUS upload, by its index in the upload's parts. */
+export interface FocusImportPartPayload {
+  refId: string;
+  partIndex: number;
+}

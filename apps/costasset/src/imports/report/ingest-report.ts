@@ -69,6 +69,24 @@ export class IngestReport {
     return true;
   }
 
+  /** One report of several (the parts of one upload, imported apart): counts summed, the first rows and examples kept, in order. */
+  static merge(reports: readonly IngestCounts[]): IngestReport {
+    const merged = new IngestReport();
+    for (const report of reports) {
+      merged.rowsRead += report.rowsRead;
+      merged.rowsWritten += report.rowsWritten;
+      merged.rowsRejected += report.rowsRejected;
+      merged.errors.push(...report.errors.slice(0, MAX_REPORTED_ROWS - merged.errors.length));
+      for (const { rule, severity, count, examples } of report.rules) {
+        const entry = merged.rules.get(rule) ?? { rule, severity, count: 0, examples: [] };
+        merged.rules.set(rule, entry);
+        entry.count += count;
+        entry.examples.push(...examples.slice(0, MAX_RULE_EXAMPLES - entry.examples.length));
+      }
+    }
+    return merged;
+  }
+
   /** A rule broken by a file as a whole (a missing column); the file still imports. */
   fileFinding(file: string, found: RowProblem): void {
     this.count(found, { file, line: 0, message: found.message });

@@ -231,6 +231,15 @@ describe('part overlap', () => {
     });
   });
 
+  it('gives the same answers from sketches handed over by part jobs (JSON and back) as from the sketches themselves', () => {
+    const parts = [part('big.csv', range(0, 2_000)), part('other.csv', range(5_000, 6_000)), part('small.csv', range(0, 100))];
+    const handed = parts.map((sketches) => PartSketches.fromHandoff(JSON.parse(JSON.stringify(sketches.toHandoff()))));
+    expect(overlappingParts(handed)).toEqual(overlappingParts(parts));
+    expect(overlappingParts(handed)).toHaveLength(1);
+    const [big, , small] = handed.map((sketches) => [...sketches.scopes.values()][0].sketch);
+    expect([big.rows, big.complete, small.rows, small.complete]).toEqual([2_000, false, 100, true]);
+  });
+
   it('refuses the upload with one error per overlapping pair, naming both parts, the scope and the share', () => {
     const refusal = partsOverlapRefusal(overlappingParts([part('a.csv', range(0, 300)), part('b.csv', range(0, 300))]), { rowsRead: 600 });
     expect(refusal).toBeInstanceOf(PermanentJobError);

@@ -390,6 +390,18 @@ interface ScopeSketch {
   sketch: BottomK;
 }
 
+/** A part's sketches as a part job hands them to the upload's job: the kept fingerprints of each scope in base64. */
+export interface PartSketchesHandoff {
+  part: string;
+  scopes: { providerName: string; billingAccountId: string; billingPeriod: string; rows: number; keys: string; hashes: string }[];
+}
+
+const toBase64 = (values: Float64Array, size: number) => Buffer.from(values.buffer, values.byteOffset, size * 8).toString('base64');
+function fromBase64(text: string): Float64Array {
+  const bytes = Buffer.from(text, 'base64');
+  return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+}
+
 /** The sketches of one part, by scope; `add` is called for every row the part writes. */
 export class PartSketches {
   /** By `provider NUL account NUL period`. */
@@ -424,6 +436,32 @@ export class PartSketches {
     // most rows stop here: only a row whose key can enter the sketch is hashed whole
     const key = rowKey(cells, this.layout);
     if (key <= sketch.ceiling) sketch.add(key, rowFingerprint(cells, this.layout));
+  }
+
+  toHandoff(): PartSketchesHandoff {
+    return {
+      part: this.part,
+      scopes: this.list.map(({ scope, sketch }) => ({
+        ...scope,
+        rows: sketch.rows,
+        keys: toBase64(sketch.keys, sketch.size),
+        hashes: toBase64(sketch.hashes, sketch.size),
+      })),
+    };
+  }
+
+  /** A part's sketches as another job made them (`toHandoff`): compared, never added to. */
+  static fromHandoff(handoff: PartSketchesHandoff): PartSketches {
+    const sketches = new PartSketches(handoff.part, []);
+    for (const { providerName, billingAccountId, billingPeriod, rows, keys, hashes } of handoff.scopes) {
+      const { sketch } = sketches.entry(providerName, billingAccountId, billingPeriod);
+      sketch.keys = fromBase64(keys);
+      sketch.hashes = fromBase64(hashes);
+      sketch.size = sketch.keys.length;
+      sketch.rows = rows;
+      sketch.ceiling = sketch.size === sketch.k ? sketch.keys[sketch.k - 1] : Infinity;
+    }
+    return sketches;
   }
 
   private entry(providerName: string, billingAccountId: string, billingPeriod: string): ScopeSketch {

@@ -27,6 +27,14 @@ export class ImportScopes {
     this.last = scope;
   }
 
+  /** Adds the rows of a scope counted elsewhere (another part of the upload). */
+  add({ providerName, billingAccountId, billingPeriod, rows }: ImportScope): void {
+    const key = scopeKey({ providerName, billingAccountId, billingPeriod });
+    const scope = this.scopes.get(key);
+    if (scope) scope.rows += rows;
+    else this.scopes.set(key, { providerName, billingAccountId, billingPeriod, rows });
+  }
+
   get size(): number {
     return this.scopes.size;
   }

@@ -52,6 +52,21 @@ export class LineItemWriter {
     await this.rows.removeUntracked(tenantId, refId);
   }
 
+  /** Removes what an earlier attempt of a part job wrote, once its LoadTracker has marked the upload. */
+  async removePartBeforeLoad(tenantId: string, refId: string, partIndex: number): Promise<void> {
+    await this.rows.removeUntracked(tenantId, refId, { uploadPart: partIndex });
+  }
+
+  /** Removes the rows of a part whose job failed or was stopped: the upload's rollups follow. */
+  async removePart(tenantId: string, refId: string, partIndex: number): Promise<void> {
+    await this.rows.remove(tenantId, refId, { uploadPart: partIndex });
+  }
+
+  /** Recomputes the upload's rollups from its rows (its parts were loaded by separate jobs). */
+  async refreshRollups(tenantId: string, refId: string): Promise<void> {
+    await this.rollups.refresh(tenantId, [refId]);
+  }
+
   /** Tells the other parts (anomalies, summaries, every instance) that line items of these periods changed. */
   async announce(tenantId: string, periods: string[]): Promise<void> {
     await this.bus.publish('costasset.lineitems.changed', { tenantId, periods, reason: 'ingestion' });

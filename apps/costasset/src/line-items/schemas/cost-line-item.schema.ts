@@ -21,6 +21,8 @@ export interface CostLineItem {
   /** File inside the upload (GPD: path in the zip; FOCUS: part name) and its 1-based line (CSV, header = 1) or row (Parquet). */
   sourceFile?: string;
   sourceRow?: number;
+  /** The part of the upload that wrote it, when its parts are imported as separate jobs (what a part's retry removes first). */
+  uploadPart?: number;
   /** The row's `Id` when the export carries one. */
   sourceId?: string;
   focusVersion?: string;
@@ -117,6 +119,7 @@ export const CostLineItemSchema = new Schema<CostLineItem>(
     uploadRefId: { type: String, required: true },
     sourceFile: text,
     sourceRow: Number,
+    uploadPart: Number,
     sourceId: text,
     focusVersion: text,
     providerName: { type: String, required: true },
