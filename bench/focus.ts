@@ -6,8 +6,9 @@
  * costasset process. Each format is also imported at a quarter of the rows in a fresh process, to
  * show whether memory grows with the row count. The embedded store's resident memory is measured
  * before and after each import (bytes per line item) and after the database is dropped. With
- * `--instances N`, the full Parquet file is imported again by N costasset instances sharing the
- * queue, reported as a ratio to one instance. Baseline, in the same run on the same files: a
+ * `--instances N`, the same number of Parquet rows cut into 8 parts (provider × billing period) is
+ * imported by one instance as one job, by one instance part by part (FOCUS_PART_JOBS_MIN_PARTS) and
+ * by N instances sharing the queue part by part, reported as ratios. Baseline, in the same run on the same files: a
  * bare streaming parse (gunzip + csv-parse; hyparquet by row group), nothing else.
  */
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -90,10 +91,11 @@ async function baselineParse(file: string, format: FocusFileFormat): Promise<{ r
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 
-async function ingest(file: string, name: string, heapMb: number, instances = 1): Promise<Measured> {
+/** Imports the files as one upload (each a part) through `instances` costasset instances; `env` adds to theirs. */
+async function ingest(files: string[], name: string, heapMb: number, instances = 1, env: Record<string, string> = {}): Promise<Measured> {
   const services = await startServices(
     'focus',
-    { FOCUS_MAX_FILE_BYTES: String(4 * 1024 * 1024 * 1024), NODE_OPTIONS: `--max-old-space-size=${heapMb}` },
+    { FOCUS_MAX_FILE_BYTES: String(4 * 1024 * 1024 * 1024), NODE_OPTIONS: `--max-old-space-size=${heapMb}`, ...env },
     instances,
   );
   const storeRss = () => (services.storePid ? rssMb(services.storePid) : Number.NaN);
@@ -117,13 +119,16 @@ async function ingest(file: string, name: string, heapMb: number, instances = 1)
     }
     const api = (path: string, init: RequestInit = {}) => fetch(`${services.costassetUrl}${path}`, { headers, ...init });
     const created = (await (
-      await api('/api/costasset/v1/focus/uploads', { method: 'POST', body: JSON.stringify({ files: [{ name }] }) })
+      await api('/api/costasset/v1/focus/uploads', {
+        method: 'POST',
+        body: JSON.stringify({ files: files.map((_file, index) => ({ name: files.length > 1 ? `part-${index + 1}-${name}` : name })) }),
+      })
     ).json()) as {
       uploadId: string;
       importPath: string;
       files: { uploadUrl: string }[];
     };
-    await putFile(created.files[0].uploadUrl, file);
+    for (const [index, file] of files.entries()) await putFile(created.files[index].uploadUrl, file);
     const started = performance.now();
     const { jobId } = (await (await api(created.importPath, { method: 'POST', body: '{}' })).json()) as { jobId: string };
     const job = await waitForJob<{ rowsWritten: number; databaseMs: number }>(services, headers, jobId, 500);
@@ -152,6 +157,53 @@ function row(label: string, m: Measured, baselineRate: number): string {
     `${Math.round(appRate).toLocaleString()} | ${((appRate / baselineRate) * 100).toFixed(0)}% | ${m.peakRssMb.toFixed(0)} | ` +
     `${Math.round(m.storeBytesPerItem).toLocaleString()} | ${m.storeBeforeMb.toFixed(0)} → ${m.storeAfterDropMb.toFixed(0)} |`
   );
+}
+
+/**
+ * The same rows as 8 parts (one per provider and billing period, as exports cut them): imported by
+ * one instance as one job, by one instance part by part, and by `instances` instances part by part.
+ */
+async function spread(
+  dir: string,
+  format: FocusFileFormat,
+  rows: number,
+  heapMb: number,
+  instances: number,
+  baselineRate: number,
+): Promise<string[]> {
+  const parts: string[] = [];
+  for (const provider of ['aws', 'azure', 'oci', 'gcp'])
+    for (const period of ['202409', '202410']) {
+      const out = join(dir, `part-${provider}-${period}.${format}`);
+      await generateFocus({
+        version: '1.2',
+        format,
+        compression: 'zstd',
+        rows: Math.round(rows / 8),
+        providers: [provider],
+        periods: [period],
+        out,
+      });
+      parts.push(out);
+    }
+  const name = `focus.${format}`;
+  const runs: [string, Measured][] = [];
+  for (const [label, count, env] of [
+    [`${format} 8 parts, 1 instance, one job`, 1, { FOCUS_PART_JOBS_MIN_PARTS: '0' }],
+    [`${format} 8 parts, 1 instance, part jobs`, 1, {}],
+    [`${format} 8 parts, ${instances} instances, part jobs`, instances, {}],
+  ] as const) {
+    const measured = await ingest(parts, name, heapMb, count, env);
+    console.log(row(label, measured, baselineRate));
+    runs.push([label, measured]);
+  }
+  const rate = (measured: Measured) => measured.rows / measured.seconds;
+  const [oneJob, onePart, spreadRun] = runs.map(([, measured]) => measured);
+  return [
+    ...runs.map(([label, measured]) => row(label, measured, baselineRate)),
+    `| ${instances} instances vs 1 (part jobs both): ${(rate(spreadRun) / rate(onePart)).toFixed(2)}× end to end; ` +
+      `part jobs vs one job on 1 instance: ${(rate(onePart) / rate(oneJob)).toFixed(2)}× | | | | | | | | | |`,
+  ];
 }
 
 async function main(): Promise<void> {
@@ -184,19 +236,12 @@ async function main(): Promise<void> {
           `rows (${(statSync(files[1]).size / 1e6).toFixed(1)} MB): ` +
           `${baseline.seconds.toFixed(1)} s, ${Math.round(baselineRate).toLocaleString()} rows/s`,
       );
-      const small = await ingest(files[0], `focus.${format}`, heapMb);
+      const small = await ingest([files[0]], `focus.${format}`, heapMb);
       console.log(row(`${format} quarter`, small, baselineRate));
-      const large = await ingest(files[1], `focus.${format}`, heapMb);
+      const large = await ingest([files[1]], `focus.${format}`, heapMb);
       console.log(row(`${format} full`, large, baselineRate));
       lines.push(row(`${format} quarter`, small, baselineRate), row(`${format} full`, large, baselineRate));
-      if (format === 'parquet' && instances > 1) {
-        const spread = await ingest(files[1], `focus.${format}`, heapMb, instances);
-        const label = `${format} full, ${instances} instances`;
-        console.log(row(label, spread, baselineRate));
-        lines.push(row(label, spread, baselineRate));
-        const ratio = spread.rows / spread.seconds / (large.rows / large.seconds);
-        lines.push(`| ${instances} instances vs 1: ${ratio.toFixed(2)}× end to end | | | | | | | | | |`);
-      }
+      if (format === 'parquet' && instances > 1) lines.push(...(await spread(dir, format, rows, heapMb, instances, baselineRate)));
       lines.push(
         `| ${format}: peak RSS ${large.peakRssMb.toFixed(0)} MB at ${large.rows.toLocaleString()} ` +
           `rows vs ${small.peakRssMb.toFixed(0)} MB at ${small.rows.toLocaleString()} ` +
