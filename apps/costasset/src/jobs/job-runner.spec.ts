@@ -751,6 +751,7 @@ describe('JobRunner and JobsService', () => {
         status: 'succeeded',
         waiting: false,
         result: { handed: ['v0', 'v1', 'v2'], results: [0, 1, 2] },
+        attempts: 1,
       });
       expect(handler.run).toHaveBeenCalledTimes(2);
     });

@@ -135,10 +135,16 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       this.logger.log(fields, 'job terminated');
       return;
     }
+    // a run resumed after its children goes on with the attempt that spawned them: only a redelivery counts again
+    const resumed = children !== undefined && delivery.attempt === 1;
     await this.jobs.updateOne(
       tenantId,
       { jobId, run },
-      { $set: { status: 'running', startedAt: new Date(), heartbeatAt: new Date() }, $inc: { attempts: 1 }, $unset: { error: 1 } },
+      {
+        $set: { status: 'running', heartbeatAt: new Date(), ...(resumed ? {} : { startedAt: new Date() }) },
+        $inc: { attempts: resumed ? 0 : 1 },
+        $unset: { error: 1 },
+      },
     );
     const context: JobContext<never> = {
       tenantId,
