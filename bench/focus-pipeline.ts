@@ -177,6 +177,7 @@ async function pipeline(file: string, format: FocusFileFormat, stage: Stage, sto
       groups = rows.length;
       return Promise.resolve();
     },
+    () => Promise.resolve(),
   );
   await rollups.touch();
   const progress = () => Promise.resolve();

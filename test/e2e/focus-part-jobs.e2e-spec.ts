@@ -78,6 +78,14 @@ describe('costasset: one FOCUS upload imported part by part by two instances', (
   let firstItems: string[];
   let firstTotals: Totals[];
   const totals = (instance: ServiceProcess) => costTotals(at(instance), admin, { groupBy: 'providerName,billingAccountId' });
+  const totalsSource = async (instance: ServiceProcess) =>
+    (
+      await request(instance.url)
+        .get('/api/costasset/v1/costLineItems/totals')
+        .query({ groupBy: 'providerName' })
+        .set('corelite-token', admin)
+        .expect(200)
+    ).body.source;
 
   it('imports the 8 parts on both instances, and completes the upload once, when the last part is in', async () => {
     const [one] = instances;
@@ -98,6 +106,8 @@ describe('costasset: one FOCUS upload imported part by part by two instances', (
     expect(firstItems).toHaveLength(ROWS);
     firstTotals = await totals(one);
     expect(firstTotals.reduce((rows, group) => rows + group.lineItems, 0)).toBe(ROWS);
+    // answered from the rollup rows the parts stored, taken as the upload's once the last part was in
+    expect(await totalsSource(one)).toBe('rollup');
   }, 180_000);
 
   it('finishes the part of an instance killed while it imports it on the other, with every row once', async () => {
@@ -127,6 +137,7 @@ describe('costasset: one FOCUS upload imported part by part by two instances', (
     // the newer upload replaced the first one: the same rows, once
     expect(canonical(await allLineItems(at(one), admin, {}))).toEqual(firstItems);
     expectSameTotals(await totals(one), firstTotals);
+    expect(await totalsSource(one)).toBe('rollup');
   }, 240_000);
 
   it('gives the same line items and totals as the same files imported by one instance as one job', async () => {

@@ -19,12 +19,14 @@ export interface FocusPartHandoff {
   scopes: ImportScope[];
   sketches: PartSketchesHandoff;
   databaseMs: number;
+  /** The part's rollup rows are stored; what the upload's job checks before taking them as current. */
+  rollups: { generation: number; bumps: number; complete: boolean };
 }
 
 /**
  * The `focus.import-part` job: loads one part of a FOCUS upload (FocusLoader) into the upload's
- * hidden rows, each row marked with the part's index, and hands its report, scopes and sketches to
- * the upload's job. A retry first removes what an earlier attempt of the part wrote; a part that
+ * hidden rows, each row marked with the part's index, stores the rollup rows it summed as the
+ * part's, and hands its report, scopes and sketches to the upload's job. A retry first removes what an earlier attempt of the part wrote; a part that
  * fails for good removes its rows and ends the upload's job (which removes the rest). A fault in
  * the file itself fails the upload with the file's report, as the one-job import does.
  */
@@ -68,6 +70,7 @@ export class FocusImportPartHandler implements JobHandler<FocusImportPartPayload
       });
       const counts = loaded.report.counts();
       if (visibility.refused) throw visibility.refusal({ ...counts, parts });
+      await rollups.storePart(partIndex);
       const [loadedPart] = parts;
       const handoff: FocusPartHandoff = {
         part: loadedPart,
@@ -75,6 +78,7 @@ export class FocusImportPartHandler implements JobHandler<FocusImportPartPayload
         scopes: loaded.scopes.values(),
         sketches: loaded.sketches[0].toHandoff(),
         databaseMs: loaded.databaseMs,
+        rollups: { generation: context.payload.generation, ...rollups.parts },
       };
       const { name, rowsRead, rowsWritten, rowsRejected } = loadedPart;
       return new ChildResult(

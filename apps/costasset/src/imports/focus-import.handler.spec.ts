@@ -158,8 +158,21 @@ function world(options: { thresholdPercent?: number; batchSize?: number; visibil
   const costs = new InMemory();
   const assets = new InMemory();
   const utilization = new InMemory();
-  const tracker = { touch: jest.fn(async () => undefined), written: jest.fn(), finish: jest.fn(async () => undefined), maintenanceMs: 0 };
-  const rollups = { track: jest.fn(() => tracker), begin: jest.fn(async () => undefined), refresh: jest.fn(async () => undefined) };
+  const tracker = {
+    touch: jest.fn(async () => undefined),
+    written: jest.fn(),
+    finish: jest.fn(async () => undefined),
+    storePart: jest.fn(async () => undefined),
+    parts: { bumps: 1, complete: true },
+    lastGeneration: 1,
+    maintenanceMs: 0,
+  };
+  const rollups = {
+    track: jest.fn(() => tracker),
+    begin: jest.fn(async () => undefined),
+    refresh: jest.fn(async () => undefined),
+    settleParts: jest.fn(async () => true),
+  };
   const metrics = { ingestionRows: jest.fn() };
   const conversion = { corporateCurrency: 'USD', rateOf: (currency: string) => ({ USD: 1, EUR: 1.1 })[currency] };
   const reference = {
@@ -771,17 +784,17 @@ describe('FocusImportPartHandler', () => {
   beforeAll(() => (partJobsFrom = 2));
 
   it('marks its rows with the part, and a retry removes what its earlier attempt wrote, nothing of the other parts', async () => {
-    const { handler, partHandler, upload, rowsOf, progress } = world();
+    const { handler, partHandler, upload, rowsOf, progress, tracker } = world();
     const refId = upload([
       { name: 'a.csv', body: csvOf([{ id: 'a1' }, { id: 'a2' }]) },
       { name: 'b.csv', body: csvOf([{ id: 'b1' }, { id: 'b2' }, { id: 'b3' }]) },
     ]);
     const context = { tenantId: 't1', jobId: 'job', attempt: 1, progress };
     expect(await handler.run({ ...context, payload: { refId } })).toBeInstanceOf(AwaitChildren);
-    await partHandler.run({ ...context, payload: { refId, partIndex: 0 } });
-    await partHandler.run({ ...context, payload: { refId, partIndex: 1 } });
+    await partHandler.run({ ...context, payload: { refId, partIndex: 0, generation: 1 } });
+    await partHandler.run({ ...context, payload: { refId, partIndex: 1, generation: 1 } });
     // the second part's job again, as after a crash of the instance that ran it
-    const again = await partHandler.run({ ...context, attempt: 2, payload: { refId, partIndex: 1 } });
+    const again = await partHandler.run({ ...context, attempt: 2, payload: { refId, partIndex: 1, generation: 1 } });
     expect(rowsOf(refId).map((row) => [row.sourceId, row.uploadPart])).toEqual([
       ['a1', 0],
       ['a2', 0],
@@ -790,7 +803,12 @@ describe('FocusImportPartHandler', () => {
       ['b3', 1],
     ]);
     expect(again.result).toEqual({ part: 'b.csv', rowsRead: 3, rowsWritten: 3, rowsRejected: 0, databaseMs: expect.any(Number) });
-    expect(again.handoff).toMatchObject({ part: { name: 'b.csv', rowsWritten: 3 }, scopes: [expect.objectContaining({ rows: 3 })] });
+    expect(again.handoff).toMatchObject({
+      part: { name: 'b.csv', rowsWritten: 3 },
+      scopes: [expect.objectContaining({ rows: 3 })],
+      rollups: { generation: 1, bumps: 1, complete: true },
+    });
+    expect(tracker.storePart).toHaveBeenLastCalledWith(1);
   });
 
   it('removes its rows when it fails or is stopped', async () => {
@@ -801,11 +819,11 @@ describe('FocusImportPartHandler', () => {
     ]);
     const context = { tenantId: 't1', jobId: 'job', attempt: 1, progress };
     await handler.run({ ...context, payload: { refId } });
-    await partHandler.run({ ...context, payload: { refId, partIndex: 0 } });
-    await partHandler.run({ ...context, payload: { refId, partIndex: 1 } });
-    await partHandler.onFailed({ tenantId: 't1', payload: { refId, partIndex: 1 } });
+    await partHandler.run({ ...context, payload: { refId, partIndex: 0, generation: 1 } });
+    await partHandler.run({ ...context, payload: { refId, partIndex: 1, generation: 1 } });
+    await partHandler.onFailed({ tenantId: 't1', payload: { refId, partIndex: 1, generation: 1 } });
     expect(rowsOf(refId).map((row) => row.sourceId)).toEqual(['a1']);
-    await partHandler.onTerminated({ tenantId: 't1', payload: { refId, partIndex: 0 } });
+    await partHandler.onTerminated({ tenantId: 't1', payload: { refId, partIndex: 0, generation: 1 } });
     expect(rowsOf(refId)).toEqual([]);
   });
 });

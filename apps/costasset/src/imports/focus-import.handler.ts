@@ -46,8 +46,9 @@ interface RollupsStep {
  *
  * An upload of FOCUS_PART_JOBS_MIN_PARTS parts or more is loaded part by part, each part a
  * `focus.import-part` job that any instance takes; this job waits meanwhile, then, resumed with
- * what the parts handed over, compares them, recomputes the upload's rollups and publishes it
- * exactly as one job would (the rows stay hidden until then).
+ * what the parts handed over, compares them, takes the rollup rows the parts stored as the upload's
+ * (recomputed if anyone else wrote meanwhile) and publishes it exactly as one job would (the rows
+ * stay hidden until then).
  */
 @Injectable()
 @JobHandlerFor(JOB_TYPES.focusImport)
@@ -81,7 +82,7 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
       await rollups.touch();
       const parts = (upload.parts ?? []).map((part) => ({ ...part, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 }));
       const minParts = this.env.FOCUS_PART_JOBS_MIN_PARTS;
-      if (minParts > 0 && parts.length >= minParts) return await this.spread(context, upload, parts);
+      if (minParts > 0 && parts.length >= minParts) return await this.spread(context, upload, parts, rollups.lastGeneration ?? 0);
       const visibility = await this.access.importVisibility(tenantId, upload);
       const loaded = await this.loader.load({
         tenantId,
@@ -112,7 +113,12 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
   }
 
   /** One `focus.import-part` job per part; every part must be there before any is read. */
-  private async spread(context: JobContext<FocusImportPayload>, upload: Upload, parts: UploadPart[]): Promise<AwaitChildren> {
+  private async spread(
+    context: JobContext<FocusImportPayload>,
+    upload: Upload,
+    parts: UploadPart[],
+    generation: number,
+  ): Promise<AwaitChildren> {
     for (const part of parts) await this.sources.statPart(part);
     await context.progress(
       0,
@@ -121,7 +127,7 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
     );
     return new AwaitChildren(
       JOB_TYPES.focusImportPart,
-      parts.map((_part, partIndex) => ({ refId: upload.refId, partIndex })),
+      parts.map((_part, partIndex) => ({ refId: upload.refId, partIndex, generation })),
     );
   }
 
@@ -143,11 +149,14 @@ export class FocusImportHandler implements JobHandler<FocusImportPayload> {
     };
     const conversion = await this.reference.conversion(tenantId);
     const visibility = await this.access.importVisibility(tenantId, upload);
+    // the parts stored their rollup rows: current unless someone else wrote meanwhile (then recomputed)
+    const generation = handoffs.reduce((sum, handoff) => sum + handoff.rollups.bumps, handoffs[0]?.rollups.generation ?? 0);
+    const complete = handoffs.every((handoff) => handoff.rollups.complete);
     let maintenanceMs = 0;
     const rollups: RollupsStep = {
       finish: async () => {
         const started = performance.now();
-        await this.writer.refreshRollups(tenantId, upload.refId);
+        await this.writer.settlePartRollups(tenantId, upload.refId, generation, complete);
         maintenanceMs = performance.now() - started;
       },
       get maintenanceMs() {

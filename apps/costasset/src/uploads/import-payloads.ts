@@ -12,4 +12,6 @@ export interface FocusImportPayload {
 export interface FocusImportPartPayload {
   refId: string;
   partIndex: number;
+  /** The upload's rollup generation when its job handed out the parts (what their bumps start from). */
+  generation: number;
 }

@@ -62,9 +62,13 @@ export class LineItemWriter {
     await this.rows.remove(tenantId, refId, { uploadPart: partIndex });
   }
 
-  /** Recomputes the upload's rollups from its rows (its parts were loaded by separate jobs). */
-  async refreshRollups(tenantId: string, refId: string): Promise<void> {
-    await this.rollups.refresh(tenantId, [refId]);
+  /**
+   * Marks the upload's rollups current once its parts, loaded by separate jobs, stored theirs: when
+   * `generation` is the upload's (nobody else wrote meanwhile) and every part summed all its rows;
+   * otherwise recomputes them from its rows.
+   */
+  async settlePartRollups(tenantId: string, refId: string, generation: number, complete: boolean): Promise<void> {
+    await this.rollups.settleParts(tenantId, refId, generation, complete);
   }
 
   /** Tells the other parts (anomalies, summaries, every instance) that line items of these periods changed. */
