@@ -26,9 +26,10 @@ export interface FocusPartHandoff {
 /**
  * The `focus.import-part` job: loads one part of a FOCUS upload (FocusLoader) into the upload's
  * hidden rows, each row marked with the part's index, stores the rollup rows it summed as the
- * part's, and hands its report, scopes and sketches to the upload's job. A retry first removes what an earlier attempt of the part wrote; a part that
- * fails for good removes its rows and ends the upload's job (which removes the rest). A fault in
- * the file itself fails the upload with the file's report, as the one-job import does.
+ * part's, and hands its report, scopes and sketches to the upload's job. A retry first removes
+ * what an earlier attempt of the part wrote; a part that fails for good removes its rows and ends
+ * the upload's job (which removes the rest). A fault in the file itself fails the upload with the
+ * file's report, as the one-job import does.
  */
 @Injectable()
 @JobHandlerFor(JOB_TYPES.focusImportPart)
