@@ -65,6 +65,7 @@ import { CostView, RollupPlanner } from '../apps/costasset/src/rollups/rollup-pl
 import {
   CostRollupAllocationRepository,
   CostRollupMonthlyRepository,
+  CostRollupMonthlySummaryRepository,
   CostRollupRepository,
 } from '../apps/costasset/src/rollups/rollups.repository';
 import { RollupsService } from '../apps/costasset/src/rollups/rollups.service';
@@ -515,6 +516,7 @@ interface Product {
   lineItems: CostLineItemRepository;
   daily: CostRollupRepository;
   monthly: CostRollupMonthlyRepository;
+  summary: CostRollupMonthlySummaryRepository;
   allocationRows: CostRollupAllocationRepository;
   rollups: RollupsService;
   planner: RollupPlanner;
@@ -545,7 +547,7 @@ async function product(conn: Connection): Promise<Product> {
   const settings = new AllocationSettingsRepository(settingsModel as Model<AllocationSettings>);
   const models = new AllocationModels(settings);
   const { lineItems, levels, rollups, importViews, planner } = await rollupStackOn(conn, models);
-  const { daily, monthly, allocation: allocationRows } = levels;
+  const { daily, monthly, summary, allocation: allocationRows } = levels;
   const rawPlanner = new LineItemsOnlyPlanner(rollups, importViews, levels, lineItems, models);
   // a System Admin's visibility is everything: the service answers it without reading its groups
   const visibility = new VisibilityService(undefined as never);
@@ -573,6 +575,7 @@ async function product(conn: Connection): Promise<Product> {
     lineItems,
     daily,
     monthly,
+    summary,
     allocationRows,
     rollups,
     planner,
@@ -802,16 +805,18 @@ async function main(): Promise<void> {
       if (index % 6 === 5 || index === data.uploads.length - 1)
         log(`loaded ${index + 1}/${data.uploads.length} uploads (${upload.end.toLocaleString('en-US')} line items)`);
     }
-    const [dailyRows, monthlyRows, allocationRows] = await Promise.all([
+    const [dailyRows, monthlyRows, summaryRows, allocationRows] = await Promise.all([
       p.daily.count(TENANT, {}),
       p.monthly.count(TENANT, {}),
+      p.summary.count(TENANT, {}),
       p.allocationRows.count(TENANT, {}),
     ]);
     const tagsPerItem = (Number((await duckdb.runAndReadAll('SELECT avg(len(tags)) FROM line_items')).getRowsJS()[0][0]) || 0).toFixed(1);
     log(
       `line items written in ${(insertMs / 1000).toFixed(1)} s (${Math.round(rows / (insertMs / 1000)).toLocaleString('en-US')} rows/s), ` +
         `rolled up with the allocation in ${(rollupMs / 1000).toFixed(1)} s: ${dailyRows.toLocaleString('en-US')} daily and ` +
-        `${monthlyRows.toLocaleString('en-US')} monthly rollup rows, ${allocationRows.toLocaleString('en-US')} allocation rows; ` +
+        `${monthlyRows.toLocaleString('en-US')} monthly rollup rows (${summaryRows.toLocaleString('en-US')} in the monthly summary), ` +
+        `${allocationRows.toLocaleString('en-US')} allocation rows; ` +
         `DuckDB appended in ${(duckdbMs / 1000).toFixed(1)} s; ` +
         `${tagsPerItem} tags per line item`,
     );

@@ -9,6 +9,8 @@ import {
   CostRollupAllocationRepository,
   CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
+  CostRollupMonthlySummaryAllocatedRepository,
+  CostRollupMonthlySummaryRepository,
   CostRollupRepository,
   RollupKeyRepository,
   RollupLevels,
@@ -21,10 +23,14 @@ import {
   COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
   COST_ROLLUP_MONTHLY_ALLOCATED,
+  COST_ROLLUP_MONTHLY_SUMMARY,
+  COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED,
   CostRollupAllocationDailySchema,
   CostRollupAllocationSchema,
   CostRollupMonthlyAllocatedSchema,
   CostRollupMonthlySchema,
+  CostRollupMonthlySummaryAllocatedSchema,
+  CostRollupMonthlySummarySchema,
   CostRollupSchema,
   ROLLUP_KEY,
   RollupKeySchema,
@@ -53,6 +59,8 @@ export async function rollupStackOn(conn: Connection, allocation: AllocationMode
     monthlyAllocated: model(COST_ROLLUP_MONTHLY_ALLOCATED, CostRollupMonthlyAllocatedSchema),
     allocation: model(COST_ROLLUP_ALLOCATION, CostRollupAllocationSchema),
     allocationDaily: model(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
+    summary: model(COST_ROLLUP_MONTHLY_SUMMARY, CostRollupMonthlySummarySchema),
+    summaryAllocated: model(COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED, CostRollupMonthlySummaryAllocatedSchema),
     keys: model(ROLLUP_KEY, RollupKeySchema),
     views: model(COST_IMPORT_VIEW, CostImportViewSchema),
   };
@@ -64,6 +72,8 @@ export async function rollupStackOn(conn: Connection, allocation: AllocationMode
     new CostRollupMonthlyAllocatedRepository(models.monthlyAllocated as never),
     new CostRollupAllocationRepository(models.allocation as never),
     new CostRollupAllocationDailyRepository(models.allocationDaily as never),
+    new CostRollupMonthlySummaryRepository(models.summary as never),
+    new CostRollupMonthlySummaryAllocatedRepository(models.summaryAllocated as never),
   );
   const keys = new RollupKeyRepository(models.keys as never);
   const rollups = new RollupsService(lineItems, levels, keys, allocation);

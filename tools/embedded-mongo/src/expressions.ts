@@ -1,5 +1,6 @@
 import { Aggregator } from 'mingo';
 import { isPlainObject, type Document } from './bson-values';
+import { compileElementTest } from './element-filter';
 import { toCommandError } from './errors';
 
 // mingo's expression evaluator (reached through package "exports", which the repo's node10
@@ -48,8 +49,8 @@ function isConstant(expression: unknown): boolean {
 
 /**
  * Compiles an expression into a function of the document. The shapes reports and rollups use
- * (constants, top-level fields, `$ifNull` of those, objects of those) are evaluated directly;
- * everything else goes to mingo, with options prepared once.
+ * (constants, top-level fields, `$ifNull` of those, objects of those, `$filter` of tags by group
+ * and key) are evaluated directly; everything else goes to mingo, with options prepared once.
  */
 export class ExpressionCompiler {
   private options: ReusableOptions | null = null;
@@ -83,6 +84,10 @@ export class ExpressionCompiler {
           return parts[last](doc);
         };
       }
+      if (keys.length === 1 && keys[0] === '$filter') {
+        const filter = this.filter(expression.$filter, expression);
+        if (filter) return filter;
+      }
       if (keys.length > 0 && keys.every((key) => !key.startsWith('$') && !key.includes('.'))) {
         // An object expression: fields evaluating to missing are left out, as mongod does.
         const fields = keys.map((key) => [key, this.compile(expression[key])] as const);
@@ -97,6 +102,24 @@ export class ExpressionCompiler {
       }
     }
     return this.general(expression);
+  }
+
+  /**
+   * `$filter` of an array by a comparison of its elements' fields with strings (`compileElementTest`),
+   * evaluated here; an input that is not an array (null, missing, or an error) is left to mingo.
+   */
+  private filter(spec: unknown, expression: unknown): Evaluator | null {
+    if (!isPlainObject(spec) || !Object.keys(spec).every((key) => key === 'input' || key === 'as' || key === 'cond')) return null;
+    const variable = spec.as ?? 'this';
+    if (typeof variable !== 'string') return null;
+    const test = compileElementTest(spec.cond, variable);
+    if (!test) return null;
+    const input = this.compile(spec.input);
+    const general = this.general(expression);
+    return (doc) => {
+      const items = input(doc);
+      return Array.isArray(items) ? items.filter(test) : general(doc);
+    };
   }
 
   private general(expression: unknown): Evaluator {

@@ -137,6 +137,55 @@ describe('embedded-mongo: aggregation through mongoose', () => {
     });
   });
 
+  it('answers a $group right after the query as over whole documents, whatever fields its expressions read', async () => {
+    const groups: Array<Record<string, unknown>> = [
+      { _id: '$status', total: { $sum: '$total' }, first: { $first: { $arrayElemAt: ['$items', 0] } } },
+      { _id: { customer: '$customer' }, items: { $push: { $filter: { input: '$items', cond: { $ne: ['$$this', 'ink'] } } } } },
+      { _id: null, docs: { $push: '$$ROOT' } },
+      { _id: null, statuses: { $addToSet: { $getField: 'status' } } },
+      { _id: { $literal: '$status' }, n: { $sum: 1 }, most: { $max: '$$CURRENT.total' } },
+    ];
+    // sorted first (by a field the stage does not read): `$first` and `$last` see that order
+    groups.push({ _id: '$customer', first: { $first: '$items' }, last: { $last: '$items' } });
+    for (const group of groups) {
+      const pipeline = [{ $match: { total: { $gte: 5 } } }, { $sort: { total: -1 } }, { $group: group }, { $sort: { _id: 1 } }];
+      // `$skip: 0` in between: the stage no longer follows the query, which then decodes whole documents
+      const whole = await Orders.aggregate([...pipeline.slice(0, 2), { $skip: 0 }, ...pipeline.slice(2)] as never[]);
+      expect(await Orders.aggregate(pipeline as never[])).toEqual(whole);
+    }
+  });
+
+  it('filters arrays by their elements’ fields in a $group as mingo does in a $project', async () => {
+    const Tagged = db.conn.model('Tagged', new Schema({ tags: Schema.Types.Mixed }));
+    const tag = (group: string, key: string, value: string) => ({ group, key, value });
+    await Tagged.insertMany(
+      [
+        // (no array in an array: mingo compares `$$t.group` of one, ['a'], equal to 'a'; mongod does not)
+        { tags: [tag('a', 'k', '1'), tag('b', 'k', '2'), 'k', { group: 'a' }, tag('a', 'j', '4')] },
+        { tags: [tag('a', 'k', '1'), { group: 'a', key: 5 }] },
+        { tags: null },
+        {},
+        { tags: [] },
+      ],
+      { lean: true },
+    );
+    const conditions = [
+      { $and: [{ $eq: ['$$t.group', 'a'] }, { $eq: ['$$t.key', 'k'] }] },
+      { $or: [{ $and: [{ $eq: ['a', '$$t.group'] }, { $eq: ['$$t.key', { $literal: 'j' }] }] }, { $eq: ['$$t.group', 'b'] }] },
+      { $or: [] },
+    ];
+    for (const cond of conditions) {
+      const filter = { $filter: { input: '$tags', as: 't', cond } };
+      const inGroup = await Tagged.aggregate([{ $group: { _id: filter, n: { $sum: 1 } } }, { $sort: { _id: 1 } }]);
+      const inProject = await Tagged.aggregate([
+        { $project: { f: filter } },
+        { $group: { _id: '$f', n: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ]);
+      expect(inGroup).toEqual(inProject);
+    }
+  });
+
   it('runs per-document stages over every document exactly once, however many slices they take', async () => {
     // slow enough per document that the store resizes its slices as it goes
     const Many = db.conn.model<{ n: number; pad: string }>('Many', new Schema({ n: Number, pad: String }));
@@ -151,4 +200,3 @@ describe('embedded-mongo: aggregation through mongoose', () => {
     expect(out.every((row) => row.twice === row.n * 2)).toBe(true);
   }, 60_000);
 });
-

@@ -6,6 +6,7 @@ import { CostView, RollupPlanner } from '../rollups/rollup-planner';
 import { AllocationModel } from './allocation-model';
 import { AllocationProblems } from './allocation.problems';
 import { AllocationSettingsRepository } from './allocation.repositories';
+import { mergeByReads, PieceRow } from './piece-rows';
 import { compileSplits } from './split-rules';
 import { CompiledSplit, CostPiece, runSplits, SplitOutcome } from './split-engine';
 
@@ -16,12 +17,6 @@ export interface AllocatedPeriod {
   period: string;
   pieces: Array<CostPiece & { lineItems: number }>;
   outcomes: SplitOutcome[];
-}
-
-interface PieceRow {
-  _id: Record<string, unknown>;
-  cost: number;
-  lineItems: number;
 }
 
 /**
@@ -78,7 +73,7 @@ export class AllocatedCosts {
     const id: Record<string, unknown> = { period: '$period' };
     for (const field of grouped) id[field] = { $ifNull: [`$${field}`, null] };
     if (raw) id.tags = '$tags';
-    else Object.assign(id, rolledUpAllocation(current.allocation));
+    else Object.assign(id, rolledUpAllocation(current.allocation, allocationReads));
     const rows = await this.planner.aggregate<PieceRow>(
       tenantId,
       where,
@@ -86,8 +81,9 @@ export class AllocatedCosts {
       current,
     );
     if (raw) for (const row of rows) Object.assign(row._id, current.allocation.classify(row._id));
+    const merged = mergeByReads(rows, plain, allocationReads);
     const allocated = periods.map((period) => {
-      const direct = rows
+      const direct = merged
         .filter((row) => row._id.period === period)
         .map((row) => ({ doc: row._id, amount: row.cost, lineItems: row.lineItems }));
       const { pieces, outcomes } = runSplits(direct, splits);
@@ -100,10 +96,20 @@ export class AllocatedCosts {
   }
 }
 
-/** The allocation fields of rollup rows, read as they are. */
-function rolledUpAllocation(allocation: AllocationModel): Record<string, unknown> {
+/**
+ * The allocation fields of rollup rows to group by: the dimensions as they are, and of the tags only
+ * those of the keys read (`tags["<group>","<key>"]` in `reads`), so that rows differing in a tag
+ * nothing reads make one group (fewer groups leave the database).
+ */
+function rolledUpAllocation(allocation: AllocationModel, reads: ReadonlySet<string>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  if (allocation.hasTagKeys) fields.tags = { $ifNull: ['$tags', []] };
+  const tagKeys = [...reads].filter((read) => read.startsWith('tags[')).map((read) => JSON.parse(read.slice('tags'.length)) as string[]);
+  if (allocation.hasTagKeys && tagKeys.length > 0) {
+    const readKey = tagKeys.map(([group, key]) => ({
+      $and: [{ $eq: ['$$tag.group', { $literal: group }] }, { $eq: ['$$tag.key', { $literal: key }] }],
+    }));
+    fields.tags = { $filter: { input: { $ifNull: ['$tags', []] }, as: 'tag', cond: { $or: readKey } } };
+  }
   if (allocation.dimensionNames.length > 0) fields.dimensions = '$dimensions';
   return fields;
 }

@@ -114,7 +114,7 @@ describe('the planner on allocation dimensions, against a database', () => {
               .sort(([a], [b]) => a.localeCompare(b)),
           );
         };
-        // the allocation rows of one field answer the first two; the monthly rows the others
+        // the allocation rows of one field answer the first two; the monthly rows (summarised but by service) the others
         const since = { chargePeriodStart: { $gte: new Date('2024-01-05T00:00:00Z') } };
         const cases: Array<[string[], Record<string, unknown>, string | undefined]> = [
           [['dimension:team'], {}, 'dimension:team'],
@@ -140,6 +140,8 @@ describe('the planner on allocation dimensions, against a database', () => {
           expect(fromRollups.transient).toBe(daily && narrow === undefined ? true : undefined);
           // a monthly one: the monthly rows that keep the allocation fields
           expect(fromRollups.allocated).toBe(!daily && narrow === undefined ? true : undefined);
+          // of those, the summarised ones when the query reads no service (nor account or region)
+          expect(fromRollups.summary).toBe(!daily && narrow === undefined && !groupBy.includes('serviceName') ? true : undefined);
           const expected = await answer(groupBy, match, fromRollups);
           await rollups.markAllStale(TENANT);
           const transient = await planner.choose(TENANT, match, reads);

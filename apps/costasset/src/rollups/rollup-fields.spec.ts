@@ -1,5 +1,5 @@
 import { compileExpression } from '../expressions';
-import { filterFields, monthlyGroups, monthlyRollupRow, rollupCanAnswer, rollupLevelFor, rollupRow } from './rollup-fields';
+import { filterFields, monthlyGroups, monthlyRollupRow, rollupCanAnswer, rollupLevelFor, rollupRow, summaryGroups } from './rollup-fields';
 
 describe('filterFields', () => {
   it('lists the fields a filter reads, at any depth, never operator names or operands', () => {
@@ -102,6 +102,21 @@ describe('monthlyGroups', () => {
         listCost: 0,
         contractedCost: 0,
       },
+    ]);
+  });
+});
+
+describe('summaryGroups', () => {
+  it('sums monthly groups by the summary dimensions only, a missing one apart from a null one', () => {
+    const month = (id: Record<string, string | null>, cost: number, lineItems: number) => ({ _id: id, cost, lineItems }) as never;
+    const summary = summaryGroups([
+      month({ providerName: 'aws', billingAccountId: 'a1', region: 'eu', serviceCategory: null, period: '202401' }, 1.5, 2),
+      month({ providerName: 'aws', billingAccountId: 'a2', region: 'us', serviceCategory: null, period: '202401' }, 2, 1),
+      month({ providerName: 'aws', billingAccountId: 'a2', period: '202401' }, 4, 3),
+    ]);
+    expect(summary.map((group) => [group._id, group.cost, group.lineItems])).toEqual([
+      [{ providerName: 'aws', serviceCategory: null, period: '202401' }, 3.5, 3],
+      [{ providerName: 'aws', period: '202401' }, 4, 3],
     ]);
   });
 });

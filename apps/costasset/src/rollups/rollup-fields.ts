@@ -9,6 +9,7 @@ import {
   CostRollupMonthly,
   ROLLUP_AMOUNTS,
   ROLLUP_DIMENSIONS,
+  SUMMARY_DIMENSIONS,
 } from './schemas/cost-rollup.schema';
 
 /** Every line-item field a query may touch and still be answered from rollups. */
@@ -249,6 +250,19 @@ export class RollupGroupSums {
   rows(): RollupGroup[] {
     return [...this.groups.values()];
   }
+}
+
+/** Monthly groups summed by SUMMARY_DIMENSIONS and their allocation fields, if any: the monthly summary. */
+export function summaryGroups(monthly: readonly RollupGroup[]): RollupGroup[] {
+  const sums = new RollupGroupSums();
+  for (const group of monthly) {
+    const id: RollupGroupId = {};
+    for (const name of SUMMARY_DIMENSIONS) if (name in group._id) id[name] = group._id[name];
+    if (group._id.tags !== undefined) id.tags = group._id.tags;
+    if (group._id.dimensions !== undefined) id.dimensions = group._id.dimensions;
+    sums.add(dimensionsKey(id), id, group.lineItems, group);
+  }
+  return sums.rows();
 }
 
 /** The daily groups summed over their days: the monthly level (`period` is a dimension of both). */

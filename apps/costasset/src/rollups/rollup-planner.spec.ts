@@ -7,12 +7,12 @@ import { compileExpression } from '../expressions';
 import { costTotalsPipeline, totalsReadFields } from '../line-items/cost-totals';
 import type { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
-import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow } from './rollup-fields';
+import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow, summaryGroups } from './rollup-fields';
 import type { ImportView, ImportViews } from './import-views';
 import { CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
 import type { RollupKeyRepository, RollupLevels } from './rollups.repository';
 import { REPAIR_AFTER_MS, RollupsService } from './rollups.service';
-import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
+import { BACKFILL_MARKER, RollupKey, SUMMARY_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 /**
  * Which source answers a cost aggregation (monthly rollups, daily rollups or the line items), when
@@ -21,6 +21,7 @@ import { BACKFILL_MARKER, RollupKey } from './schemas/cost-rollup.schema';
  */
 
 const MONTH = { source: 'rollup', rollupLevel: 'month' } as const;
+const SUMMARY = { source: 'rollup', rollupLevel: 'month', summary: true } as const;
 const DAY = { source: 'rollup', rollupLevel: 'day' } as const;
 
 const NO_ALLOCATION = { current: async () => AllocationModel.EMPTY } as unknown as AllocationModels;
@@ -36,6 +37,7 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
   const level = (name: string) => ({ aggregate: jest.fn(async () => [{ from: name }]), distinct: jest.fn(async () => []) });
   const daily = level('daily');
   const monthly = level('monthly');
+  const summary = level('summary');
   const lineItems = level('line-items');
   const planner = new RollupPlanner(
     rollupsService as unknown as RollupsService,
@@ -46,21 +48,35 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
       monthlyAllocated: level('allocated'),
       allocation: level('allocation'),
       allocationDaily: level('allocation-daily'),
+      summary,
+      summaryAllocated: level('summary-allocated'),
     } as unknown as RollupLevels,
     lineItems as unknown as CostLineItemRepository,
     NO_ALLOCATION,
   );
-  return { planner, rollupsService, importViews, daily, monthly, lineItems };
+  return { planner, rollupsService, importViews, daily, monthly, summary, lineItems };
 }
 
 describe('RollupPlanner.choose (which level answers)', () => {
   const byMonth = compileExpression('providerName == "aws" && region != "eu-west-1"');
 
-  it('answers from the monthly rollups, the coarsest level, when the query reads no day', async () => {
+  it('answers from the monthly rollups when the query reads no day', async () => {
     const { planner } = plannerWith(true);
     expect(await planner.choose('t1', byMonth, totalsReadFields(['serviceName', 'period']))).toEqual(MONTH);
-    expect(await planner.choose('t1', { period: { $gte: '202401', $lte: '202403' } }, ['period', 'cost'])).toEqual(MONTH);
-    expect(await planner.choose('t1', {}, totalsReadFields([]))).toEqual(MONTH);
+    expect(await planner.choose('t1', { billingAccountId: { $eq: 'a1' } }, ['period', 'cost'])).toEqual(MONTH);
+  });
+
+  it('answers from the monthly summary when the query reads only what it keeps (no account, service or region)', async () => {
+    const { planner } = plannerWith(true);
+    expect(await planner.choose('t1', {}, totalsReadFields(['providerName', 'serviceCategory']))).toEqual(SUMMARY);
+    expect(await planner.choose('t1', { period: { $gte: '202401', $lte: '202403' } }, ['period', 'cost'])).toEqual(SUMMARY);
+    expect(await planner.choose('t1', {}, totalsReadFields([]))).toEqual(SUMMARY);
+    // hidden by the import view: a whole upload, or a scope by provider and billing period, is hidden from summary rows
+    const hiddenUpload = { ...READY, exclusion: { $nor: [{ uploadRefId: 'u1' }] } };
+    expect(await planner.choose('t1', {}, totalsReadFields(['providerName']), hiddenUpload)).toEqual(SUMMARY);
+    // a scope by billing account is not: the monthly level answers while it is hidden
+    const hiddenScope = { ...READY, exclusion: { $nor: [{ uploadRefId: 'u1', billingAccountId: 'a1', billingPeriod: '202401' }] } };
+    expect(await planner.choose('t1', {}, totalsReadFields(['providerName']), hiddenScope)).toEqual(MONTH);
   });
 
   it('answers from the daily rollups when the filter or the grouping reads the day (chargePeriodStart)', async () => {
@@ -89,7 +105,7 @@ describe('RollupPlanner.choose (which level answers)', () => {
     for (const amount of ['cost', 'billedCost', 'effectiveCost', 'listCost', 'contractedCost'])
       expect(await planner.choose('t1', { [amount]: { $gt: 10 } }, ['period', 'cost'])).toEqual(LINE_ITEMS);
     // summing the amount is fine
-    expect(await planner.choose('t1', { period: { $eq: '202401' } }, ['cost', 'billedCost'])).toEqual(MONTH);
+    expect(await planner.choose('t1', { period: { $eq: '202401' } }, ['cost', 'billedCost'])).toEqual(SUMMARY);
   });
 
   it('falls back to the line items while the tenant’s rollups are not current (stale upload or backfill running)', async () => {
@@ -117,11 +133,12 @@ describe('RollupPlanner.aggregate (one pipeline, the chosen collection)', () => 
   const pipeline: PipelineStage[] = [{ $match: {} }];
 
   it('runs the pipeline over the level chosen, and only there', async () => {
-    const { planner, daily, monthly, lineItems } = plannerWith(true);
+    const { planner, daily, monthly, summary, lineItems } = plannerWith(true);
     expect(await planner.aggregate('t1', MONTH, pipeline, READY)).toEqual([{ from: 'monthly' }]);
+    expect(await planner.aggregate('t1', SUMMARY, pipeline, READY)).toEqual([{ from: 'summary' }]);
     expect(await planner.aggregate('t1', DAY, pipeline, READY)).toEqual([{ from: 'daily' }]);
     expect(await planner.aggregate('t1', LINE_ITEMS, pipeline, READY)).toEqual([{ from: 'line-items' }]);
-    for (const level of [daily, monthly, lineItems]) expect(level.aggregate).toHaveBeenCalledTimes(1);
+    for (const level of [daily, monthly, summary, lineItems]) expect(level.aggregate).toHaveBeenCalledTimes(1);
     expect(monthly.aggregate).toHaveBeenCalledWith('t1', pipeline);
   });
 
@@ -215,7 +232,7 @@ describe('rollups answer what the line items answer', () => {
     micros: fc.integer({ min: -2_000_000, max: 50_000_000 }),
   });
 
-  it('gives the same groups, line-item counts and sums (to the last binary digits) at the daily and the monthly level', () => {
+  it('gives the same groups, line-item counts and sums (to the last binary digits) at the daily and monthly levels and the summary', () => {
     fc.assert(
       fc.property(
         fc.array(lineItem, { minLength: 1, maxLength: 40 }),
@@ -238,9 +255,11 @@ describe('rollups answer what the line items answer', () => {
           const daily = load.rows();
           const dailyRows = daily.map((group) => rollupRow('u1', group));
           const monthlyRows = monthlyGroups(daily).map((group) => monthlyRollupRow('u1', group));
+          const summaryRows = summaryGroups(monthlyGroups(daily)).map((group) => monthlyRollupRow('u1', group));
           const match = { providerName: { $eq: 'aws' } };
           const expected = runTotals(items, costTotalsPipeline(match, groupBy, 'line-items'));
-          for (const rows of [dailyRows, monthlyRows]) {
+          const summaryAnswers = groupBy.every((field) => (SUMMARY_DIMENSIONS as readonly string[]).includes(field));
+          for (const rows of summaryAnswers ? [dailyRows, monthlyRows, summaryRows] : [dailyRows, monthlyRows]) {
             const actual = runTotals(rows as unknown as Record<string, unknown>[], costTotalsPipeline(match, groupBy, 'rollup'));
             expect(actual.map((row) => [row._id, row.lineItems, row.currency])).toEqual(
               expected.map((row) => [row._id, row.lineItems, row.currency]),
@@ -335,6 +354,7 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
   });
   const daily = stored('daily');
   const monthly = stored('monthly');
+  const summary = stored('summary');
   const lineItems = {
     aggregate: jest.fn(async (_tenantId: string, pipeline: PipelineStage[]): Promise<unknown[]> => {
       const [first] = pipeline as [{ $match: Record<string, unknown> }];
@@ -351,14 +371,18 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
       monthlyAllocated: stored('allocated'),
       allocation: stored('allocation'),
       allocationDaily: stored('allocation-daily'),
+      summary,
+      summaryAllocated: stored('summary-allocated'),
     } as unknown as RollupLevels,
     keys as unknown as RollupKeyRepository,
     NO_ALLOCATION,
   );
-  return { service, keys, daily, monthly, lineItems };
+  return { service, keys, daily, monthly, summary, lineItems };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
+/** The amounts of the one daily group `rollupsWorld` recomputes (only `cost` is given, the others count as 0). */
+const AMOUNTS_7 = { cost: 7, billedCost: 0, effectiveCost: 0, listCost: 0, contractedCost: 0 };
 
 describe('RollupsService.ready (when the rollups may answer)', () => {
   it('lets the rollups answer once every upload is rolled up (the backfill marker) and none is stale', async () => {
@@ -450,7 +474,7 @@ describe('RollupsService.ready (when the rollups may answer)', () => {
 
 describe('RollupsService.refresh (recomputes an upload after a write)', () => {
   it('replaces the upload’s daily and monthly rows with the sums of its line items, and clears the stale mark', async () => {
-    const { service, keys, daily, monthly } = rollupsWorld();
+    const { service, keys, daily, monthly, summary } = rollupsWorld();
     await service.begin('t1', ['u1']);
     expect(keys.state('t1', 'u1').dirtySince).toBeInstanceOf(Date);
     await service.refresh('t1', ['u1', 'u1']);
@@ -458,6 +482,10 @@ describe('RollupsService.refresh (recomputes an upload after a write)', () => {
     expect(daily.insertBulk).toHaveBeenCalledWith('t1', [expect.objectContaining({ uploadRefId: 'u1', cost: 7, lineItems: 3 })]);
     expect(monthly.insertBulk).toHaveBeenCalledWith('t1', [
       expect.objectContaining({ uploadRefId: 'u1', cost: 7, lineItems: 3, period: '202401' }),
+    ]);
+    expect(summary.deleteMany).toHaveBeenCalledWith('t1', { uploadRefId: 'u1' });
+    expect(summary.insertBulk).toHaveBeenCalledWith('t1', [
+      { uploadRefId: 'u1', providerName: 'aws', period: '202401', lineItems: 3, ...AMOUNTS_7 },
     ]);
     expect(keys.state('t1', 'u1')).toMatchObject({ dirtySince: null, lockedUntil: null });
   });

@@ -19,7 +19,7 @@ import {
   rollupRow,
   tagKeysOf,
 } from './rollup-fields';
-import { ALLOCATION_ROW_DIMENSIONS, ROLLUP_AMOUNTS } from './schemas/cost-rollup.schema';
+import { ALLOCATION_ROW_DIMENSIONS, ROLLUP_AMOUNTS, SUMMARY_DIMENSIONS } from './schemas/cost-rollup.schema';
 import { RollupLevels } from './rollups.repository';
 import { RollupsService } from './rollups.service';
 
@@ -36,6 +36,11 @@ export interface CostSource {
   dimensions?: string[];
   /** Over the monthly level: the rows that keep the allocation fields (`cost_rollups_monthly_allocated`). */
   allocated?: boolean;
+  /**
+   * Over the monthly level: the summary rows (no account, service or region), with the allocation
+   * fields when `allocated` (`cost_rollups_monthly_summary`, `cost_rollups_monthly_summary_allocated`).
+   */
+  summary?: boolean;
   /** Over the monthly level: its allocation rows of this one field (`dimension:<name>`, `tag:<group>:<key>`). */
   narrow?: string;
   /**
@@ -162,8 +167,9 @@ export class RollupPlanner {
       const rollupLevel = rollupLevelFor(filter, readFields);
       const narrow = narrowField(filter, readFields, allocation, current.exclusion);
       if (narrow) return { source: 'rollup', rollupLevel, narrow };
-      if (!readsAllocation(filter, readFields)) return { source: 'rollup', rollupLevel };
-      if (rollupLevel === 'month') return { source: 'rollup', rollupLevel, allocated: true };
+      const summary = rollupLevel === 'month' && summaryAnswers(filter, readFields, current.exclusion) ? { summary: true } : {};
+      if (!readsAllocation(filter, readFields)) return { source: 'rollup', rollupLevel, ...summary };
+      if (rollupLevel === 'month') return { source: 'rollup', rollupLevel, allocated: true, ...summary };
       // the daily level keeps no allocation fields: rows made for the query
       return { source: 'rollup', rollupLevel: 'day', transient: true };
     }
@@ -187,7 +193,9 @@ export class RollupPlanner {
       return rows.aggregate<R>(tenantId, excluding(pipeline, combineFilters({ field: where.narrow }, exclusion)));
     }
     const scoped = excluding(pipeline, exclusion);
-    if (where.allocated) return this.levels.monthlyAllocated.aggregate<R>(tenantId, scoped);
+    if (where.allocated)
+      return (where.summary ? this.levels.summaryAllocated : this.levels.monthlyAllocated).aggregate<R>(tenantId, scoped);
+    if (where.summary) return this.levels.summary.aggregate<R>(tenantId, scoped);
     if (where.source === 'line-items') return this.lineItems.aggregate<R>(tenantId, scoped);
     return where.rollupLevel === 'month'
       ? this.levels.monthly.aggregate<R>(tenantId, scoped)
@@ -243,14 +251,29 @@ export class RollupPlanner {
 /** What allocation rows keep besides their field; amounts may be summed. */
 const NARROW_FIELDS: ReadonlySet<string> = new Set<string>([...ALLOCATION_ROW_DIMENSIONS, ...ROLLUP_AMOUNTS, 'chargePeriodStart']);
 
-/** Whether a query reads a tag or a dimension. */
-function readsAllocation(filter: Record<string, unknown>, readFields: readonly string[]): boolean {
-  return [...filterFields(filter), ...readFields].some(
-    (field) => field === 'tags' || field.startsWith('tags[') || field.startsWith('dimensions.'),
+/** What the import view's exclusion may read for allocation and summary rows to apply it (whole uploads, scopes without accounts). */
+const NARROW_EXCLUSION: ReadonlySet<string> = new Set(['uploadRefId', 'providerName', 'billingPeriod']);
+
+/** What summary rows keep; amounts may be summed. */
+const SUMMARY_FIELDS: ReadonlySet<string> = new Set<string>([...SUMMARY_DIMENSIONS, ...ROLLUP_AMOUNTS]);
+
+/**
+ * Whether the monthly summary answers a monthly query: it compares and groups by SUMMARY_DIMENSIONS
+ * and allocation fields only (the allocated summary holds them), and so does the view.
+ */
+function summaryAnswers(filter: Record<string, unknown>, readFields: readonly string[], exclusion: Record<string, unknown>): boolean {
+  return (
+    [...filterFields(exclusion)].every((field) => NARROW_EXCLUSION.has(field)) &&
+    [...filterFields(filter), ...readFields].every((field) => SUMMARY_FIELDS.has(field) || isAllocationField(field))
   );
 }
-/** What the import view's exclusion may read for allocation rows to apply it (whole uploads, scopes without accounts). */
-const NARROW_EXCLUSION: ReadonlySet<string> = new Set(['uploadRefId', 'providerName', 'billingPeriod']);
+
+const isAllocationField = (field: string): boolean => field === 'tags' || field.startsWith('tags[') || field.startsWith('dimensions.');
+
+/** Whether a query reads a tag or a dimension. */
+function readsAllocation(filter: Record<string, unknown>, readFields: readonly string[]): boolean {
+  return [...filterFields(filter), ...readFields].some(isAllocationField);
+}
 
 /**
  * The one allocation field a query reads, when its allocation rows (by month, or by day) can answer it: it

@@ -8,6 +8,8 @@ import {
   COST_ROLLUP_ALLOCATION_DAILY,
   COST_ROLLUP_MONTHLY,
   COST_ROLLUP_MONTHLY_ALLOCATED,
+  COST_ROLLUP_MONTHLY_SUMMARY,
+  COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED,
   CostRollup,
   CostRollupAllocation,
   CostRollupMonthly,
@@ -46,6 +48,20 @@ export class CostRollupAllocationDailyRepository extends TenantRepository<CostRo
 @Injectable()
 export class CostRollupMonthlyAllocatedRepository extends TenantRepository<CostRollupMonthly> {
   constructor(@InjectModel(COST_ROLLUP_MONTHLY_ALLOCATED) model: Model<CostRollupMonthly>) {
+    super(model);
+  }
+}
+
+@Injectable()
+export class CostRollupMonthlySummaryRepository extends TenantRepository<CostRollupMonthly> {
+  constructor(@InjectModel(COST_ROLLUP_MONTHLY_SUMMARY) model: Model<CostRollupMonthly>) {
+    super(model);
+  }
+}
+
+@Injectable()
+export class CostRollupMonthlySummaryAllocatedRepository extends TenantRepository<CostRollupMonthly> {
+  constructor(@InjectModel(COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED) model: Model<CostRollupMonthly>) {
     super(model);
   }
 }
@@ -99,8 +115,9 @@ export class RollupKeyRepository extends TenantRepository<RollupKey> {
 
 /**
  * Every collection of rollup rows (docs/rollups.md): the daily and monthly levels without
- * allocation fields, the monthly rows with them, and the allocation rows of one field by month and
- * by day. Every row belongs to one upload: a refresh replaces the upload's rows in all of them.
+ * allocation fields, the monthly rows with them, the monthly summary without and with them, and
+ * the allocation rows of one field by month and by day. Every row belongs to one upload: a refresh replaces the upload's
+ * rows in all of them.
  */
 @Injectable()
 export class RollupLevels {
@@ -110,5 +127,7 @@ export class RollupLevels {
     readonly monthlyAllocated: CostRollupMonthlyAllocatedRepository,
     readonly allocation: CostRollupAllocationRepository,
     readonly allocationDaily: CostRollupAllocationDailyRepository,
+    readonly summary: CostRollupMonthlySummaryRepository,
+    readonly summaryAllocated: CostRollupMonthlySummaryAllocatedRepository,
   ) {}
 }

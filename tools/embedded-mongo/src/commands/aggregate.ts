@@ -1,9 +1,11 @@
 import { deepClone, isPlainObject, toNumber, type Document } from '../bson-values';
 import { EXACT_ACCUMULATORS, rewriteFilterForCollation, type FoldLevel } from '../collation';
-import type { Collection } from '../collection';
+import type { Collection, Fetch } from '../collection';
 import type { CommandContext, CommandHandler } from '../command-context';
 import { CommandError, commandError, notSupported } from '../errors';
 import { explainAggregate, type ExplainContext } from '../explain';
+import { groupDependencies } from '../group-dependencies';
+import { FieldSelection } from '../record-codec';
 import { countQuery, effectiveCollation, prepareQuery, runQuery, type QueryOutcome, type QueryShape } from '../matching';
 import { runStages } from '../pipeline';
 import { mingoOptions, refuseUnsupportedOperators, validateSort } from '../query-engine';
@@ -135,6 +137,18 @@ function countShape(remaining: Document[]): ((n: number) => Document[]) | null {
   return (n) => (n > 0 ? [{ _id: id, [names[0]]: n }] : []);
 }
 
+/**
+ * A `$group` right after the query reads only its dependencies: the query decodes those fields of
+ * each document, and those it sorts by (a sort the plan does not yield is made on the documents).
+ */
+function leadingGroupFetch(remaining: Document[], shape: QueryShape): Fetch | undefined {
+  const [first] = remaining;
+  const fields = first && '$group' in first ? groupDependencies(first.$group) : null;
+  if (!fields) return undefined;
+  const sortedBy = Object.keys(shape.sort ?? {}).map((path) => path.split('.')[0]);
+  return { fields: sortedBy.length ? fields.union(new FieldSelection(sortedBy)) : fields, forWrite: false };
+}
+
 interface AggregateRun {
   results: Document[];
   outcome: QueryOutcome | null;
@@ -174,7 +188,7 @@ async function runAggregate(command: Document, context: CommandContext): Promise
   const asCount = shape.sort === undefined && command.explain !== true ? countShape(remaining) : null;
   if (asCount)
     return { results: asCount((await countQuery(op, parameters, ns, collection, query, shape.hint)).n), outcome: null, remaining };
-  const outcome = await runQuery(op, parameters, ns, collection, query, shape);
+  const outcome = await runQuery(op, parameters, ns, collection, query, shape, leadingGroupFetch(remaining, shape));
   const stages = pipeline.slice(pipeline.length - remaining.length);
   if (stages.length === 0) return { results: outcome.docs, outcome, remaining };
   return { results: await runStages(op, stages, outcome.docs, pipelineOptions, true), outcome, remaining };

@@ -7,6 +7,8 @@ export const ROLLUP_KEY = 'RollupKey';
 export const COST_ROLLUP_ALLOCATION = 'CostRollupAllocation';
 export const COST_ROLLUP_ALLOCATION_DAILY = 'CostRollupAllocationDaily';
 export const COST_ROLLUP_MONTHLY_ALLOCATED = 'CostRollupMonthlyAllocated';
+export const COST_ROLLUP_MONTHLY_SUMMARY = 'CostRollupMonthlySummary';
+export const COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED = 'CostRollupMonthlySummaryAllocated';
 
 /** The line-item fields a rollup row groups by (absent when the line items have none). */
 export const ROLLUP_DIMENSIONS = [
@@ -91,6 +93,45 @@ CostRollupMonthlyAllocatedSchema.plugin(tenantScopedPlugin);
 CostRollupMonthlyAllocatedSchema.index({ tenantId: 1, uploadRefId: 1 });
 CostRollupMonthlyAllocatedSchema.index({ tenantId: 1, period: 1 });
 
+/**
+ * The dimensions a summary row keeps (docs/rollups.md): the monthly ones without accounts, services
+ * and regions, whose combinations (one or more per resource) keep monthly rows from merging.
+ */
+export const SUMMARY_DIMENSIONS = [
+  'providerName',
+  'category',
+  'serviceCategory',
+  'chargeCategory',
+  'billingCurrency',
+  'currency',
+  'period',
+  'billingPeriod',
+] as const;
+
+/**
+ * The monthly rows summed by SUMMARY_DIMENSIONS only: what a monthly query reading no other field
+ * (totals by provider and category, the explorer by provider) reads, a few rows per upload and category.
+ */
+export const CostRollupMonthlySummarySchema = new Schema<CostRollupMonthly>(
+  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...amounts },
+  { collection: 'cost_rollups_monthly_summary', versionKey: false },
+);
+CostRollupMonthlySummarySchema.plugin(tenantScopedPlugin);
+CostRollupMonthlySummarySchema.index({ tenantId: 1, uploadRefId: 1 });
+CostRollupMonthlySummarySchema.index({ tenantId: 1, period: 1 });
+
+/**
+ * The summary rows with the allocation fields: what a monthly query reading allocation fields and
+ * SUMMARY_DIMENSIONS only reads (allocated cost and the showback, cut by the fields split rules read).
+ */
+export const CostRollupMonthlySummaryAllocatedSchema = new Schema<CostRollupMonthly>(
+  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...allocation, ...amounts },
+  { collection: 'cost_rollups_monthly_summary_allocated', versionKey: false },
+);
+CostRollupMonthlySummaryAllocatedSchema.plugin(tenantScopedPlugin);
+CostRollupMonthlySummaryAllocatedSchema.index({ tenantId: 1, uploadRefId: 1 });
+CostRollupMonthlySummaryAllocatedSchema.index({ tenantId: 1, period: 1 });
+
 /** The dimensions an allocation row keeps besides its one allocation field (docs/rollups.md). */
 export const ALLOCATION_ROW_DIMENSIONS = ['providerName', 'billingPeriod', 'period', 'billingCurrency', 'currency'] as const;
 
@@ -155,10 +196,19 @@ export interface RollupKey {
   lockedUntil: Date | null;
 }
 
-/** `-5`: rolled up at every level (daily, monthly with and without allocation fields, allocation rows by month and by day). */
-export const BACKFILL_MARKER = '*backfilled-5*';
+/**
+ * `-6`: rolled up at every level (daily, monthly and the monthly summary with and without allocation
+ * fields, allocation rows by month and by day).
+ */
+export const BACKFILL_MARKER = '*backfilled-6*';
 /** Markers of earlier formats: their tenants' uploads are rolled up again (missing levels, allocation in daily rows). */
-export const EARLIER_BACKFILL_MARKERS: readonly string[] = ['*backfilled*', '*backfilled-2*', '*backfilled-3*', '*backfilled-4*'];
+export const EARLIER_BACKFILL_MARKERS: readonly string[] = [
+  '*backfilled*',
+  '*backfilled-2*',
+  '*backfilled-3*',
+  '*backfilled-4*',
+  '*backfilled-5*',
+];
 
 export const RollupKeySchema = new Schema<RollupKey>(
   {
