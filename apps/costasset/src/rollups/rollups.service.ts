@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isDuplicateKey } from '@lib/core';
-import { TenantOwned, TenantRepository } from '@lib/persistence';
-import type { FilterQuery } from 'mongoose';
 import { AllocationModel } from '../allocation/allocation-model';
 import { AllocationModels } from '../allocation/allocation-models';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
@@ -15,9 +13,16 @@ import {
   RollupGroup,
   rollupPipeline,
   rollupRow,
+  summaryGroups,
 } from './rollup-fields';
 import { RollupKeyRepository, RollupLevels } from './rollups.repository';
 import { BACKFILL_MARKER, EARLIER_BACKFILL_MARKERS } from './schemas/cost-rollup.schema';
+
+/** A collection of rollup rows, as the refresh writes it. */
+interface RollupLevel {
+  deleteMany(tenantId: string, filter: Record<string, unknown>): Promise<number>;
+  insertBulk(tenantId: string, docs: never[]): Promise<number>;
+}
 
 /** How long one refresh may hold an upload's lease before another may take it over. */
 const REFRESH_LEASE_MS = 15 * 60_000;
@@ -128,6 +133,7 @@ export class RollupsService {
       this.keys,
       () => this.allocation.current(tenantId),
       (groups, generation, allocation) => this.replace(tenantId, uploadRefId, groups, generation, allocation),
+      (groups, allocation, part) => this.insertPart(tenantId, uploadRefId, groups, allocation, part),
     );
   }
 
@@ -264,7 +270,7 @@ export class RollupsService {
   }
 
   /**
-   * Under the lease: replaces the upload's daily and monthly rows, then settles. False when a write
+   * Under the lease: replaces the upload's rows at every level, then settles. False when a write
    * came meanwhile: the lease is then given back, so that the caller's next round (or whoever takes
    * the lease first) recomputes; a writer that found the lease taken relied on that.
    */
@@ -276,27 +282,8 @@ export class RollupsService {
   ): Promise<boolean> {
     try {
       const { daily, allocation } = await compute();
-      const monthly = monthlyGroups(daily);
-      await this.replaceRows(
-        this.levels.daily,
-        tenantId,
-        uploadRefId,
-        baseGroups(daily).map((group) => rollupRow(uploadRefId, group)),
-      );
-      await this.replaceRows(
-        this.levels.monthly,
-        tenantId,
-        uploadRefId,
-        baseGroups(monthly).map((group) => monthlyRollupRow(uploadRefId, group)),
-      );
-      await this.replaceRows(
-        this.levels.monthlyAllocated,
-        tenantId,
-        uploadRefId,
-        allocation.isEmpty ? [] : monthly.map((group) => monthlyRollupRow(uploadRefId, group)),
-      );
-      await this.replaceRows(this.levels.allocation, tenantId, uploadRefId, allocationRows(uploadRefId, monthly, allocation));
-      await this.replaceRows(this.levels.allocationDaily, tenantId, uploadRefId, allocationRows(uploadRefId, daily, allocation));
+      for (const [level, rows] of this.levelRows(uploadRefId, daily, allocation))
+        await this.replaceRows(level, tenantId, uploadRefId, rows);
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
@@ -307,15 +294,61 @@ export class RollupsService {
     return false;
   }
 
-  private async replaceRows<T extends TenantOwned>(
-    level: TenantRepository<T>,
+  /** The rows of every level made of an upload's daily groups: what `store` puts in place of the upload's rows. */
+  private levelRows(uploadRefId: string, daily: RollupGroup[], allocation: AllocationModel): [RollupLevel, object[]][] {
+    const monthly = monthlyGroups(daily);
+    const baseMonthly = baseGroups(monthly);
+    return [
+      [this.levels.daily, baseGroups(daily).map((group) => rollupRow(uploadRefId, group))],
+      [this.levels.monthly, baseMonthly.map((group) => monthlyRollupRow(uploadRefId, group))],
+      [this.levels.summary, summaryGroups(baseMonthly).map((group) => monthlyRollupRow(uploadRefId, group))],
+      [this.levels.summaryAllocated, allocation.isEmpty ? [] : summaryGroups(monthly).map((group) => monthlyRollupRow(uploadRefId, group))],
+      [this.levels.monthlyAllocated, allocation.isEmpty ? [] : monthly.map((group) => monthlyRollupRow(uploadRefId, group))],
+      [this.levels.allocation, allocationRows(uploadRefId, monthly, allocation)],
+      [this.levels.allocationDaily, allocationRows(uploadRefId, daily, allocation)],
+    ];
+  }
+
+  /**
+   * Adds the rows of one part of a load (its jobs' sums, `LoadTracker.storePart`) beside the other
+   * parts' rows, each marked with the part (a retry of the part replaces its own). Readers sum rows
+   * of one key whatever their number; `settleParts` then marks the upload current.
+   */
+  private async insertPart(
     tenantId: string,
     uploadRefId: string,
-    rows: Omit<T, 'tenantId'>[],
+    daily: RollupGroup[],
+    allocation: AllocationModel,
+    part: number,
   ): Promise<void> {
-    await level.deleteMany(tenantId, { uploadRefId } as FilterQuery<T>);
+    for (const [level, rows] of this.levelRows(uploadRefId, daily, allocation)) {
+      await level.deleteMany(tenantId, { uploadRefId, uploadPart: part });
+      for (const row of rows) (row as { uploadPart?: number }).uploadPart = part;
+      for (let start = 0; start < rows.length; start += INSERT_BATCH)
+        await level.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH) as never[]);
+    }
+  }
+
+  /**
+   * After the parts of a load stored their rows: the upload's rollups are current when nobody but
+   * the load changed the upload meanwhile (its generation is the one the load's bumps lead to, every
+   * part's sums complete); otherwise they are recomputed from the line items. True when settled.
+   */
+  async settleParts(tenantId: string, uploadRefId: string, generation: number, complete: boolean): Promise<boolean> {
+    const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
+    if (state && complete && state.generation === generation && (await this.keys.settle(tenantId, uploadRefId, generation))) {
+      this.spellings.delete(tenantId);
+      return true;
+    }
+    if (state) await this.keys.unlock(tenantId, uploadRefId);
+    await this.refresh(tenantId, [uploadRefId]);
+    return false;
+  }
+
+  private async replaceRows(level: RollupLevel, tenantId: string, uploadRefId: string, rows: object[]): Promise<void> {
+    await level.deleteMany(tenantId, { uploadRefId });
     for (let start = 0; start < rows.length; start += INSERT_BATCH)
-      await level.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH));
+      await level.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH) as never[]);
   }
 }
 
@@ -331,6 +364,9 @@ export class LoadTracker {
   private model: AllocationModel | undefined;
   private generation: number | undefined;
   private alone = true;
+  /** Every batch's documents were summed (none left out by a partial write). */
+  private summedAll = true;
+  private bumpCount = 0;
   private spentMs = 0;
 
   constructor(
@@ -339,6 +375,7 @@ export class LoadTracker {
     private readonly keys: RollupKeyRepository,
     private readonly allocation: () => Promise<AllocationModel>,
     private readonly replace: (groups: RollupGroup[], generation: number, allocation: AllocationModel) => Promise<void>,
+    private readonly insertPart: (groups: RollupGroup[], allocation: AllocationModel, part: number) => Promise<void>,
   ) {}
 
   get maintenanceMs(): number {
@@ -349,6 +386,7 @@ export class LoadTracker {
     const started = performance.now();
     try {
       const generation = await this.keys.bump(this.tenantId, this.uploadRefId);
+      this.bumpCount++;
       if (this.generation !== undefined && generation !== this.generation + 1) this.alone = false;
       this.generation = generation;
       // the settings read after the first bump: a change saved later marks the upload stale, a gap here
@@ -364,8 +402,31 @@ export class LoadTracker {
   written(docs: readonly object[], stored: number): void {
     const started = performance.now();
     if (stored === docs.length && this.sums) this.sums.add(docs);
-    else this.alone = false;
+    else {
+      this.alone = false;
+      this.summedAll = false;
+    }
     this.spentMs += performance.now() - started;
+  }
+
+  /** The upload's generation after this tracker's last bump. */
+  get lastGeneration(): number | undefined {
+    return this.generation;
+  }
+
+  /** Bumps this tracker made, and whether it summed every document written (what `settleParts` checks). */
+  get parts(): { bumps: number; complete: boolean } {
+    return { bumps: this.bumpCount, complete: this.summedAll && this.sums !== undefined };
+  }
+
+  /** Stores the sums as the rows of one part of a load (one of several jobs loading one upload). */
+  async storePart(part: number): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.insertPart(this.sums?.rows() ?? [], this.model ?? AllocationModel.EMPTY, part);
+    } finally {
+      this.spentMs += performance.now() - started;
+    }
   }
 
   async finish(): Promise<void> {
