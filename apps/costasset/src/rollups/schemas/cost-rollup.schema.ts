@@ -72,26 +72,26 @@ CostRollupSchema.index({ tenantId: 1, period: 1 });
  */
 export type CostRollupMonthly = Omit<CostRollup, 'chargePeriodStart'>;
 
-export const CostRollupMonthlySchema = new Schema<CostRollupMonthly>(
-  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...allocation, ...amounts },
-  { collection: 'cost_rollups_monthly', versionKey: false },
-);
-CostRollupMonthlySchema.plugin(tenantScopedPlugin);
-CostRollupMonthlySchema.index({ tenantId: 1, uploadRefId: 1 });
-CostRollupMonthlySchema.index({ tenantId: 1, period: 1 });
+/** A collection of monthly rows: found by upload (a refresh) and by period (every query). */
+function monthlyRowsSchema(collection: string, withAllocation: boolean): Schema<CostRollupMonthly> {
+  const schema = new Schema<CostRollupMonthly>(
+    { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...(withAllocation ? allocation : {}), ...amounts },
+    { collection, versionKey: false },
+  );
+  schema.plugin(tenantScopedPlugin);
+  schema.index({ tenantId: 1, uploadRefId: 1 });
+  schema.index({ tenantId: 1, period: 1 });
+  return schema;
+}
+
+export const CostRollupMonthlySchema = monthlyRowsSchema('cost_rollups_monthly', true);
 
 /**
  * The monthly rows with the allocation fields (activated tags, dimension values): what a monthly
  * query reading several allocation fields, or one with other dimensions, reads. `cost_rollups_monthly`
  * keeps none, so queries that read no allocation field read as few rows as before allocation.
  */
-export const CostRollupMonthlyAllocatedSchema = new Schema<CostRollupMonthly>(
-  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...allocation, ...amounts },
-  { collection: 'cost_rollups_monthly_allocated', versionKey: false },
-);
-CostRollupMonthlyAllocatedSchema.plugin(tenantScopedPlugin);
-CostRollupMonthlyAllocatedSchema.index({ tenantId: 1, uploadRefId: 1 });
-CostRollupMonthlyAllocatedSchema.index({ tenantId: 1, period: 1 });
+export const CostRollupMonthlyAllocatedSchema = monthlyRowsSchema('cost_rollups_monthly_allocated', true);
 
 /**
  * The dimensions a summary row keeps (docs/rollups.md): the monthly ones without accounts, services
@@ -112,25 +112,13 @@ export const SUMMARY_DIMENSIONS = [
  * The monthly rows summed by SUMMARY_DIMENSIONS only: what a monthly query reading no other field
  * (totals by provider and category, the explorer by provider) reads, a few rows per upload and category.
  */
-export const CostRollupMonthlySummarySchema = new Schema<CostRollupMonthly>(
-  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...amounts },
-  { collection: 'cost_rollups_monthly_summary', versionKey: false },
-);
-CostRollupMonthlySummarySchema.plugin(tenantScopedPlugin);
-CostRollupMonthlySummarySchema.index({ tenantId: 1, uploadRefId: 1 });
-CostRollupMonthlySummarySchema.index({ tenantId: 1, period: 1 });
+export const CostRollupMonthlySummarySchema = monthlyRowsSchema('cost_rollups_monthly_summary', false);
 
 /**
  * The summary rows with the allocation fields: what a monthly query reading allocation fields and
  * SUMMARY_DIMENSIONS only reads (allocated cost and the showback, cut by the fields split rules read).
  */
-export const CostRollupMonthlySummaryAllocatedSchema = new Schema<CostRollupMonthly>(
-  { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...allocation, ...amounts },
-  { collection: 'cost_rollups_monthly_summary_allocated', versionKey: false },
-);
-CostRollupMonthlySummaryAllocatedSchema.plugin(tenantScopedPlugin);
-CostRollupMonthlySummaryAllocatedSchema.index({ tenantId: 1, uploadRefId: 1 });
-CostRollupMonthlySummaryAllocatedSchema.index({ tenantId: 1, period: 1 });
+export const CostRollupMonthlySummaryAllocatedSchema = monthlyRowsSchema('cost_rollups_monthly_summary_allocated', true);
 
 /** The dimensions an allocation row keeps besides its one allocation field (docs/rollups.md). */
 export const ALLOCATION_ROW_DIMENSIONS = ['providerName', 'billingPeriod', 'period', 'billingCurrency', 'currency'] as const;
