@@ -68,6 +68,10 @@ async function main(): Promise<number> {
     const env = {
       ...process.env,
       ...stackEnv,
+      // every e2e file runs in this one process (--runInBand), each booting the services in it: the
+      // heap passes Node's default limit (about 4 GB) near the end of the suite; --logHeapUsage
+      // prints it after every file, so that a file that keeps memory shows
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=8192`.trim(),
       STACK_PROFILE: profile,
       NODE_ENV: 'test',
       DEV_KEYS_DIR: join(root, '.stack', profile, 'keys'),
@@ -75,7 +79,16 @@ async function main(): Promise<number> {
     };
     const e2e = run(
       bin('jest'),
-      ['--selectProjects', 'e2e', '--runInBand', '--ci', '--json', `--outputFile=${join(reports, 'e2e.json')}`, ...jestArgs],
+      [
+        '--selectProjects',
+        'e2e',
+        '--runInBand',
+        '--logHeapUsage',
+        '--ci',
+        '--json',
+        `--outputFile=${join(reports, 'e2e.json')}`,
+        ...jestArgs,
+      ],
       env,
     );
     count(join(reports, 'e2e.json'));
