@@ -97,16 +97,14 @@ export const CostRollupMonthlyAllocatedSchema = monthlyRowsSchema('cost_rollups_
  * The dimensions a summary row keeps (docs/rollups.md): the monthly ones without accounts, services
  * and regions, whose combinations (one or more per resource) keep monthly rows from merging.
  */
-export const SUMMARY_DIMENSIONS = [
-  'providerName',
-  'category',
-  'serviceCategory',
-  'chargeCategory',
-  'billingCurrency',
-  'currency',
-  'period',
-  'billingPeriod',
-] as const;
+const SPLITTING_DIMENSIONS: ReadonlySet<string> = new Set([
+  'billingAccountId',
+  'billingAccountName',
+  'assetAccountId',
+  'serviceName',
+  'region',
+]);
+export const SUMMARY_DIMENSIONS: readonly string[] = ROLLUP_DIMENSIONS.filter((name) => !SPLITTING_DIMENSIONS.has(name));
 
 /**
  * The monthly rows summed by SUMMARY_DIMENSIONS only: what a monthly query reading no other field
