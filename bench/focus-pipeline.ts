@@ -173,8 +173,8 @@ async function pipeline(file: string, format: FocusFileFormat, stage: Stage, sto
     'bench',
     keys,
     async () => AllocationModel.EMPTY,
-    (rows) => {
-      groups = rows.length;
+    ({ daily }) => {
+      groups = daily.length;
       return Promise.resolve();
     },
     () => Promise.resolve(),

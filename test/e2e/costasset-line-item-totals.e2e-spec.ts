@@ -76,6 +76,7 @@ function items(): SeedItem[] {
     };
     // some rows lack the FOCUS service category: a missing key groups as null both ways
     if (index % 4) item.serviceCategory = index % 3 ? 'Compute' : 'Storage';
+    if (index % 5) item.resourceId = `r-${index % 9}`;
     return item as unknown as SeedItem;
   });
 }
@@ -101,18 +102,16 @@ describe('costasset line-item totals: answered from rollups when they can, serve
       all.filter((item) => item.uploadRefId === 'upload-b'),
     );
     // an empty collection would let any plan win its trial: the planner must choose among rows
-    await platform.costasset.app
-      .get(AssetRepository)
-      .insertBulk(
-        'default',
-        all.map((item, index) => ({
-          ...item,
-          assetAccountId: `sub-${index % 5}`,
-          resourceId: `r-${index}`,
-          assetType: `type-${index % 6}`,
-          tags: [],
-        })) as never,
-      );
+    await platform.costasset.app.get(AssetRepository).insertBulk(
+      'default',
+      all.map((item, index) => ({
+        ...item,
+        assetAccountId: `sub-${index % 5}`,
+        resourceId: `r-${index}`,
+        assetType: `type-${index % 6}`,
+        tags: [],
+      })) as never,
+    );
     // the first query marks the tenant backfilled (every upload was rolled up as it was seeded)
     for (let attempt = 0; (await totals({})).source !== 'rollup'; attempt += 1) {
       if (attempt > 50) throw new Error('rollups never became ready');
@@ -127,6 +126,9 @@ describe('costasset line-item totals: answered from rollups when they can, serve
     [{ groupBy: 'period,billingAccountId,category,region' }],
     [{ groupBy: 'billingPeriod,chargeCategory,billingCurrency', providerName: 'aws' }],
     [{ groupBy: 'serviceName', period: '202410', category: 'Compute', expr: 'region != "eu-west-1"' }],
+    // the rows by resource
+    [{ resourceId: 'r-3' }],
+    [{ groupBy: 'providerName,period', resourceId: 'r-4', expr: 'region != "eu-west-1"' }],
   ])('answers %j from the rollups, with the line items’ figures', async (query: Record<string, string>) => {
     const fromRollups = await totals(query);
     const fromLineItems = await totals({ ...query, expr: query.expr ? `(${query.expr}) && ${ALWAYS_TRUE_ON_TAGS}` : ALWAYS_TRUE_ON_TAGS });
@@ -141,7 +143,7 @@ describe('costasset line-item totals: answered from rollups when they can, serve
     for (const query of <Record<string, string>[]>[
       { groupBy: 'invoiceId' },
       { groupBy: 'uploadRefId' },
-      { resourceId: 'r-3' },
+      { resourceId: 'r-3', assetType: 'x' },
       { groupBy: 'providerName', assetType: 'x' },
     ]) {
       expect({ query, source: (await totals(query)).source }).toEqual({ query, source: 'line-items' });

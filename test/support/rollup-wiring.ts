@@ -10,6 +10,7 @@ import {
   CostRollupMonthlyAllocatedRepository,
   CostRollupMonthlyRepository,
   CostRollupMonthlySummaryAllocatedRepository,
+  CostRollupMonthlyResourcesRepository,
   CostRollupMonthlySummaryRepository,
   CostRollupRepository,
   RollupKeyRepository,
@@ -25,11 +26,13 @@ import {
   COST_ROLLUP_MONTHLY_ALLOCATED,
   COST_ROLLUP_MONTHLY_SUMMARY,
   COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED,
+  COST_ROLLUP_MONTHLY_RESOURCES,
   CostRollupAllocationDailySchema,
   CostRollupAllocationSchema,
   CostRollupMonthlyAllocatedSchema,
   CostRollupMonthlySchema,
   CostRollupMonthlySummaryAllocatedSchema,
+  CostRollupMonthlyResourcesSchema,
   CostRollupMonthlySummarySchema,
   CostRollupSchema,
   ROLLUP_KEY,
@@ -61,6 +64,7 @@ export async function rollupStackOn(conn: Connection, allocation: AllocationMode
     allocationDaily: model(COST_ROLLUP_ALLOCATION_DAILY, CostRollupAllocationDailySchema),
     summary: model(COST_ROLLUP_MONTHLY_SUMMARY, CostRollupMonthlySummarySchema),
     summaryAllocated: model(COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED, CostRollupMonthlySummaryAllocatedSchema),
+    resources: model(COST_ROLLUP_MONTHLY_RESOURCES, CostRollupMonthlyResourcesSchema),
     keys: model(ROLLUP_KEY, RollupKeySchema),
     views: model(COST_IMPORT_VIEW, CostImportViewSchema),
   };
@@ -74,6 +78,7 @@ export async function rollupStackOn(conn: Connection, allocation: AllocationMode
     new CostRollupAllocationDailyRepository(models.allocationDaily as never),
     new CostRollupMonthlySummaryRepository(models.summary as never),
     new CostRollupMonthlySummaryAllocatedRepository(models.summaryAllocated as never),
+    new CostRollupMonthlyResourcesRepository(models.resources as never),
   );
   const keys = new RollupKeyRepository(models.keys as never);
   const rollups = new RollupsService(lineItems, levels, keys, allocation);

@@ -1,6 +1,6 @@
 import { AllocationModel } from '../allocation/allocation-model';
 import { allocationKey, RollupGroup } from './rollup-fields';
-import { ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
+import { RESOURCE_DIMENSIONS, ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 const DAY_MS = 86_400_000;
 /** Dates whose `toISOString()` starts with a 4-digit year: there, the UTC day number and the ISO day name the same days. */
@@ -16,6 +16,8 @@ const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
  */
 export class RollupAccumulator {
   private readonly groups = new Map<string, RollupGroup>();
+  /** The monthly rows by resource (`resourcePipeline`). */
+  private readonly resources = new Map<string, RollupGroup>();
   private readonly classifies: boolean;
 
   /** `allocation`: the tenant's model, whose tags and dimensions each group also holds (docs/allocation.md). */
@@ -28,17 +30,19 @@ export class RollupAccumulator {
       const start = doc.chargePeriodStart;
       const time = start instanceof Date ? start.getTime() : Number.NaN;
       const fields = this.classifies ? this.allocation.classify(doc) : undefined;
-      const key = `${fields ? allocationKey(fields) : ''}${loadKey(doc)}${dayKey(start as Date, time)}`;
+      const dimensions = loadKey(doc);
+      const key = `${fields ? allocationKey(fields) : ''}${dimensions}${dayKey(start as Date, time)}`;
       let group = this.groups.get(key);
-      if (!group) {
-        group = { _id: { ...idOf(doc, start as Date, time), ...fields }, lineItems: 0 } as unknown as RollupGroup;
-        for (const name of ROLLUP_AMOUNTS) group[name] = 0;
-        this.groups.set(key, group);
-      }
-      group.lineItems += 1;
-      for (const name of ROLLUP_AMOUNTS) {
-        const amount = doc[name];
-        if (typeof amount === 'number') group[name] += amount;
+      if (!group) this.groups.set(key, (group = emptyGroup({ ...idOf(doc, start as Date, time), ...fields })));
+      const resourceKey = `${dimensions}${valueKey(doc, 'resourceId')}`;
+      let resource = this.resources.get(resourceKey);
+      if (!resource) this.resources.set(resourceKey, (resource = emptyGroup(resourceIdOf(doc))));
+      for (const sums of [group, resource]) {
+        sums.lineItems += 1;
+        for (const name of ROLLUP_AMOUNTS) {
+          const amount = doc[name];
+          if (typeof amount === 'number') sums[name] += amount;
+        }
       }
     }
   }
@@ -46,6 +50,16 @@ export class RollupAccumulator {
   rows(): RollupGroup[] {
     return [...this.groups.values()];
   }
+
+  resourceRows(): RollupGroup[] {
+    return [...this.resources.values()];
+  }
+}
+
+function emptyGroup(id: Record<string, unknown>): RollupGroup {
+  const group = { _id: id, lineItems: 0 } as unknown as RollupGroup;
+  for (const name of ROLLUP_AMOUNTS) group[name] = 0;
+  return group;
 }
 
 /** The group's day: its UTC day number (a 4-digit year), else the ISO day as the group holds it; `''` for no date. */
@@ -62,24 +76,27 @@ function idOf(doc: Record<string, unknown>, start: Date, time: number): Record<s
   return id;
 }
 
+function resourceIdOf(doc: Record<string, unknown>): Record<string, string | null> {
+  const id: Record<string, string | null> = {};
+  for (const name of RESOURCE_DIMENSIONS) if (name in doc) id[name] = (doc[name] as string | null | undefined) ?? null;
+  return id;
+}
+
 /**
  * The dimensions of a document as one string, telling apart a missing dimension (`a`), a null or
  * undefined one (`n`) and any text (its length, then the text: no two lists give one key).
  */
 function loadKey(doc: Record<string, unknown>): string {
   let key = '';
-  for (const name of ROLLUP_DIMENSIONS) {
-    if (!(name in doc)) {
-      key += 'a';
-      continue;
-    }
-    const value = doc[name];
-    if (value === undefined || value === null) key += 'n';
-    else if (typeof value === 'string') key += `${value.length}:${value}`;
-    else {
-      const text = JSON.stringify(value) ?? String(value);
-      key += `j${text.length}:${text}`;
-    }
-  }
+  for (const name of ROLLUP_DIMENSIONS) key += valueKey(doc, name);
   return key;
+}
+
+function valueKey(doc: Record<string, unknown>, name: string): string {
+  if (!(name in doc)) return 'a';
+  const value = doc[name];
+  if (value === undefined || value === null) return 'n';
+  if (typeof value === 'string') return `${value.length}:${value}`;
+  const text = JSON.stringify(value) ?? String(value);
+  return `j${text.length}:${text}`;
 }

@@ -8,6 +8,7 @@ import {
   CostRollupAllocation,
   CostRollupMonthly,
   ROLLUP_AMOUNTS,
+  RESOURCE_DIMENSIONS,
   ROLLUP_DIMENSIONS,
   SUMMARY_DIMENSIONS,
 } from './schemas/cost-rollup.schema';
@@ -89,6 +90,28 @@ export function rollupGroupsPipeline(match: Record<string, unknown>, withTags: b
     { $group: { _id: byStart, ...sums, lineItems: { $sum: 1 } } },
     { $group: { _id: byDay, ...sums, lineItems: { $sum: '$lineItems' } } },
   ] as PipelineStage[];
+}
+
+/** The aggregation of one upload's line items into monthly rows by resource (RESOURCE_DIMENSIONS; a missing field stays missing). */
+export function resourcePipeline(uploadRefId: string): PipelineStage[] {
+  const id = Object.fromEntries(RESOURCE_DIMENSIONS.map((name) => [name, `$${name}`]));
+  const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
+  return [{ $match: { uploadRefId } }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
+}
+
+/** Fields a monthly query may read and be answered by the rows by resource (`resourceId` and the monthly dimensions). */
+const RESOURCE_FIELDS: ReadonlySet<string> = new Set<string>([...RESOURCE_DIMENSIONS, ...ROLLUP_AMOUNTS]);
+
+/**
+ * Whether the monthly rows by resource answer a query the other levels cannot: it reads resource
+ * ids, otherwise only the monthly dimensions (no day, no tag, no dimension), and sums amounts
+ * without comparing them.
+ */
+export function resourceRowsAnswer(filter: Record<string, unknown>, readFields: readonly string[]): boolean {
+  const compared = filterFields(filter);
+  if (ROLLUP_AMOUNTS.some((amount) => compared.has(amount))) return false;
+  const read = [...compared, ...readFields];
+  return read.includes('resourceId') && read.every((field) => RESOURCE_FIELDS.has(field));
 }
 
 /**
@@ -192,10 +215,10 @@ export function rollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRol
   } as Omit<CostRollup, 'tenantId'>;
 }
 
-/** A monthly group (the daily ones of `monthlyGroups`) as the monthly rollup document to store. */
+/** A monthly group (the daily ones of `monthlyGroups`, or one by resource) as the monthly rollup document to store. */
 export function monthlyRollupRow(uploadRefId: string, group: RollupGroup): Omit<CostRollupMonthly, 'tenantId'> {
   const row: Record<string, unknown> = { uploadRefId, lineItems: group.lineItems };
-  for (const name of ROLLUP_DIMENSIONS) if (name in group._id) row[name] = group._id[name];
+  for (const name of RESOURCE_DIMENSIONS) if (name in group._id) row[name] = group._id[name];
   if (group._id.tags) row.tags = group._id.tags;
   if (group._id.dimensions) row.dimensions = group._id.dimensions;
   for (const name of ROLLUP_AMOUNTS) row[name] = group[name] ?? 0;

@@ -6,10 +6,11 @@ import type { PipelineStage } from 'mongoose';
 import { compileExpression } from '../expressions';
 import { costTotalsPipeline, totalsReadFields } from '../line-items/cost-totals';
 import type { CostLineItemRepository } from '../line-items/line-items.repository';
+import { templateFields } from '../report-models/report-templates';
 import { RollupAccumulator } from './rollup-accumulator';
 import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow, summaryGroups } from './rollup-fields';
 import type { ImportView, ImportViews } from './import-views';
-import { CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
+import { CostSource, CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
 import type { RollupKeyRepository, RollupLevels } from './rollups.repository';
 import { REPAIR_AFTER_MS, RollupsService } from './rollups.service';
 import { BACKFILL_MARKER, RollupKey, SUMMARY_DIMENSIONS } from './schemas/cost-rollup.schema';
@@ -38,6 +39,7 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
   const daily = level('daily');
   const monthly = level('monthly');
   const summary = level('summary');
+  const resources = level('resources');
   const lineItems = level('line-items');
   const planner = new RollupPlanner(
     rollupsService as unknown as RollupsService,
@@ -50,11 +52,12 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
       allocationDaily: level('allocation-daily'),
       summary,
       summaryAllocated: level('summary-allocated'),
+      resources,
     } as unknown as RollupLevels,
     lineItems as unknown as CostLineItemRepository,
     NO_ALLOCATION,
   );
-  return { planner, rollupsService, importViews, daily, monthly, summary, lineItems };
+  return { planner, rollupsService, importViews, daily, monthly, summary, resources, lineItems };
 }
 
 describe('RollupPlanner.choose (which level answers)', () => {
@@ -90,14 +93,37 @@ describe('RollupPlanner.choose (which level answers)', () => {
   it('falls back to the line items when the filter reads a field that is not rolled up', async () => {
     const { planner } = plannerWith(true);
     expect(await planner.choose('t1', compileExpression(`tag('env', 'stage' == 'prod')`), ['cost'])).toEqual(LINE_ITEMS);
-    expect(await planner.choose('t1', { resourceId: { $eq: 'i-1' } }, ['cost'])).toEqual(LINE_ITEMS);
+    expect(await planner.choose('t1', { resourceId: { $eq: 'i-1' }, skuId: { $eq: 'x' } }, ['cost'])).toEqual(LINE_ITEMS);
     expect(await planner.choose('t1', { $nor: [{ $and: [byMonth, { skuId: { $eq: 'x' } }] }] }, ['cost'])).toEqual(LINE_ITEMS);
   });
 
   it('falls back to the line items when the query groups or sums by a field that is not rolled up', async () => {
     const { planner } = plannerWith(true);
-    expect(await planner.choose('t1', byMonth, totalsReadFields(['resourceId']))).toEqual(LINE_ITEMS);
+    expect(await planner.choose('t1', byMonth, totalsReadFields(['invoiceId']))).toEqual(LINE_ITEMS);
     expect(await planner.choose('t1', {}, ['period', 'consumedQuantity'])).toEqual(LINE_ITEMS);
+  });
+
+  it('answers a monthly query reading resource ids from the rows by resource, nothing else from them', async () => {
+    const { planner, resources, monthly } = plannerWith(true);
+    const BY_RESOURCE = { source: 'rollup', rollupLevel: 'month', resources: true };
+    // the top-resources template, under any expression over the monthly dimensions
+    expect(await planner.choose('t1', byMonth, templateFields('top-resources'))).toEqual(BY_RESOURCE);
+    expect(await planner.choose('t1', { resourceId: { $eq: 'i-1' } }, totalsReadFields(['serviceName', 'period']))).toEqual(BY_RESOURCE);
+    // a day, a tag, a dimension, an amount compared or another column: not kept by resource
+    const range = { chargePeriodStart: { $gte: new Date('2024-01-05') } };
+    expect(await planner.choose('t1', range, templateFields('top-resources'))).toEqual(LINE_ITEMS);
+    expect(await planner.choose('t1', compileExpression(`tag('env', 'stage' == 'prod')`), templateFields('top-resources'))).toEqual(
+      LINE_ITEMS,
+    );
+    expect(await planner.choose('t1', { cost: { $gt: 1 } }, templateFields('top-resources'))).toEqual(LINE_ITEMS);
+    expect(await planner.choose('t1', {}, ['resourceId', 'resourceName', 'cost'])).toEqual(LINE_ITEMS);
+    // while the rollups are stale: the line items
+    expect(await plannerWith(false).planner.choose('t1', byMonth, templateFields('top-resources'))).toEqual(LINE_ITEMS);
+    // the pipeline runs over the rows by resource, through the import view
+    const hidden = { ...READY, exclusion: { $nor: [{ uploadRefId: 'u1' }] } };
+    await planner.aggregate('t1', BY_RESOURCE as CostSource, [{ $match: byMonth }], hidden);
+    expect(resources.aggregate).toHaveBeenCalledWith('t1', [{ $match: { $and: [byMonth, hidden.exclusion] } }]);
+    expect(monthly.aggregate).not.toHaveBeenCalled();
   });
 
   it('falls back to the line items when the filter compares an amount (a condition on each line item, not on a sum)', async () => {
@@ -124,7 +150,7 @@ describe('RollupPlanner.choose (which level answers)', () => {
 
   it('does not look up readiness for a query the rollups cannot answer anyway', async () => {
     const { planner, rollupsService } = plannerWith(true);
-    await planner.choose('t1', { resourceId: { $eq: 'x' } }, ['cost']);
+    await planner.choose('t1', { skuId: { $eq: 'x' } }, ['cost']);
     expect(rollupsService.ready).not.toHaveBeenCalled();
   });
 });
@@ -225,6 +251,7 @@ describe('rollups answer what the line items answer', () => {
     providerName: fc.constantFrom('aws', 'azure'),
     region: fc.constantFrom('eu-west-1', 'us-east-1', undefined),
     serviceName: fc.constantFrom('EC2', 'S3'),
+    resourceId: fc.constantFrom('i-1', 'i-2', 'b-1', undefined),
     period: fc.constantFrom('202401', '202402'),
     day: fc.integer({ min: 1, max: 28 }),
     hour: fc.integer({ min: 0, max: 23 }),
@@ -232,15 +259,16 @@ describe('rollups answer what the line items answer', () => {
     micros: fc.integer({ min: -2_000_000, max: 50_000_000 }),
   });
 
-  it('gives the same groups, line-item counts and sums (to the last binary digits) at the daily and monthly levels and the summary', () => {
+  it('gives the same groups, line-item counts and sums (to the last binary digits) at every level (day, month, summary, resource)', () => {
     fc.assert(
       fc.property(
         fc.array(lineItem, { minLength: 1, maxLength: 40 }),
-        fc.subarray(['providerName', 'region', 'serviceName', 'period']),
+        fc.subarray(['providerName', 'region', 'serviceName', 'period', 'resourceId']),
         (specs, groupBy) => {
-          const items = specs.map(({ day, hour, micros, region, ...dimensions }) => ({
+          const items = specs.map(({ day, hour, micros, region, resourceId, ...dimensions }) => ({
             ...dimensions,
             ...(region ? { region } : {}),
+            ...(resourceId ? { resourceId } : {}),
             currency: 'USD',
             chargePeriodStart: new Date(
               `${dimensions.period.slice(0, 4)}-${dimensions.period.slice(4)}-${String(day).padStart(2, '0')}` +
@@ -256,10 +284,16 @@ describe('rollups answer what the line items answer', () => {
           const dailyRows = daily.map((group) => rollupRow('u1', group));
           const monthlyRows = monthlyGroups(daily).map((group) => monthlyRollupRow('u1', group));
           const summaryRows = summaryGroups(monthlyGroups(daily)).map((group) => monthlyRollupRow('u1', group));
+          const resourceRows = load.resourceRows().map((group) => monthlyRollupRow('u1', group));
           const match = { providerName: { $eq: 'aws' } };
           const expected = runTotals(items, costTotalsPipeline(match, groupBy, 'line-items'));
           const summaryAnswers = groupBy.every((field) => (SUMMARY_DIMENSIONS as readonly string[]).includes(field));
-          for (const rows of summaryAnswers ? [dailyRows, monthlyRows, summaryRows] : [dailyRows, monthlyRows]) {
+          const levels = groupBy.includes('resourceId')
+            ? [resourceRows]
+            : summaryAnswers
+              ? [dailyRows, monthlyRows, summaryRows, resourceRows]
+              : [dailyRows, monthlyRows, resourceRows];
+          for (const rows of levels) {
             const actual = runTotals(rows as unknown as Record<string, unknown>[], costTotalsPipeline(match, groupBy, 'rollup'));
             expect(actual.map((row) => [row._id, row.lineItems, row.currency])).toEqual(
               expected.map((row) => [row._id, row.lineItems, row.currency]),
@@ -373,6 +407,7 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
       allocationDaily: stored('allocation-daily'),
       summary,
       summaryAllocated: stored('summary-allocated'),
+      resources: stored('resources'),
     } as unknown as RollupLevels,
     keys as unknown as RollupKeyRepository,
     NO_ALLOCATION,
@@ -514,7 +549,8 @@ describe('RollupsService.refresh (recomputes an upload after a write)', () => {
       return compute(tenantId, pipeline);
     });
     await service.refresh('t1', ['u1']);
-    expect(lineItems.aggregate).toHaveBeenCalledTimes(2);
+    // two rounds, each summing the line items by day and by resource
+    expect(lineItems.aggregate).toHaveBeenCalledTimes(4);
     expect(keys.state('t1', 'u1')).toMatchObject({ dirtySince: null, lockedUntil: null });
   });
 });

@@ -11,6 +11,7 @@ import {
   allocatedGroups,
   allocationFields,
   filterFields,
+  resourceRowsAnswer,
   RollupGroup,
   rollupCanAnswer,
   rollupGroupsPipeline,
@@ -43,6 +44,8 @@ export interface CostSource {
   summary?: boolean;
   /** Over the monthly level: its allocation rows of this one field (`dimension:<name>`, `tag:<group>:<key>`). */
   narrow?: string;
+  /** Over the monthly level: the rows by resource (`cost_rollups_monthly_resources`), for a query reading resource ids. */
+  resources?: boolean;
   /**
    * Daily rollup rows computed for this query from the line items it selects (the rollups being
    * stale): pipelines are written for rollups (`source: 'rollup'`), answers say `line-items`.
@@ -161,8 +164,11 @@ export class RollupPlanner {
     for (const field of readFields) if (field.startsWith('dimensions.')) dimensions.add(field.slice('dimensions.'.length));
     for (const name of dimensions) if (!allocation.hasDimension(name)) throw new UnknownDimensionError(name);
     const grouped = readFields.filter((field) => field.startsWith('dimensions.')).map((field) => field.slice('dimensions.'.length));
-    if (!rollupCanAnswer(filter, readFields, allocation)) return grouped.length > 0 ? { ...LINE_ITEMS, dimensions: grouped } : LINE_ITEMS;
+    const byResource = resourceRowsAnswer(filter, readFields);
+    if (!byResource && !rollupCanAnswer(filter, readFields, allocation))
+      return grouped.length > 0 ? { ...LINE_ITEMS, dimensions: grouped } : LINE_ITEMS;
     const current = view ?? (await this.view(tenantId));
+    if (byResource) return current.rollupsReady ? { source: 'rollup', rollupLevel: 'month', resources: true } : LINE_ITEMS;
     if (current.rollupsReady) {
       const rollupLevel = rollupLevelFor(filter, readFields);
       const narrow = narrowField(filter, readFields, allocation, current.exclusion);
@@ -193,6 +199,7 @@ export class RollupPlanner {
       return rows.aggregate<R>(tenantId, excluding(pipeline, combineFilters({ field: where.narrow }, exclusion)));
     }
     const scoped = excluding(pipeline, exclusion);
+    if (where.resources) return this.levels.resources.aggregate<R>(tenantId, scoped);
     if (where.allocated)
       return (where.summary ? this.levels.summaryAllocated : this.levels.monthlyAllocated).aggregate<R>(tenantId, scoped);
     if (where.summary) return this.levels.summary.aggregate<R>(tenantId, scoped);

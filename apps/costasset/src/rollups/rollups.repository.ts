@@ -10,6 +10,7 @@ import {
   COST_ROLLUP_MONTHLY_ALLOCATED,
   COST_ROLLUP_MONTHLY_SUMMARY,
   COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED,
+  COST_ROLLUP_MONTHLY_RESOURCES,
   CostRollup,
   CostRollupAllocation,
   CostRollupMonthly,
@@ -67,6 +68,13 @@ export class CostRollupMonthlySummaryAllocatedRepository extends TenantRepositor
 }
 
 @Injectable()
+export class CostRollupMonthlyResourcesRepository extends TenantRepository<CostRollupMonthly> {
+  constructor(@InjectModel(COST_ROLLUP_MONTHLY_RESOURCES) model: Model<CostRollupMonthly>) {
+    super(model);
+  }
+}
+
+@Injectable()
 export class RollupKeyRepository extends TenantRepository<RollupKey> {
   constructor(@InjectModel(ROLLUP_KEY) model: Model<RollupKey>) {
     super(model);
@@ -116,8 +124,8 @@ export class RollupKeyRepository extends TenantRepository<RollupKey> {
 /**
  * Every collection of rollup rows (docs/rollups.md): the daily and monthly levels without
  * allocation fields, the monthly rows with them, the monthly summary without and with them, and
- * the allocation rows of one field by month and by day. Every row belongs to one upload: a refresh replaces the upload's
- * rows in all of them.
+ * the allocation rows of one field by month and by day, the monthly rows by resource. Every row
+ * belongs to one upload: a refresh replaces the upload's rows in all of them.
  */
 @Injectable()
 export class RollupLevels {
@@ -129,5 +137,6 @@ export class RollupLevels {
     readonly allocationDaily: CostRollupAllocationDailyRepository,
     readonly summary: CostRollupMonthlySummaryRepository,
     readonly summaryAllocated: CostRollupMonthlySummaryAllocatedRepository,
+    readonly resources: CostRollupMonthlyResourcesRepository,
   ) {}
 }

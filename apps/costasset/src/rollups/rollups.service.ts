@@ -11,6 +11,7 @@ import {
   monthlyGroups,
   monthlyRollupRow,
   RollupGroup,
+  resourcePipeline,
   rollupPipeline,
   rollupRow,
   summaryGroups,
@@ -22,6 +23,12 @@ import { BACKFILL_MARKER, EARLIER_BACKFILL_MARKERS } from './schemas/cost-rollup
 interface RollupLevel {
   deleteMany(tenantId: string, filter: Record<string, unknown>): Promise<number>;
   insertBulk(tenantId: string, docs: never[]): Promise<number>;
+}
+
+/** An upload's line items summed: daily groups (every level but one is made of them) and the monthly groups by resource. */
+interface UploadSums {
+  daily: RollupGroup[];
+  resources: RollupGroup[];
 }
 
 /** How long one refresh may hold an upload's lease before another may take it over. */
@@ -132,8 +139,8 @@ export class RollupsService {
       uploadRefId,
       this.keys,
       () => this.allocation.current(tenantId),
-      (groups, generation, allocation) => this.replace(tenantId, uploadRefId, groups, generation, allocation),
-      (groups, allocation, part) => this.insertPart(tenantId, uploadRefId, groups, allocation, part),
+      (sums, generation, allocation) => this.replace(tenantId, uploadRefId, sums, generation, allocation),
+      (sums, allocation, part) => this.insertPart(tenantId, uploadRefId, sums, allocation, part),
     );
   }
 
@@ -240,13 +247,13 @@ export class RollupsService {
   private async replace(
     tenantId: string,
     uploadRefId: string,
-    groups: RollupGroup[],
+    sums: UploadSums,
     generation: number,
     allocation: AllocationModel,
   ): Promise<void> {
     const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
     if (state && state.generation === generation) {
-      if (await this.store(tenantId, uploadRefId, state.generation, () => Promise.resolve({ daily: groups, allocation }))) return;
+      if (await this.store(tenantId, uploadRefId, state.generation, () => Promise.resolve({ ...sums, allocation }))) return;
     } else if (state) {
       await this.keys.unlock(tenantId, uploadRefId);
     }
@@ -262,7 +269,8 @@ export class RollupsService {
         await this.store(tenantId, uploadRefId, state.generation, async () => {
           const allocation = await this.allocation.current(tenantId);
           const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, allocation), 'bulk');
-          return { daily: allocatedGroups(groups, allocation), allocation };
+          const resources = await this.lineItems.aggregate<RollupGroup>(tenantId, resourcePipeline(uploadRefId), 'bulk');
+          return { daily: allocatedGroups(groups, allocation), resources, allocation };
         })
       )
         return;
@@ -278,12 +286,11 @@ export class RollupsService {
     tenantId: string,
     uploadRefId: string,
     generation: number,
-    compute: () => Promise<{ daily: RollupGroup[]; allocation: AllocationModel }>,
+    compute: () => Promise<UploadSums & { allocation: AllocationModel }>,
   ): Promise<boolean> {
     try {
-      const { daily, allocation } = await compute();
-      for (const [level, rows] of this.levelRows(uploadRefId, daily, allocation))
-        await this.replaceRows(level, tenantId, uploadRefId, rows);
+      const { allocation, ...sums } = await compute();
+      for (const [level, rows] of this.levelRows(uploadRefId, sums, allocation)) await this.replaceRows(level, tenantId, uploadRefId, rows);
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
@@ -295,7 +302,7 @@ export class RollupsService {
   }
 
   /** The rows of every level made of an upload's daily groups: what `store` puts in place of the upload's rows. */
-  private levelRows(uploadRefId: string, daily: RollupGroup[], allocation: AllocationModel): [RollupLevel, object[]][] {
+  private levelRows(uploadRefId: string, { daily, resources }: UploadSums, allocation: AllocationModel): [RollupLevel, object[]][] {
     const monthly = monthlyGroups(daily);
     const baseMonthly = baseGroups(monthly);
     return [
@@ -306,6 +313,7 @@ export class RollupsService {
       [this.levels.monthlyAllocated, allocation.isEmpty ? [] : monthly.map((group) => monthlyRollupRow(uploadRefId, group))],
       [this.levels.allocation, allocationRows(uploadRefId, monthly, allocation)],
       [this.levels.allocationDaily, allocationRows(uploadRefId, daily, allocation)],
+      [this.levels.resources, resources.map((group) => monthlyRollupRow(uploadRefId, group))],
     ];
   }
 
@@ -317,11 +325,11 @@ export class RollupsService {
   private async insertPart(
     tenantId: string,
     uploadRefId: string,
-    daily: RollupGroup[],
+    sums: UploadSums,
     allocation: AllocationModel,
     part: number,
   ): Promise<void> {
-    for (const [level, rows] of this.levelRows(uploadRefId, daily, allocation)) {
+    for (const [level, rows] of this.levelRows(uploadRefId, sums, allocation)) {
       await level.deleteMany(tenantId, { uploadRefId, uploadPart: part });
       for (const row of rows) (row as { uploadPart?: number }).uploadPart = part;
       for (let start = 0; start < rows.length; start += INSERT_BATCH)
@@ -374,8 +382,8 @@ export class LoadTracker {
     private readonly uploadRefId: string,
     private readonly keys: RollupKeyRepository,
     private readonly allocation: () => Promise<AllocationModel>,
-    private readonly replace: (groups: RollupGroup[], generation: number, allocation: AllocationModel) => Promise<void>,
-    private readonly insertPart: (groups: RollupGroup[], allocation: AllocationModel, part: number) => Promise<void>,
+    private readonly replace: (sums: UploadSums, generation: number, allocation: AllocationModel) => Promise<void>,
+    private readonly insertPart: (sums: UploadSums, allocation: AllocationModel, part: number) => Promise<void>,
   ) {}
 
   get maintenanceMs(): number {
@@ -423,17 +431,21 @@ export class LoadTracker {
   async storePart(part: number): Promise<void> {
     const started = performance.now();
     try {
-      await this.insertPart(this.sums?.rows() ?? [], this.model ?? AllocationModel.EMPTY, part);
+      await this.insertPart(this.uploadSums(), this.model ?? AllocationModel.EMPTY, part);
     } finally {
       this.spentMs += performance.now() - started;
     }
+  }
+
+  private uploadSums(): UploadSums {
+    return { daily: this.sums?.rows() ?? [], resources: this.sums?.resourceRows() ?? [] };
   }
 
   async finish(): Promise<void> {
     const started = performance.now();
     try {
       await this.replace(
-        this.sums?.rows() ?? [],
+        this.uploadSums(),
         this.alone && this.generation !== undefined ? this.generation : Number.NaN,
         this.model ?? AllocationModel.EMPTY,
       );

@@ -9,6 +9,7 @@ export const COST_ROLLUP_ALLOCATION_DAILY = 'CostRollupAllocationDaily';
 export const COST_ROLLUP_MONTHLY_ALLOCATED = 'CostRollupMonthlyAllocated';
 export const COST_ROLLUP_MONTHLY_SUMMARY = 'CostRollupMonthlySummary';
 export const COST_ROLLUP_MONTHLY_SUMMARY_ALLOCATED = 'CostRollupMonthlySummaryAllocated';
+export const COST_ROLLUP_MONTHLY_RESOURCES = 'CostRollupMonthlyResources';
 
 /** The line-item fields a rollup row groups by (absent when the line items have none). */
 export const ROLLUP_DIMENSIONS = [
@@ -73,9 +74,16 @@ CostRollupSchema.index({ tenantId: 1, period: 1 });
 export type CostRollupMonthly = Omit<CostRollup, 'chargePeriodStart'>;
 
 /** A collection of monthly rows: found by upload (a refresh) and by period (every query). */
-function monthlyRowsSchema(collection: string, withAllocation: boolean): Schema<CostRollupMonthly> {
+function monthlyRowsSchema(collection: string, withAllocation: boolean, extra: Record<string, unknown> = {}): Schema<CostRollupMonthly> {
   const schema = new Schema<CostRollupMonthly>(
-    { uploadRefId: { type: String, required: true }, lineItems: Number, ...dimensions, ...(withAllocation ? allocation : {}), ...amounts },
+    {
+      uploadRefId: { type: String, required: true },
+      lineItems: Number,
+      ...dimensions,
+      ...extra,
+      ...(withAllocation ? allocation : {}),
+      ...amounts,
+    },
     { collection, versionKey: false },
   );
   schema.plugin(tenantScopedPlugin);
@@ -117,6 +125,19 @@ export const CostRollupMonthlySummarySchema = monthlyRowsSchema('cost_rollups_mo
  * SUMMARY_DIMENSIONS only reads (allocated cost and the showback, cut by the fields split rules read).
  */
 export const CostRollupMonthlySummaryAllocatedSchema = monthlyRowsSchema('cost_rollups_monthly_summary_allocated', true);
+
+/**
+ * The monthly rows by resource as well (`resourceId`, beside every dimension of the monthly level):
+ * what a monthly query reading resource ids reads (the `top-resources` template, totals filtered by a
+ * resource). A resource keeps one account, service and region, so these rows are about one per
+ * resource, month and charge category, whatever the number of line items each has (hours, days).
+ * No allocation fields: a query reading them and resource ids reads the line items.
+ */
+export const CostRollupMonthlyResourcesSchema = monthlyRowsSchema('cost_rollups_monthly_resources', false, { resourceId: String });
+CostRollupMonthlyResourcesSchema.index({ tenantId: 1, resourceId: 1 });
+
+/** The line-item fields a resource row keeps beside the monthly level's. */
+export const RESOURCE_DIMENSIONS = [...ROLLUP_DIMENSIONS, 'resourceId'] as const;
 
 /** The dimensions an allocation row keeps besides its one allocation field (docs/rollups.md). */
 export const ALLOCATION_ROW_DIMENSIONS = ['providerName', 'billingPeriod', 'period', 'billingCurrency', 'currency'] as const;
@@ -183,10 +204,10 @@ export interface RollupKey {
 }
 
 /**
- * `-6`: rolled up at every level (daily, monthly and the monthly summary with and without allocation
- * fields, allocation rows by month and by day).
+ * `-7`: rolled up at every level (daily, monthly and the monthly summary with and without allocation
+ * fields, allocation rows by month and by day, monthly rows by resource).
  */
-export const BACKFILL_MARKER = '*backfilled-6*';
+export const BACKFILL_MARKER = '*backfilled-7*';
 /** Markers of earlier formats: their tenants' uploads are rolled up again (missing levels, allocation in daily rows). */
 export const EARLIER_BACKFILL_MARKERS: readonly string[] = [
   '*backfilled*',
@@ -194,6 +215,7 @@ export const EARLIER_BACKFILL_MARKERS: readonly string[] = [
   '*backfilled-3*',
   '*backfilled-4*',
   '*backfilled-5*',
+  '*backfilled-6*',
 ];
 
 export const RollupKeySchema = new Schema<RollupKey>(
