@@ -24,6 +24,8 @@ export interface DimensionDefinition {
 /** What the rollups and the planner need of a tenant's allocation settings. */
 export interface AllocationDefinitions {
   revision: number;
+  /** The revision whose change last asked for the rollups to be recomputed (split rules do not). */
+  rollupRevision?: number;
   tagKeys: ActiveTagKey[];
   dimensions: DimensionDefinition[];
   /** Declared providers and their aliases (docs/allocation.md, "Provider names"). */
@@ -95,6 +97,11 @@ export class AllocationModel {
 
   get revision(): number {
     return this.definitions.revision;
+  }
+
+  /** What rollup rows computed with these settings are marked with (RollupKey.allocationRevision). */
+  get rollupRevision(): number {
+    return this.definitions.rollupRevision ?? 0;
   }
 
   /** The line-item fields the dimension rules read, but tags (what a document needs for `classify`). */

@@ -7,6 +7,7 @@ import type { AllocationSettings } from './schemas/allocation-settings.schema';
 export function definitionsOf(settings: AllocationSettings) {
   return {
     revision: settings.revision,
+    rollupRevision: settings.rollupRevision ?? 0,
     tagKeys: settings.tagKeys.map(({ group, key }) => ({ group: group ?? null, key })),
     dimensions: settings.dimensions.map(({ name, rules, defaultValue }) => ({
       name,

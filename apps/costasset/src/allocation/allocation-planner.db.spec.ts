@@ -82,7 +82,7 @@ describe('the planner on allocation dimensions, against a database', () => {
             tags: row.tags,
           })) as never[],
         );
-        await rollups.refreshAll(TENANT, async () => undefined);
+        await rollups.refresh(TENANT, ['u0', 'u1', 'u2']);
 
         const range = {
           form: 'period',
@@ -143,14 +143,14 @@ describe('the planner on allocation dimensions, against a database', () => {
           // of those, the summarised ones when the query reads no service (nor account or region)
           expect(fromRollups.summary).toBe(!daily && narrow === undefined && !groupBy.includes('serviceName') ? true : undefined);
           const expected = await answer(groupBy, match, fromRollups);
-          await rollups.markAllStale(TENANT);
+          await rollups.begin(TENANT, ['u0', 'u1', 'u2']);
           const transient = await planner.choose(TENANT, match, reads);
           const readsDimension = groupBy.some((entry) => entry.startsWith('dimension:')) || JSON.stringify(match).includes('dimensions.');
           expect(transient).toMatchObject(readsDimension ? { transient: true } : { source: 'line-items' });
           expect(answeredFrom(transient)).toBe('line-items');
           const viaTransient = await answer(groupBy, match, transient);
           const viaLineItems = await answer(groupBy, match, { source: 'line-items', rollupLevel: null, dimensions: ['team'] });
-          await rollups.refreshAll(TENANT, async () => undefined);
+          await rollups.refresh(TENANT, ['u0', 'u1', 'u2']);
           for (const actual of [viaTransient, viaLineItems]) {
             expect(Object.keys(actual)).toEqual(Object.keys(expected));
             for (const key of Object.keys(expected)) {

@@ -8,8 +8,9 @@ interface RebuildPayload {
 }
 
 /**
- * Recomputes every upload's rollups with the tenant's current allocation settings (the job a
- * change queues). Idempotent: another attempt recomputes them all again. Progress in uploads.
+ * Recomputes the allocation rows of every upload with the tenant's current allocation settings (the
+ * job a change queues): `RollupsService.refreshAllocation`. Idempotent: another attempt recomputes
+ * the uploads not yet at the current settings. Progress in uploads (each counted by month and by day).
  */
 @Injectable()
 @JobHandlerFor(JOB_TYPES.allocationRebuild)
@@ -19,7 +20,7 @@ export class AllocationRebuildHandler implements JobHandler<RebuildPayload> {
   constructor(private readonly rollups: RollupsService) {}
 
   async run(context: JobContext<RebuildPayload>): Promise<Record<string, unknown>> {
-    const uploads = await this.rollups.refreshAll(context.tenantId, (done, total) => context.progress(done, total));
+    const uploads = await this.rollups.refreshAllocation(context.tenantId, (done, total) => context.progress(done, total));
     return { revision: context.payload.revision, uploads };
   }
 }

@@ -71,7 +71,7 @@ export class AllocationService {
       })),
       dimensions: settings.dimensions.map((dimension) => dimension.name),
       rollups: {
-        current: view.rollupsReady,
+        current: view.rollupsReady && (!view.allocationReady || (view.allocationReady.month && view.allocationReady.day)),
         ...(settings.rollupRevision ? { jobId: keyedJobId(rebuildJobKey(tenantId, settings.rollupRevision)) } : {}),
       },
     };
@@ -318,9 +318,11 @@ export class AllocationService {
   }
 
   /**
-   * Saves a change as the next revision: the rollups are marked stale first (queries read the line
-   * items by the settings of the moment), then the settings are written if nobody wrote since they
-   * were read, then the job recomputing the rollups is queued.
+   * Saves a change as the next revision, if nobody wrote since the settings were read. One that
+   * changes what rollups hold (`rollups`) gets a new `rollupRevision`: from then on queries reading
+   * allocation fields read the line items by the new settings until the rows holding them are
+   * recomputed (the others go on reading the rollups); uploads being written are bumped, so that
+   * their writers recompute with the new settings; the job recomputing the rest is queued.
    */
   private async change(tenantId: string, mutate: (settings: Settings) => Settings, rollups = true): Promise<void> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -333,10 +335,11 @@ export class AllocationService {
       });
       checkSplitsStillValid(next);
       const revision = current.revision + 1;
-      if (rollups) await this.rollups.markAllStale(tenantId);
       const rollupRevision = rollups ? revision : (current.rollupRevision ?? 0);
       if (await this.settings.replace(tenantId, current.revision, { ...next, rollupRevision })) {
-        if (rollups) await this.jobs.submitOnce(tenantId, JOB_TYPES.allocationRebuild, { revision }, rebuildJobKey(tenantId, revision));
+        if (!rollups) return;
+        await this.rollups.allocationChanged(tenantId);
+        await this.jobs.submitOnce(tenantId, JOB_TYPES.allocationRebuild, { revision }, rebuildJobKey(tenantId, revision));
         return;
       }
     }

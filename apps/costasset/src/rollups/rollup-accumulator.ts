@@ -34,7 +34,7 @@ export class RollupAccumulator {
       const key = `${fields ? allocationKey(fields) : ''}${dimensions}${dayKey(start as Date, time)}`;
       let group = this.groups.get(key);
       if (!group) this.groups.set(key, (group = emptyGroup({ ...idOf(doc, start as Date, time), ...fields })));
-      const resourceKey = `${dimensions}${valueKey(doc, 'resourceId')}`;
+      const resourceKey = `${dimensions}${valueKey(doc, 'resourceId')}${valueKey(doc, 'tags')}`;
       let resource = this.resources.get(resourceKey);
       if (!resource) this.resources.set(resourceKey, (resource = emptyGroup(resourceIdOf(doc))));
       for (const sums of [group, resource]) {
@@ -76,9 +76,11 @@ function idOf(doc: Record<string, unknown>, start: Date, time: number): Record<s
   return id;
 }
 
-function resourceIdOf(doc: Record<string, unknown>): Record<string, string | null> {
-  const id: Record<string, string | null> = {};
+/** The `_id` of a `resourcePipeline` group: RESOURCE_DIMENSIONS and the line item's own tags. */
+function resourceIdOf(doc: Record<string, unknown>): Record<string, unknown> {
+  const id: Record<string, unknown> = {};
   for (const name of RESOURCE_DIMENSIONS) if (name in doc) id[name] = (doc[name] as string | null | undefined) ?? null;
+  if ('tags' in doc) id.tags = doc.tags ?? null;
   return id;
 }
 

@@ -92,9 +92,13 @@ export function rollupGroupsPipeline(match: Record<string, unknown>, withTags: b
   ] as PipelineStage[];
 }
 
-/** The aggregation of one upload's line items into monthly rows by resource (RESOURCE_DIMENSIONS; a missing field stays missing). */
+/**
+ * The aggregation of one upload's line items into monthly rows by resource (RESOURCE_DIMENSIONS and
+ * the line items' own tags; a missing field stays missing).
+ */
 export function resourcePipeline(uploadRefId: string): PipelineStage[] {
-  const id = Object.fromEntries(RESOURCE_DIMENSIONS.map((name) => [name, `$${name}`]));
+  const id: Record<string, unknown> = Object.fromEntries(RESOURCE_DIMENSIONS.map((name) => [name, `$${name}`]));
+  id.tags = '$tags';
   const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
   return [{ $match: { uploadRefId } }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
 }
@@ -296,4 +300,21 @@ export function monthlyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
     months.add(dimensionsKey(dimensions), dimensions, day.lineItems, day);
   }
   return months.rows();
+}
+
+/**
+ * The monthly groups with allocation fields (what `monthlyGroups(allocatedGroups(…))` gives from the
+ * line items) made of an upload's stored rows by resource: each row, classified by its own tags and
+ * fields, is summed by the monthly dimensions and its allocation fields. The rows keep every field
+ * a rule may read (the expression language reads rolled-up dimensions and tags only).
+ */
+export function allocatedMonthlyGroups(resourceRows: readonly Record<string, unknown>[], allocation: AllocationModel): RollupGroup[] {
+  const sums = new RollupGroupSums();
+  for (const row of resourceRows) {
+    const id: RollupGroupId = {};
+    for (const name of ROLLUP_DIMENSIONS) if (name in row) id[name] = row[name] as string | null;
+    Object.assign(id, allocation.classify(row));
+    sums.add(dimensionsKey(id), id, row.lineItems as number, row);
+  }
+  return sums.rows();
 }

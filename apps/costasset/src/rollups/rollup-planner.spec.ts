@@ -33,6 +33,7 @@ function plannerWith(ready: boolean, view: ImportView = { version: 0, hidden: []
   const rollupsService = {
     ready: jest.fn(async (_tenantId: string, _now?: Date, _hidden?: Promise<ReadonlySet<string>>) => ready),
     providerSpellings: jest.fn(async () => []),
+    allocationReady: jest.fn(async () => ({ month: true, day: true })),
   };
   const importViews = { current: jest.fn(async () => view), exclusion: jest.fn(async () => ({ from: 'exclusion lookup' })) };
   const level = (name: string) => ({ aggregate: jest.fn(async () => [{ from: name }]), distinct: jest.fn(async () => []) });
@@ -124,6 +125,30 @@ describe('RollupPlanner.choose (which level answers)', () => {
     await planner.aggregate('t1', BY_RESOURCE as CostSource, [{ $match: byMonth }], hidden);
     expect(resources.aggregate).toHaveBeenCalledWith('t1', [{ $match: { $and: [byMonth, hidden.exclusion] } }]);
     expect(monthly.aggregate).not.toHaveBeenCalled();
+  });
+
+  it('reads allocation fields from the rollups only at the levels computed with the current settings', async () => {
+    const { planner } = plannerWith(true);
+    const allocation = new AllocationModel({
+      revision: 3,
+      rollupRevision: 3,
+      tagKeys: [{ group: 'default', key: 'env' }],
+      dimensions: [{ name: 'team', rules: [{ expr: "serviceName == 'EC2'", value: 'compute' }], defaultValue: 'unallocated' }],
+    });
+    const viewWith = (month: boolean, day: boolean): CostView => ({ ...READY, allocation, allocationReady: { month, day } });
+    const byTeam = ['dimensions.team', 'cost', 'period'];
+    const byTeamDaily = ['dimensions.team', 'cost', 'chargePeriodStart'];
+    const byEnv = ['tags["default","env"]', 'cost', 'period'];
+    // the first pass of a rebuild has not ended: monthly reads of allocation fields take the line items, the rest the rollups
+    const rebuilding = viewWith(false, false);
+    expect(await planner.choose('t1', byMonth, totalsReadFields(['providerName']), rebuilding)).toEqual(MONTH);
+    expect(await planner.choose('t1', {}, byTeam, rebuilding)).toEqual({ source: 'rollup', rollupLevel: 'day', transient: true });
+    expect(await planner.choose('t1', {}, byEnv, rebuilding)).toEqual(LINE_ITEMS);
+    // the monthly rows are current, those by day not yet
+    const monthly = viewWith(true, false);
+    expect(await planner.choose('t1', {}, byTeam, monthly)).toEqual({ ...MONTH, narrow: 'dimension:team' });
+    expect(await planner.choose('t1', {}, byTeamDaily, monthly)).toEqual({ source: 'rollup', rollupLevel: 'day', transient: true });
+    expect(await planner.choose('t1', {}, byTeamDaily, viewWith(true, true))).toEqual({ ...DAY, narrow: 'dimension:team' });
   });
 
   it('falls back to the line items when the filter compares an amount (a condition on each line item, not on a sum)', async () => {

@@ -22,7 +22,7 @@ import {
 } from './rollup-fields';
 import { ALLOCATION_ROW_DIMENSIONS, ROLLUP_AMOUNTS, SUMMARY_DIMENSIONS } from './schemas/cost-rollup.schema';
 import { RollupLevels } from './rollups.repository';
-import { RollupsService } from './rollups.service';
+import { AllocationReadiness, RollupsService } from './rollups.service';
 
 export type CostSourceName = 'rollup' | 'line-items';
 
@@ -70,6 +70,12 @@ export interface CostView {
   exclusion: Record<string, unknown>;
   /** The tenant's allocation settings (activated tag keys, virtual dimensions): what the rollups hold. */
   allocation: AllocationModel;
+  /**
+   * Whether the rows holding allocation fields were computed with those settings, by month and by
+   * day (`RollupsService.allocationReady`; absent: they were). Until the rebuild after a change has
+   * recomputed them, queries reading allocation fields read the line items; the others, the rollups.
+   */
+  allocationReady?: AllocationReadiness;
   /** One name per provider: comparisons and groupings by `providerName` read canonical names. */
   providers: ProviderIdentity;
 }
@@ -109,16 +115,21 @@ export class RollupPlanner {
    */
   async view(tenantId: string): Promise<CostView> {
     const view = this.importViews.current(tenantId);
-    const [{ hidden }, rollupsReady, allocation] = await Promise.all([
+    const hidden = view.then((current) => hiddenUploads(current.hidden));
+    const allocation = this.allocation.current(tenantId);
+    const [current, rollupsReady, model, allocationReady] = await Promise.all([
       view,
-      this.rollupsService.ready(
-        tenantId,
-        new Date(),
-        view.then((current) => hiddenUploads(current.hidden)),
-      ),
-      this.allocation.current(tenantId),
+      this.rollupsService.ready(tenantId, new Date(), hidden),
+      allocation,
+      allocation.then((model) => this.rollupsService.allocationReady(tenantId, model, hidden)),
     ]);
-    return { rollupsReady, exclusion: exclusionOf(hidden), allocation, providers: await this.providers(tenantId, allocation) };
+    return {
+      rollupsReady,
+      allocationReady,
+      exclusion: exclusionOf(current.hidden),
+      allocation: model,
+      providers: await this.providers(tenantId, model),
+    };
   }
 
   /** The tenant's provider identity: its declared providers and the spellings its rollups hold. */
@@ -169,12 +180,16 @@ export class RollupPlanner {
       return grouped.length > 0 ? { ...LINE_ITEMS, dimensions: grouped } : LINE_ITEMS;
     const current = view ?? (await this.view(tenantId));
     if (byResource) return current.rollupsReady ? { source: 'rollup', rollupLevel: 'month', resources: true } : LINE_ITEMS;
-    if (current.rollupsReady) {
-      const rollupLevel = rollupLevelFor(filter, readFields);
+    const rollupLevel = rollupLevelFor(filter, readFields);
+    const allocationCurrent = !current.allocationReady || current.allocationReady[rollupLevel];
+    if (current.rollupsReady && !readsAllocation(filter, readFields)) {
+      const summary = rollupLevel === 'month' && summaryAnswers(filter, readFields, current.exclusion) ? { summary: true } : {};
+      return { source: 'rollup', rollupLevel, ...summary };
+    }
+    if (current.rollupsReady && allocationCurrent) {
       const narrow = narrowField(filter, readFields, allocation, current.exclusion);
       if (narrow) return { source: 'rollup', rollupLevel, narrow };
       const summary = rollupLevel === 'month' && summaryAnswers(filter, readFields, current.exclusion) ? { summary: true } : {};
-      if (!readsAllocation(filter, readFields)) return { source: 'rollup', rollupLevel, ...summary };
       if (rollupLevel === 'month') return { source: 'rollup', rollupLevel, allocated: true, ...summary };
       // the daily level keeps no allocation fields: rows made for the query
       return { source: 'rollup', rollupLevel: 'day', transient: true };

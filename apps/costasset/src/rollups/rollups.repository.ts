@@ -111,9 +111,33 @@ export class RollupKeyRepository extends TenantRepository<RollupKey> {
     );
   }
 
-  /** Clears the stale mark and the lease if no write came since `generation`; false otherwise (the lease is kept). */
-  async settle(tenantId: string, uploadRefId: string, generation: number): Promise<boolean> {
-    return (await this.updateOne(tenantId, { uploadRefId, generation }, { $set: { dirtySince: null, lockedUntil: null } })) > 0;
+  /**
+   * Clears the stale mark and the lease if no write came since `generation`, marking the allocation
+   * rows with the settings' `allocationRevision` they were computed with; false otherwise (the lease is kept).
+   */
+  async settle(tenantId: string, uploadRefId: string, generation: number, allocationRevision: number): Promise<boolean> {
+    const update = { dirtySince: null, lockedUntil: null, allocationRevision, allocationDailyRevision: allocationRevision };
+    return (await this.updateOne(tenantId, { uploadRefId, generation }, { $set: update })) > 0;
+  }
+
+  /**
+   * After only the allocation rows of a current upload were recomputed: marks them with `revision`
+   * and gives the lease back if no write came since `generation`; false otherwise (the lease is kept).
+   */
+  async settleAllocation(
+    tenantId: string,
+    uploadRefId: string,
+    generation: number,
+    field: 'allocationRevision' | 'allocationDailyRevision',
+    revision: number,
+  ): Promise<boolean> {
+    const update = { lockedUntil: null, [field]: revision };
+    return (await this.updateOne(tenantId, { uploadRefId, generation, dirtySince: null }, { $set: update })) > 0;
+  }
+
+  /** Bumps every upload being written or refreshed now (stale): its writer then recomputes with the settings saved before. */
+  async bumpStale(tenantId: string): Promise<void> {
+    await this.updateMany(tenantId, { dirtySince: { $ne: null } }, { $inc: { generation: 1 } });
   }
 
   async unlock(tenantId: string, uploadRefId: string): Promise<void> {

@@ -6,6 +6,7 @@ import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
 import {
   allocatedGroups,
+  allocatedMonthlyGroups,
   allocationRows,
   baseGroups,
   monthlyGroups,
@@ -41,6 +42,14 @@ const PROVIDER_SPELLINGS_MS = 30_000;
 /** The earliest date BSON holds: `$gt` it matches every date and nothing else (a stale mark; null is none). */
 const EARLIEST_DATE = new Date(-8.64e15);
 const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
+const MARKERS: readonly string[] = [BACKFILL_MARKER, ...EARLIER_BACKFILL_MARKERS];
+
+/** Whether the allocation rows by month and by day hold the tenant's current settings (`allocationReady`). */
+export interface AllocationReadiness {
+  month: boolean;
+  day: boolean;
+}
+const ALLOCATION_READY: AllocationReadiness = { month: true, day: true };
 
 /**
  * Keeps the rollups equal to the line items (docs/rollups.md). Every write path calls `begin`
@@ -102,34 +111,117 @@ export class RollupsService {
   }
 
   /**
-   * Recomputes every upload's rollups (after the allocation settings changed): all are marked stale
-   * at once, so queries read the line items until the last one is done, then the rollups again;
-   * never some uploads by the old settings and others by the new. `progress(done, total)` after each.
+   * After the allocation settings were saved with a new `rollupRevision`: uploads being written or
+   * refreshed now are bumped, so that their writers recompute with the new settings instead of
+   * settling rows computed with the old ones. The others keep their rows; `refreshAllocation` (the
+   * rebuild job) recomputes their allocation rows, and until it has, queries reading allocation
+   * fields read the line items (`allocationReady`) while all others go on reading the rollups.
    */
-  async refreshAll(tenantId: string, progress: (done: number, total: number) => Promise<void>): Promise<number> {
-    const uploads = await this.rolledUpUploads(tenantId);
-    await this.keys.markDirty(tenantId, uploads);
-    await progress(0, uploads.length);
-    for (const [index, uploadRefId] of uploads.entries()) {
-      await this.refreshOne(tenantId, uploadRefId);
-      await progress(index + 1, uploads.length);
-    }
-    return uploads.length;
-  }
-
-  /** Marks every upload's rollups stale: from now until `refreshAll` ends, queries read the line items. */
-  async markAllStale(tenantId: string): Promise<void> {
-    await this.keys.markDirty(tenantId, await this.rolledUpUploads(tenantId));
+  async allocationChanged(tenantId: string): Promise<void> {
+    await this.keys.bumpStale(tenantId);
   }
 
   /**
-   * Every upload with rollup state (every write path marks its upload before it writes, and the
-   * backfill those written before rollups existed): one read on the tenant index of the keys.
+   * The rebuild job's work: recomputes the allocation rows of every upload whose rows were computed
+   * with other settings than the current ones. The monthly ones first, from the rows by resource
+   * (a few rows per resource and month, which keep every field a rule may read, instead of the line
+   * items), then those by day, from the line items. Progress in uploads (each upload counted in both
+   * passes); answers the number of uploads recomputed.
    */
-  private async rolledUpUploads(tenantId: string): Promise<string[]> {
-    const markers = new Set([BACKFILL_MARKER, ...EARLIER_BACKFILL_MARKERS]);
-    const states = await this.keys.find(tenantId, {}, {}, { uploadRefId: 1 });
-    return states.map((state) => state.uploadRefId).filter((id) => !markers.has(id));
+  async refreshAllocation(tenantId: string, progress: (done: number, total: number) => Promise<void>): Promise<number> {
+    const model = await this.allocation.current(tenantId);
+    const monthly = await this.lagging(tenantId, 'allocationRevision', model.rollupRevision);
+    let daily = await this.lagging(tenantId, 'allocationDailyRevision', model.rollupRevision);
+    const total = monthly.length + daily.length;
+    let done = 0;
+    await progress(0, total);
+    for (const uploadRefId of monthly) {
+      await this.refreshAllocationOf(tenantId, uploadRefId, 'month');
+      await progress(++done, total);
+    }
+    // those recomputed whole meanwhile (a write) are current by day too
+    daily = await this.lagging(tenantId, 'allocationDailyRevision', model.rollupRevision);
+    for (const uploadRefId of daily) {
+      await this.refreshAllocationOf(tenantId, uploadRefId, 'day');
+      await progress(++done, total);
+    }
+    await progress(total, total);
+    return new Set([...monthly, ...daily]).size;
+  }
+
+  /**
+   * Uploads whose allocation rows (`field`) were not computed with `revision`, among every upload
+   * with rollup state (every write path marks its upload before it writes, the backfill those
+   * written before rollups existed): one read on the tenant index of the keys.
+   */
+  private async lagging(tenantId: string, field: 'allocationRevision' | 'allocationDailyRevision', revision: number): Promise<string[]> {
+    const states = await this.keys.find(tenantId, { uploadRefId: { $nin: MARKERS }, [field]: { $ne: revision } }, {}, { uploadRefId: 1 });
+    return states.map((state) => state.uploadRefId);
+  }
+
+  /**
+   * Recomputes one upload's allocation rows under its lease: `month` from its rows by resource,
+   * `day` from its line items. An upload being written (stale) is left to its writer, one written
+   * meanwhile is recomputed whole (`refreshOne`), one already at the current settings (another
+   * instance's job, or a load) is left alone.
+   */
+  private async refreshAllocationOf(tenantId: string, uploadRefId: string, scope: 'month' | 'day'): Promise<void> {
+    const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
+    // someone refreshes it: with the current settings (allocationChanged bumped anyone who had read others)
+    if (!state) return;
+    const model = await this.allocation.current(tenantId);
+    const revisionOf = scope === 'day' ? state.allocationDailyRevision : state.allocationRevision;
+    if (!state.dirtySince && revisionOf === model.rollupRevision) {
+      await this.keys.unlock(tenantId, uploadRefId);
+      return;
+    }
+    // being written: its writer settles it with the current settings (allocationChanged bumped it)
+    if (state.dirtySince) return this.keys.unlock(tenantId, uploadRefId);
+    try {
+      for (const [level, rows] of await this.allocationLevelRows(tenantId, uploadRefId, scope, model))
+        await this.replaceRows(level, tenantId, uploadRefId, rows);
+    } catch (error) {
+      await this.keys.unlock(tenantId, uploadRefId);
+      throw error;
+    }
+    const field = scope === 'month' ? 'allocationRevision' : 'allocationDailyRevision';
+    if (await this.keys.settleAllocation(tenantId, uploadRefId, state.generation, field, model.rollupRevision)) return;
+    // a write came meanwhile and relied on this lease: recompute it whole
+    await this.keys.unlock(tenantId, uploadRefId);
+    await this.refreshOne(tenantId, uploadRefId);
+  }
+
+  private async allocationLevelRows(
+    tenantId: string,
+    uploadRefId: string,
+    scope: 'month' | 'day',
+    model: AllocationModel,
+  ): Promise<[RollupLevel, object[]][]> {
+    if (scope === 'month') {
+      const rows = await this.levels.resources.aggregate<Record<string, unknown>>(tenantId, [{ $match: { uploadRefId } }], 'bulk');
+      return this.monthlyAllocationRows(uploadRefId, allocatedMonthlyGroups(rows, model), model);
+    }
+    const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, model), 'bulk');
+    return [[this.levels.allocationDaily, allocationRows(uploadRefId, allocatedGroups(groups, model), model)]];
+  }
+
+  /**
+   * Whether the allocation rows of every upload readers see (all but `hidden`: imports at work) hold
+   * the current settings, by month and by day: one lookup each on the tenant's rollup keys.
+   */
+  async allocationReady(
+    tenantId: string,
+    allocation: AllocationModel,
+    hidden: ReadonlySet<string> | Promise<ReadonlySet<string>> = NOTHING_HIDDEN,
+  ): Promise<AllocationReadiness> {
+    if (allocation.isEmpty && allocation.rollupRevision === 0) return ALLOCATION_READY;
+    const skipped = { $nin: [...MARKERS, ...(await hidden)] };
+    const [month, day] = await Promise.all(
+      (['allocationRevision', 'allocationDailyRevision'] as const).map((field) =>
+        this.keys.exists(tenantId, { uploadRefId: skipped, [field]: { $ne: allocation.rollupRevision } }),
+      ),
+    );
+    return { month: !month, day: !day };
   }
 
   /** Follows a load of one upload's line items (enrichment, FOCUS import): see LoadTracker. */
@@ -288,15 +380,17 @@ export class RollupsService {
     generation: number,
     compute: () => Promise<UploadSums & { allocation: AllocationModel }>,
   ): Promise<boolean> {
+    let allocationUsed = AllocationModel.EMPTY;
     try {
       const { allocation, ...sums } = await compute();
+      allocationUsed = allocation;
       for (const [level, rows] of this.levelRows(uploadRefId, sums, allocation)) await this.replaceRows(level, tenantId, uploadRefId, rows);
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
     }
     this.spellings.delete(tenantId);
-    if (await this.keys.settle(tenantId, uploadRefId, generation)) return true;
+    if (await this.keys.settle(tenantId, uploadRefId, generation, allocationUsed.rollupRevision)) return true;
     await this.keys.unlock(tenantId, uploadRefId);
     return false;
   }
@@ -309,11 +403,18 @@ export class RollupsService {
       [this.levels.daily, baseGroups(daily).map((group) => rollupRow(uploadRefId, group))],
       [this.levels.monthly, baseMonthly.map((group) => monthlyRollupRow(uploadRefId, group))],
       [this.levels.summary, summaryGroups(baseMonthly).map((group) => monthlyRollupRow(uploadRefId, group))],
+      [this.levels.resources, resources.map((group) => monthlyRollupRow(uploadRefId, group))],
+      ...this.monthlyAllocationRows(uploadRefId, monthly, allocation),
+      [this.levels.allocationDaily, allocationRows(uploadRefId, daily, allocation)],
+    ];
+  }
+
+  /** The levels made of monthly groups with allocation fields: what a rule change recomputes from the rows by resource. */
+  private monthlyAllocationRows(uploadRefId: string, monthly: RollupGroup[], allocation: AllocationModel): [RollupLevel, object[]][] {
+    return [
       [this.levels.summaryAllocated, allocation.isEmpty ? [] : summaryGroups(monthly).map((group) => monthlyRollupRow(uploadRefId, group))],
       [this.levels.monthlyAllocated, allocation.isEmpty ? [] : monthly.map((group) => monthlyRollupRow(uploadRefId, group))],
       [this.levels.allocation, allocationRows(uploadRefId, monthly, allocation)],
-      [this.levels.allocationDaily, allocationRows(uploadRefId, daily, allocation)],
-      [this.levels.resources, resources.map((group) => monthlyRollupRow(uploadRefId, group))],
     ];
   }
 
@@ -344,7 +445,14 @@ export class RollupsService {
    */
   async settleParts(tenantId: string, uploadRefId: string, generation: number, complete: boolean): Promise<boolean> {
     const state = await this.keys.lock(tenantId, uploadRefId, REFRESH_LEASE_MS);
-    if (state && complete && state.generation === generation && (await this.keys.settle(tenantId, uploadRefId, generation))) {
+    // the parts read the settings after their first bump: a change saved since bumped the upload (`allocationChanged`)
+    const { rollupRevision } = await this.allocation.current(tenantId);
+    if (
+      state &&
+      complete &&
+      state.generation === generation &&
+      (await this.keys.settle(tenantId, uploadRefId, generation, rollupRevision))
+    ) {
       this.spellings.delete(tenantId);
       return true;
     }

@@ -131,9 +131,10 @@ export const CostRollupMonthlySummaryAllocatedSchema = monthlyRowsSchema('cost_r
  * what a monthly query reading resource ids reads (the `top-resources` template, totals filtered by a
  * resource). A resource keeps one account, service and region, so these rows are about one per
  * resource, month and charge category, whatever the number of line items each has (hours, days).
- * No allocation fields: a query reading them and resource ids reads the line items.
+ * `tags` here are the line items' own (every key, not only activated ones): what the allocation's
+ * monthly rows are computed from after a rule change (docs/allocation.md). No virtual dimensions.
  */
-export const CostRollupMonthlyResourcesSchema = monthlyRowsSchema('cost_rollups_monthly_resources', false, { resourceId: String });
+export const CostRollupMonthlyResourcesSchema = monthlyRowsSchema('cost_rollups_monthly_resources', true, { resourceId: String });
 CostRollupMonthlyResourcesSchema.index({ tenantId: 1, resourceId: 1 });
 
 /** The line-item fields a resource row keeps beside the monthly level's. */
@@ -201,6 +202,14 @@ export interface RollupKey {
   generation: number;
   dirtySince: Date | null;
   lockedUntil: Date | null;
+  /**
+   * The allocation settings' `rollupRevision` the upload's monthly allocation rows (allocated
+   * monthly and summary rows, allocation rows by month) were computed with; `allocationDailyRevision`
+   * the same for its allocation rows by day. Queries on allocation fields read them only when every
+   * upload's is the tenant's current one (docs/allocation.md, "When a change takes effect").
+   */
+  allocationRevision?: number | null;
+  allocationDailyRevision?: number | null;
 }
 
 /**
@@ -224,6 +233,8 @@ export const RollupKeySchema = new Schema<RollupKey>(
     generation: { type: Number, default: 0 },
     dirtySince: { type: Date, default: null },
     lockedUntil: { type: Date, default: null },
+    allocationRevision: { type: Number, default: null },
+    allocationDailyRevision: { type: Number, default: null },
   },
   { collection: 'cost_rollup_keys', versionKey: false },
 );
