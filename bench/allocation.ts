@@ -67,6 +67,7 @@ import { CostView, RollupPlanner } from '../apps/costasset/src/rollups/rollup-pl
 import {
   CostRollupAllocationRepository,
   CostRollupMonthlyRepository,
+  CostRollupMonthlyResourcesRepository,
   CostRollupMonthlySummaryRepository,
   CostRollupRepository,
 } from '../apps/costasset/src/rollups/rollups.repository';
@@ -519,6 +520,7 @@ interface Product {
   daily: CostRollupRepository;
   monthly: CostRollupMonthlyRepository;
   summary: CostRollupMonthlySummaryRepository;
+  resources: CostRollupMonthlyResourcesRepository;
   allocationRows: CostRollupAllocationRepository;
   rollups: RollupsService;
   planner: RollupPlanner;
@@ -549,7 +551,7 @@ async function product(conn: Connection): Promise<Product> {
   const settings = new AllocationSettingsRepository(settingsModel as Model<AllocationSettings>);
   const models = new AllocationModels(settings);
   const { lineItems, levels, rollups, importViews, planner } = await rollupStackOn(conn, models);
-  const { daily, monthly, summary, allocation: allocationRows } = levels;
+  const { daily, monthly, summary, resources, allocation: allocationRows } = levels;
   const rawPlanner = new LineItemsOnlyPlanner(rollups, importViews, levels, lineItems, models);
   // a System Admin's visibility is everything: the service answers it without reading its groups
   const visibility = new VisibilityService(undefined as never);
@@ -578,6 +580,7 @@ async function product(conn: Connection): Promise<Product> {
     daily,
     monthly,
     summary,
+    resources,
     allocationRows,
     rollups,
     planner,
@@ -807,10 +810,11 @@ async function main(): Promise<void> {
       if (index % 6 === 5 || index === data.uploads.length - 1)
         log(`loaded ${index + 1}/${data.uploads.length} uploads (${upload.end.toLocaleString('en-US')} line items)`);
     }
-    const [dailyRows, monthlyRows, summaryRows, allocationRows] = await Promise.all([
+    const [dailyRows, monthlyRows, summaryRows, resourceRows, allocationRows] = await Promise.all([
       p.daily.count(TENANT, {}),
       p.monthly.count(TENANT, {}),
       p.summary.count(TENANT, {}),
+      p.resources.count(TENANT, {}),
       p.allocationRows.count(TENANT, {}),
     ]);
     const tagsPerItem = (Number((await duckdb.runAndReadAll('SELECT avg(len(tags)) FROM line_items')).getRowsJS()[0][0]) || 0).toFixed(1);
@@ -818,6 +822,7 @@ async function main(): Promise<void> {
       `line items written in ${(insertMs / 1000).toFixed(1)} s (${Math.round(rows / (insertMs / 1000)).toLocaleString('en-US')} rows/s), ` +
         `rolled up with the allocation in ${(rollupMs / 1000).toFixed(1)} s: ${dailyRows.toLocaleString('en-US')} daily and ` +
         `${monthlyRows.toLocaleString('en-US')} monthly rollup rows (${summaryRows.toLocaleString('en-US')} in the monthly summary), ` +
+        `${resourceRows.toLocaleString('en-US')} rows by resource, ` +
         `${allocationRows.toLocaleString('en-US')} allocation rows; ` +
         `DuckDB appended in ${(duckdbMs / 1000).toFixed(1)} s; ` +
         `${tagsPerItem} tags per line item`,
