@@ -118,12 +118,19 @@ async function main(): Promise<void> {
       }
       return summarize(ms).p50;
     };
-    const line = async (name: string, rollup: Timed, raw: Timed, pipelines: { rollup: (level: string) => object[]; raw?: object[] }) => {
+    const line = async (
+      name: string,
+      rollup: Timed,
+      raw: Timed,
+      pipelines: { rollup: (level: string) => object[]; raw?: object[] },
+      // the collection the rollups answered from, when it is not the level's own (the rows by resource)
+      rollupCollection?: string,
+    ) => {
       const r = summarize(rollup.ms);
       const l = summarize(raw.ms);
       const answered = rollup.source === 'rollup';
       const label = answered ? name : `${name} (answered from ${rollup.source})`;
-      const collection = ROLLUP_COLLECTIONS[rollup.level ?? ''];
+      const collection = rollupCollection ?? ROLLUP_COLLECTIONS[rollup.level ?? ''];
       const rollupPipeline = collection ? pipelines.rollup(rollup.level as string) : [];
       const read = collection
         ? await client
@@ -165,10 +172,13 @@ async function main(): Promise<void> {
         `/api/costasset/v1/reportModels/${id}/execution?templateParams=${encodeURIComponent(JSON.stringify(params))}`;
       const rollup = await time(execution(ids[0]));
       const raw = await time(execution(ids[1]));
-      await line(templateId, rollup, raw, {
-        rollup: () => reportPipeline(templateId, filter, '$lineItems') as object[],
-        raw: reportPipeline(templateId, filter) as object[],
-      });
+      await line(
+        templateId,
+        rollup,
+        raw,
+        { rollup: () => reportPipeline(templateId, filter, '$lineItems') as object[], raw: reportPipeline(templateId, filter) as object[] },
+        templateId === 'top-resources' ? 'cost_rollups_monthly_resources' : undefined,
+      );
     }
 
     const queries: [string, Record<string, string>][] = [
