@@ -17,6 +17,7 @@ import { costsPipeline, LINE_ITEMS_SOURCE, parseGroupings } from '../apps/costas
 import { bucketExpression, dayRowsBucket, rangeFilter, resolveRange } from '../apps/costasset/src/costs/costs-range';
 import type { CostMetric } from '../apps/costasset/src/costs/dto/costs.query';
 import { costTotalsPipeline } from '../apps/costasset/src/line-items/cost-totals';
+import { BACKFILL_MARKER } from '../apps/costasset/src/rollups/schemas/cost-rollup.schema';
 import { startServices } from './support/services';
 import { lineItem, PERIODS } from './support/line-items';
 import { numberArg, summarize } from './support/stats';
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     const keys = client.db().collection('cost_rollup_keys');
     const backfillStart = performance.now();
     await get(explorer({ from: '209901', to: '209901' }));
-    while (!(await keys.findOne({ tenantId: 'default', uploadRefId: '*backfilled-2*' })))
+    while (!(await keys.findOne({ tenantId: 'default', uploadRefId: BACKFILL_MARKER })))
       await new Promise((resolve) => setTimeout(resolve, 100));
     const backfillSeconds = (performance.now() - backfillStart) / 1000;
     const rollupRows = await client.db().collection('cost_rollups').countDocuments({ tenantId: 'default' });
