@@ -1,6 +1,6 @@
 /**
  * `npm run bench:focus-pipeline -- [--rows 200000] [--formats parquet,csv.gz] [--stages library,reader,map,scope,rollup,driver]
- *   [--loop rows,batches]`
+ *   [--loop rows,batches] [--bson encoded|driver|serialize]`
  * The FOCUS import's own per-row work without the database or the services (issue 22): a generated
  * file (tools/focus, as bench:focus makes it) is read through the reader the import job uses
  * (openFocusFile, over a local stand-in of the object store client), then each stage adds the next
@@ -10,8 +10,11 @@
  *   map      + providerOfRow, the provider gate, readCostRow and IngestReport.record
  *   scope    + the visibility check, the (provider, account, period) scopes and BatchWriter (writing nothing)
  *   rollup   + LoadTracker.written per batch (the rollup sums), touch and progress: the job's whole loop
- *   driver   + what the driver does in process for insertMany ({ ...doc, tenantId } and BSON serialization),
- *            the part of the job's databaseMs spent on this process's CPU
+ *   driver   + what TenantRepository.insertBulk and the driver do in this process before the database sees a byte
+ *            (the tenant stamped, an _id, the BSON encoding): the part of the job's databaseMs spent on this
+ *            process's CPU. `--bson encoded` (default): the line-item repositories' own encoder (encodeDocuments);
+ *            `--bson driver`: what insertMany does (calculateObjectSize, then bson's serialize, per document);
+ *            `--bson serialize`: bson's serialize alone (this stage before 2026-11-27 21:30)
  * Each stage runs with the job's loop as it is (`rows`: row objects, one per promise) and with the loop
  * proposed for it (`batches`: row arrays by chunk or row-group slice, costRowReader, ImportScopes, `add`
  * awaited only when it flushes); `driver` stamps the tenant in place in `batches` as TenantRepository.insertBulk
@@ -31,7 +34,7 @@ import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { serialize } from 'bson';
+import { calculateObjectSize, ObjectId, serialize } from 'bson';
 import { parse } from 'csv-parse';
 import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import type { AsyncBuffer } from 'hyparquet';
@@ -49,11 +52,13 @@ import type { ProviderMetadataSnapshot } from '../apps/costasset/src/provider-me
 import { LoadTracker } from '../apps/costasset/src/rollups/rollups.service';
 import type { RollupKeyRepository } from '../apps/costasset/src/rollups/rollups.repository';
 import { FocusFileFormat, generateFocus } from '../tools/focus/generate';
+import { encodeDocuments } from '@lib/persistence';
 import { numberArg } from './support/stats';
 
 const STAGES = ['library', 'reader', 'map', 'scope', 'rollup', 'driver'] as const;
 type Stage = (typeof STAGES)[number];
 const PROGRESS_ROWS = 10_000;
+const BSON_WAYS = ['encoded', 'driver', 'serialize'] as const;
 const BATCH_SIZE = 5_000;
 
 function listArg<T extends string>(name: string, fallback: readonly T[], allowed: readonly T[]): T[] {
@@ -147,7 +152,13 @@ interface StageResult {
 const EMPTY_METADATA: ProviderMetadataSnapshot = { categoriesByAssetType: new Map(), locationsByRegion: new Map() };
 
 /** The job's loop (FocusLoader.load) up to `stage`, with the database and the services stubbed out. */
-async function pipeline(file: string, format: FocusFileFormat, stage: Stage, store: LocalStore): Promise<StageResult> {
+async function pipeline(
+  file: string,
+  format: FocusFileFormat,
+  stage: Stage,
+  store: LocalStore,
+  bson: (typeof BSON_WAYS)[number] = 'encoded',
+): Promise<StageResult> {
   const size = statSync(file).size;
   const opened = await openFocusFile(store.asClient(), 'bench', 'focus', size, `focus.${format}`, format, 1024 ** 3);
   const result: StageResult = { rows: 0, written: 0, rejected: 0, scopes: 0, rollupGroups: 0, bsonBytes: 0 };
@@ -182,10 +193,20 @@ async function pipeline(file: string, format: FocusFileFormat, stage: Stage, sto
   await rollups.touch();
   const progress = () => Promise.resolve();
   const insertBulk = (tenantId: string, docs: object[]): Promise<number> => {
-    // what TenantRepository.insertBulk and the driver's insertMany do in this process before the database sees a byte
-    if (withDriver)
-      for (const doc of docs as Record<string, unknown>[]) {
-        doc.tenantId = tenantId;
+    // what TenantRepository.insertBulk and the driver do in this process before the database sees a byte
+    if (!withDriver) return Promise.resolve(docs.length);
+    const stamped = docs as Record<string, unknown>[];
+    for (const doc of stamped) {
+      doc.tenantId = tenantId;
+      doc._id ??= new ObjectId();
+    }
+    if (bson === 'encoded') {
+      const encoded = encodeDocuments(stamped);
+      if (!encoded) throw new Error('a line item the encoder leaves to the driver');
+      for (const bytes of encoded) result.bsonBytes += bytes.length;
+    } else
+      for (const doc of stamped) {
+        if (bson === 'driver') calculateObjectSize(doc, { ignoreUndefined: false });
         result.bsonBytes += serialize(doc).length;
       }
     return Promise.resolve(docs.length);
@@ -275,6 +296,7 @@ async function main(): Promise<void> {
   const repeat = numberArg('repeat', 2);
   const formats = listArg<FocusFileFormat>('formats', ['parquet', 'csv.gz'], ['parquet', 'csv.gz', 'csv']);
   const stages = listArg<Stage>('stages', STAGES, STAGES);
+  const [bson] = listArg('bson', ['encoded'], BSON_WAYS);
   // --dir keeps the generated files (and reuses them): a profile of a second run holds no generation
   const dirIndex = process.argv.indexOf('--dir');
   const kept = dirIndex >= 0 ? process.argv[dirIndex + 1] : undefined;
@@ -307,7 +329,7 @@ async function main(): Promise<void> {
           last =
             stage === 'library'
               ? { rows: await libraryParse(file, format), written: 0, rejected: 0, scopes: 0, rollupGroups: 0, bsonBytes: 0 }
-              : await pipeline(file, format, stage, store);
+              : await pipeline(file, format, stage, store, bson);
           const seconds = (performance.now() - started) / 1000;
           // the GC share of the best run (observer entries arrive asynchronously: let them come)
           await new Promise((resolve) => setImmediate(resolve));

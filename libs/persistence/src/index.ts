@@ -4,3 +4,4 @@ export * from './mongo-readiness.probe';
 export * from './database.module';
 export * from './unique-indexes';
 export * from './time-limits';
+export * from './bson-documents';

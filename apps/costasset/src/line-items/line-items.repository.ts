@@ -8,6 +8,8 @@ import { Utilization, UTILIZATION } from './schemas/utilization.schema';
 
 @Injectable()
 export class CostLineItemRepository extends TenantRepository<CostLineItem> {
+  protected override readonly encodesBulkInserts = true;
+
   constructor(@InjectModel(COST_LINE_ITEM) model: Model<CostLineItem>) {
     super(model);
   }
@@ -15,6 +17,8 @@ export class CostLineItemRepository extends TenantRepository<CostLineItem> {
 
 @Injectable()
 export class AssetRepository extends TenantRepository<Asset> {
+  protected override readonly encodesBulkInserts = true;
+
   constructor(@InjectModel(ASSET) model: Model<Asset>) {
     super(model);
   }
@@ -22,6 +26,8 @@ export class AssetRepository extends TenantRepository<Asset> {
 
 @Injectable()
 export class UtilizationRepository extends TenantRepository<Utilization> {
+  protected override readonly encodesBulkInserts = true;
+
   constructor(@InjectModel(UTILIZATION) model: Model<Utilization>) {
     super(model);
   }

@@ -1,0 +1,91 @@
+import { Binary, Decimal128, Long, ObjectId, serialize } from 'bson';
+import { Types } from 'mongoose';
+import { encodeDocuments } from './bson-documents';
+
+/** What the driver writes for an insert's document (bson's serialize, no key checks). */
+const driverBytes = (doc: object) => Buffer.from(serialize(doc, { checkKeys: false, ignoreUndefined: false }));
+
+function lineItem(row: number): Record<string, unknown> {
+  // built field by field, as the compiled row reader builds a line item
+  const doc: Record<string, unknown> = {};
+  doc.billedCost = row % 3 === 0 ? 0 : 12.345678901234 * row;
+  doc.billingAccountId = '123456789012';
+  doc.billingAccountName = row % 2 ? 'Payer' : '';
+  doc.billingPeriodStart = new Date(Date.UTC(2024, 8, 1));
+  doc.chargePeriodStart = new Date(Date.UTC(2024, 8, 1, row % 24));
+  doc.chargeDescription = `Amazon Elastic Compute Cloud usage ${row} — with a long description past the short-string copy`;
+  doc.consumedQuantity = row;
+  doc.listUnitPrice = 0.052;
+  doc.resourceId = `arn:aws:ec2:us-east-1:210987654321:instance/i-${String(row).padStart(8, '0')}`;
+  doc.assetAccountName = 'Account 654321 ☁';
+  doc.pricingCurrencyContractedUnitPrice = 0.0416;
+  doc.period = '202409';
+  doc.cost = -1.5e-7 * row;
+  doc.tags =
+    row % 2
+      ? []
+      : [
+          { key: 'env', value: 'prod' },
+          { key: 'team', value: 'ünïcode 𝄞' },
+        ];
+  doc.customColumns = [{ name: 'x_Note', value: 'café ☕, "quoted"' }];
+  doc.sourceRow = row;
+  doc.tenantId = 'default';
+  doc._id = new Types.ObjectId();
+  return doc;
+}
+
+describe('encodeDocuments', () => {
+  it("writes line items byte for byte as the driver's serializer does", () => {
+    const docs = Array.from({ length: 200 }, (_, row) => lineItem(row));
+    const encoded = encodeDocuments(docs, 64) as Buffer[];
+    expect(encoded).toHaveLength(docs.length);
+    docs.forEach((doc, index) => expect(encoded[index].equals(driverBytes(doc))).toBe(true));
+  });
+
+  it('writes every value kind it takes as bson does, numbers at their bounds included', () => {
+    const numbers = [0, -0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, 2 ** 53, 1.5, Number.NaN];
+    const doc = {
+      numbers: [...numbers, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.MIN_VALUE, Number.MAX_VALUE],
+      dates: [new Date(0), new Date(-1), new Date(-8.64e15), new Date(8.64e15), new Date(Date.UTC(1969, 11, 31, 23, 59, 59, 999))],
+      strings: ['', 'a', 'é', '☁', '𝄞', 'x'.repeat(8), 'x'.repeat(9), `${'x'.repeat(7)}é`, 'x'.repeat(33), 'nul\0inside', '\uD800 lone'],
+      flags: [true, false],
+      nothing: null,
+      id: new ObjectId(),
+      nested: { deeper: { list: [[1, [2]], {}, []] }, empty: {} },
+      'dotted.key': 1,
+      $dollar: 2,
+      '10': 'an integer-like key comes first, as Object.keys orders it',
+      ünï: 'a non-ASCII key',
+    };
+    const [bytes] = encodeDocuments([doc]) as Buffer[];
+    expect(bytes.equals(driverBytes(doc))).toBe(true);
+    const bare = Object.assign(Object.create(null) as object, { a: 1 });
+    expect((encodeDocuments([{ bare }]) as Buffer[])[0].equals(driverBytes({ bare }))).toBe(true);
+  });
+
+  it('grows its buffer past the estimate', () => {
+    const docs = [{ text: 'y'.repeat(5000) }, { text: '☁'.repeat(4000) }];
+    const encoded = encodeDocuments(docs, 1) as Buffer[];
+    docs.forEach((doc, index) => expect(encoded[index].equals(driverBytes(doc))).toBe(true));
+  });
+
+  it.each([
+    ['undefined', { a: undefined }],
+    ['undefined in an array', { a: [1, undefined] }],
+    ['a Decimal128', { a: Decimal128.fromString('1.10') }],
+    ['a Long', { a: Long.fromNumber(5) }],
+    ['a Binary', { a: new Binary(Buffer.from('x')) }],
+    ['a Buffer', { a: Buffer.from('x') }],
+    ['a class instance', { a: new (class Money {})() }],
+    ['an object with toBSON', { a: { toBSON: () => 1 } }],
+    ['an invalid Date', { a: new Date(Number.NaN) }],
+    ['a key holding NUL', { 'a\0b': 1 }],
+    ['a bigint', { a: BigInt(1) }],
+    ['a function', { a: () => 1 }],
+    ['a symbol', { a: Symbol('s') }],
+    ['a RegExp', { a: /x/ }],
+  ])('leaves a document holding %s to the driver', (_name, doc) => {
+    expect(encodeDocuments([{ fine: 1 }, doc])).toBeUndefined();
+  });
+});
