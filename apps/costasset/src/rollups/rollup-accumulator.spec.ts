@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { RollupAccumulator } from './rollup-accumulator';
-import { rollupRow } from './rollup-fields';
+import { monthlyRollupRow, rollupRow } from './rollup-fields';
+import { RESOURCE_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 describe('RollupAccumulator', () => {
   it('sums a load by dimensions and UTC day as the rollup pipeline groups stored rows (undefined stored as null, absent left out)', () => {
@@ -39,5 +41,65 @@ describe('RollupAccumulator', () => {
       expect.objectContaining({ providerName: 'aws', region: null, cost: -1, lineItems: 1 }),
     ]);
     expect(rows[0]).not.toHaveProperty('serviceName');
+  });
+
+  it('sums the rows by resource as the database groups them: by every monthly dimension, the resource id and the tags as stored', () => {
+    const TAGS: Record<string, unknown> = {
+      a: [{ group: 'user', key: 'env', value: 'a' }],
+      b: [{ group: 'user', key: 'env', value: 'b' }],
+      other: [{ group: 'aws', key: 'env', value: 'a' }],
+      two: [
+        { group: 'user', key: 'env', value: 'a' },
+        { group: 'user', key: 'team', value: 'x' },
+      ],
+      empty: [],
+      null: null,
+      undefined: undefined,
+    };
+    const item = fc.record({
+      region: fc.constantFrom('eu-west-1', undefined, null),
+      resourceId: fc.constantFrom('i-1', 'i-2', undefined),
+      // absent, null, undefined (stored as null) or lists that differ in one value, group or entry
+      tags: fc.constantFrom('absent', ...Object.keys(TAGS)),
+      cost: fc.integer({ min: -5, max: 50 }),
+    });
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 60 }), (specs) => {
+        const docs = specs.map(({ tags, region, resourceId, cost }) => {
+          const doc: Record<string, unknown> = { providerName: 'aws', cost, period: '202401', chargePeriodStart: new Date('2024-01-02Z') };
+          if (region !== undefined) doc.region = region;
+          if (resourceId !== undefined) doc.resourceId = resourceId;
+          if (tags !== 'absent')
+            doc.tags = Array.isArray(TAGS[tags]) ? (TAGS[tags] as object[]).map((entry) => ({ ...entry })) : TAGS[tags];
+          return doc;
+        });
+        const sums = new RollupAccumulator();
+        for (let start = 0; start < docs.length; start += 7) sums.add(docs.slice(start, start + 7));
+        // the reference: what `$group` by RESOURCE_DIMENSIONS and tags gives (undefined stored as null, absent left out)
+        const expected = new Map<string, { row: Record<string, unknown>; cost: number; lineItems: number }>();
+        for (const doc of docs) {
+          const id: Record<string, unknown> = {};
+          for (const name of [...RESOURCE_DIMENSIONS, 'tags']) if (name in doc) id[name] = doc[name] ?? null;
+          const key = JSON.stringify(id);
+          // a stored row keeps no null tags (monthlyRollupRow): classified alike as no tags
+          const row = { ...id };
+          if (row.tags === null) delete row.tags;
+          const entry = expected.get(key) ?? { row, cost: 0, lineItems: 0 };
+          entry.cost += doc.cost as number;
+          entry.lineItems += 1;
+          expected.set(key, entry);
+        }
+        const actual = sums.resourceRows().map((group) => monthlyRollupRow('u', group) as unknown as Record<string, unknown>);
+        const comparable = (row: Record<string, unknown>) => {
+          const id: Record<string, unknown> = {};
+          for (const name of [...RESOURCE_DIMENSIONS, 'tags']) if (name in row) id[name] = row[name];
+          return JSON.stringify([id, row.cost, row.lineItems]);
+        };
+        expect(actual.map(comparable).sort()).toEqual(
+          [...expected.values()].map(({ row, cost, lineItems }) => JSON.stringify([row, cost, lineItems])).sort(),
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 });
