@@ -89,7 +89,7 @@ describe('RollupAccumulator', () => {
           entry.lineItems += 1;
           expected.set(key, entry);
         }
-        const actual = sums.resourceRows().map((group) => monthlyRollupRow('u', group) as unknown as Record<string, unknown>);
+        const actual = sums.resourceRows()!.map((group) => monthlyRollupRow('u', group) as unknown as Record<string, unknown>);
         const comparable = (row: Record<string, unknown>) => {
           const id: Record<string, unknown> = {};
           for (const name of [...RESOURCE_DIMENSIONS, 'tags']) if (name in row) id[name] = row[name];
@@ -101,5 +101,21 @@ describe('RollupAccumulator', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('stops summing rows by resource past its bound, and says so (the database sums them then), the other rows summed as before', () => {
+    const sums = new RollupAccumulator(undefined, 2);
+    const doc = (resourceId: string) => ({
+      providerName: 'aws',
+      period: '202401',
+      resourceId,
+      cost: 1,
+      chargePeriodStart: new Date('2024-01-02Z'),
+    });
+    sums.add([doc('a'), doc('b'), doc('a')]);
+    expect(sums.resourceRows()).toHaveLength(2);
+    sums.add([doc('c'), doc('a')]);
+    expect(sums.resourceRows()).toBeUndefined();
+    expect(sums.rows()).toEqual([expect.objectContaining({ lineItems: 5, cost: 5 })]);
   });
 });

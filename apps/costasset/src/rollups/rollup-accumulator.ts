@@ -3,6 +3,12 @@ import { allocationKey, RollupGroup } from './rollup-fields';
 import { RESOURCE_DIMENSIONS, ROLLUP_AMOUNTS, ROLLUP_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 const DAY_MS = 86_400_000;
+/**
+ * The rows by resource a load sums in memory at most (about 1.5 KB each): past them it stops, and
+ * the database sums them when the load ends (`resourcePipeline`), so that a load's memory stays
+ * bounded whatever the number of resources (a month of a large estate has hundreds of thousands).
+ */
+export const MAX_RESOURCE_ROWS = 20_000;
 /** Dates whose `toISOString()` starts with a 4-digit year: there, the UTC day number and the ISO day name the same days. */
 const FIRST_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
 const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -25,9 +31,13 @@ export class RollupAccumulator {
    */
   private readonly lastOfResource = new Map<string, { tags: unknown; present: boolean; group: RollupGroup }>();
   private readonly classifies: boolean;
+  private resourcesDropped = false;
 
   /** `allocation`: the tenant's model, whose tags and dimensions each group also holds (docs/allocation.md). */
-  constructor(private readonly allocation: AllocationModel = AllocationModel.EMPTY) {
+  constructor(
+    private readonly allocation: AllocationModel = AllocationModel.EMPTY,
+    private readonly maxResourceRows = MAX_RESOURCE_ROWS,
+  ) {
     this.classifies = allocation.hasTagKeys || allocation.dimensionNames.length > 0;
   }
 
@@ -41,18 +51,28 @@ export class RollupAccumulator {
       let group = this.groups.get(key);
       if (!group) this.groups.set(key, (group = emptyGroup({ ...idOf(doc, start as Date, time), ...fields })));
       addAmounts(group, doc);
-      addAmounts(this.resourceGroup(`${dimensions}${valueKey(doc, 'resourceId')}`, doc), doc);
+      if (this.resourcesDropped) continue;
+      const resource = this.resourceGroup(`${dimensions}${valueKey(doc, 'resourceId')}`, doc);
+      if (resource) addAmounts(resource, doc);
     }
   }
 
   /** The group by resource of a line item: its resource's last one when the tags are the same, else found by the tags' text. */
-  private resourceGroup(resource: string, doc: Record<string, unknown>): RollupGroup {
+  private resourceGroup(resource: string, doc: Record<string, unknown>): RollupGroup | undefined {
     const present = 'tags' in doc;
     const last = this.lastOfResource.get(resource);
     if (last && last.present === present && sameTags(last.tags, doc.tags)) return last.group;
     const key = `${resource}${valueKey(doc, 'tags')}`;
     let group = this.resources.get(key);
-    if (!group) this.resources.set(key, (group = emptyGroup(resourceIdOf(doc))));
+    if (!group) {
+      if (this.resources.size >= this.maxResourceRows) {
+        this.resourcesDropped = true;
+        this.resources.clear();
+        this.lastOfResource.clear();
+        return undefined;
+      }
+      this.resources.set(key, (group = emptyGroup(resourceIdOf(doc))));
+    }
     this.lastOfResource.set(resource, { tags: doc.tags, present, group });
     return group;
   }
@@ -61,8 +81,9 @@ export class RollupAccumulator {
     return [...this.groups.values()];
   }
 
-  resourceRows(): RollupGroup[] {
-    return [...this.resources.values()];
+  /** Undefined when there were more than it keeps (MAX_RESOURCE_ROWS): the database sums them then. */
+  resourceRows(): RollupGroup[] | undefined {
+    return this.resourcesDropped ? undefined : [...this.resources.values()];
   }
 }
 

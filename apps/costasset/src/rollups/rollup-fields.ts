@@ -93,14 +93,14 @@ export function rollupGroupsPipeline(match: Record<string, unknown>, withTags: b
 }
 
 /**
- * The aggregation of one upload's line items into monthly rows by resource (RESOURCE_DIMENSIONS and
- * the line items' own tags; a missing field stays missing).
+ * The aggregation of line items (one upload's, or one part of it) into monthly rows by resource
+ * (RESOURCE_DIMENSIONS and the line items' own tags; a missing field stays missing).
  */
-export function resourcePipeline(uploadRefId: string): PipelineStage[] {
+export function resourcePipeline(match: { uploadRefId: string; uploadPart?: number }): PipelineStage[] {
   const id: Record<string, unknown> = Object.fromEntries(RESOURCE_DIMENSIONS.map((name) => [name, `$${name}`]));
   id.tags = '$tags';
   const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
-  return [{ $match: { uploadRefId } }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
+  return [{ $match: match }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
 }
 
 /** Fields a monthly query may read and be answered by the rows by resource (`resourceId` and the monthly dimensions). */

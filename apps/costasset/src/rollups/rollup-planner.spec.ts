@@ -7,8 +7,8 @@ import { compileExpression } from '../expressions';
 import { costTotalsPipeline, totalsReadFields } from '../line-items/cost-totals';
 import type { CostLineItemRepository } from '../line-items/line-items.repository';
 import { templateFields } from '../report-models/report-templates';
-import { RollupAccumulator } from './rollup-accumulator';
-import { monthlyGroups, monthlyRollupRow, rollupPipeline, rollupRow, summaryGroups } from './rollup-fields';
+import { MAX_RESOURCE_ROWS, RollupAccumulator } from './rollup-accumulator';
+import { monthlyGroups, monthlyRollupRow, resourcePipeline, rollupPipeline, rollupRow, summaryGroups } from './rollup-fields';
 import type { ImportView, ImportViews } from './import-views';
 import { CostSource, CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
 import type { RollupKeyRepository, RollupLevels } from './rollups.repository';
@@ -309,7 +309,7 @@ describe('rollups answer what the line items answer', () => {
           const dailyRows = daily.map((group) => rollupRow('u1', group));
           const monthlyRows = monthlyGroups(daily).map((group) => monthlyRollupRow('u1', group));
           const summaryRows = summaryGroups(monthlyGroups(daily)).map((group) => monthlyRollupRow('u1', group));
-          const resourceRows = load.resourceRows().map((group) => monthlyRollupRow('u1', group));
+          const resourceRows = load.resourceRows()!.map((group) => monthlyRollupRow('u1', group));
           const match = { providerName: { $eq: 'aws' } };
           const expected = runTotals(items, costTotalsPipeline(match, groupBy, 'line-items'));
           const summaryAnswers = groupBy.every((field) => (SUMMARY_DIMENSIONS as readonly string[]).includes(field));
@@ -600,6 +600,19 @@ describe('LoadTracker (a load keeps the rollups equal to its line items)', () =>
     ]);
     expect(monthly.insertBulk).toHaveBeenCalledWith('t1', [expect.objectContaining({ uploadRefId: 'u1', cost: 3.25, lineItems: 2 })]);
     expect(keys.state('t1', 'u1')).toMatchObject({ dirtySince: null, lockedUntil: null });
+  });
+
+  it('has the database sum the rows by resource of a load with more resources than it keeps in memory, and only those', async () => {
+    const { service, daily, lineItems } = rollupsWorld();
+    const tracker = service.track('t1', 'u1');
+    await tracker.touch();
+    const many = Array.from({ length: MAX_RESOURCE_ROWS + 1 }, (_, index) => ({ ...docs[0], resourceId: `r-${index}` }));
+    tracker.written(many, many.length);
+    await tracker.finish();
+    // the daily level from the load's own sums, the rows by resource from the line items
+    expect(lineItems.aggregate).toHaveBeenCalledTimes(1);
+    expect(lineItems.aggregate).toHaveBeenCalledWith('t1', resourcePipeline({ uploadRefId: 'u1' }), 'bulk');
+    expect(daily.insertBulk).toHaveBeenCalledWith('t1', [expect.objectContaining({ lineItems: MAX_RESOURCE_ROWS + 1 })]);
   });
 
   it('recomputes from the line items when another writer changed the upload during the load (a gap in the generations)', async () => {

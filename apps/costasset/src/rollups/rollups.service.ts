@@ -29,7 +29,8 @@ interface RollupLevel {
 /** An upload's line items summed: daily groups (every level but one is made of them) and the monthly groups by resource. */
 interface UploadSums {
   daily: RollupGroup[];
-  resources: RollupGroup[];
+  /** Undefined when a load had more than it keeps in memory: then summed by the database (`resourcePipeline`). */
+  resources: RollupGroup[] | undefined;
 }
 
 /** How long one refresh may hold an upload's lease before another may take it over. */
@@ -361,7 +362,7 @@ export class RollupsService {
         await this.store(tenantId, uploadRefId, state.generation, async () => {
           const allocation = await this.allocation.current(tenantId);
           const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, allocation), 'bulk');
-          const resources = await this.lineItems.aggregate<RollupGroup>(tenantId, resourcePipeline(uploadRefId), 'bulk');
+          const resources = await this.lineItems.aggregate<RollupGroup>(tenantId, resourcePipeline({ uploadRefId }), 'bulk');
           return { daily: allocatedGroups(groups, allocation), resources, allocation };
         })
       )
@@ -382,8 +383,9 @@ export class RollupsService {
   ): Promise<boolean> {
     let allocationUsed = AllocationModel.EMPTY;
     try {
-      const { allocation, ...sums } = await compute();
+      const { allocation, daily, resources } = await compute();
       allocationUsed = allocation;
+      const sums = { daily, resources: resources ?? (await this.resourceGroups(tenantId, { uploadRefId })) };
       for (const [level, rows] of this.levelRows(uploadRefId, sums, allocation)) await this.replaceRows(level, tenantId, uploadRefId, rows);
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
@@ -396,7 +398,16 @@ export class RollupsService {
   }
 
   /** The rows of every level made of an upload's daily groups: what `store` puts in place of the upload's rows. */
-  private levelRows(uploadRefId: string, { daily, resources }: UploadSums, allocation: AllocationModel): [RollupLevel, object[]][] {
+  /** The rows by resource of line items summed by the database: for a load that had too many to sum them in memory. */
+  private resourceGroups(tenantId: string, match: { uploadRefId: string; uploadPart?: number }): Promise<RollupGroup[]> {
+    return this.lineItems.aggregate<RollupGroup>(tenantId, resourcePipeline(match), 'bulk');
+  }
+
+  private levelRows(
+    uploadRefId: string,
+    { daily, resources }: { daily: RollupGroup[]; resources: RollupGroup[] },
+    allocation: AllocationModel,
+  ): [RollupLevel, object[]][] {
     const monthly = monthlyGroups(daily);
     const baseMonthly = baseGroups(monthly);
     return [
@@ -430,7 +441,8 @@ export class RollupsService {
     allocation: AllocationModel,
     part: number,
   ): Promise<void> {
-    for (const [level, rows] of this.levelRows(uploadRefId, sums, allocation)) {
+    const resources = sums.resources ?? (await this.resourceGroups(tenantId, { uploadRefId, uploadPart: part }));
+    for (const [level, rows] of this.levelRows(uploadRefId, { daily: sums.daily, resources }, allocation)) {
       await level.deleteMany(tenantId, { uploadRefId, uploadPart: part });
       for (const row of rows) (row as { uploadPart?: number }).uploadPart = part;
       for (let start = 0; start < rows.length; start += INSERT_BATCH)
@@ -546,7 +558,7 @@ export class LoadTracker {
   }
 
   private uploadSums(): UploadSums {
-    return { daily: this.sums?.rows() ?? [], resources: this.sums?.resourceRows() ?? [] };
+    return { daily: this.sums?.rows() ?? [], resources: this.sums ? this.sums.resourceRows() : [] };
   }
 
   async finish(): Promise<void> {
