@@ -140,15 +140,25 @@ export abstract class TenantRepository<T extends TenantOwned> {
    * leaves), `bulk` for the maintenance work of jobs over many documents (the bulk limit).
    */
   aggregate<R>(tenantId: string, pipeline: PipelineStage[], kind: 'aggregate' | 'bulk' = 'aggregate'): Promise<R[]> {
+    return this.model.aggregate<R>(this.scopedPipeline(tenantId, pipeline)).option(this.limits(kind)).exec();
+  }
+
+  /** `aggregate` read through a driver cursor in batches: for results too large to hold at once. */
+  aggregateStream<R>(tenantId: string, pipeline: PipelineStage[], kind: 'aggregate' | 'bulk' = 'bulk', batchSize = 1000): AsyncIterable<R> {
+    return this.model
+      .aggregate<R>(this.scopedPipeline(tenantId, pipeline))
+      .option(this.limits(kind))
+      .cursor({ batchSize }) as unknown as AsyncIterable<R>;
+  }
+
+  /** The pipeline with the tenant in its leading `$match` (one added when it has none). */
+  private scopedPipeline(tenantId: string, pipeline: PipelineStage[]): PipelineStage[] {
     const [first, ...rest] = pipeline;
-    const scopedPipeline =
+    return (
       first && '$match' in first
         ? [{ $match: scoped(tenantId, first.$match as Filter<T>) }, ...rest]
-        : [{ $match: scoped(tenantId) }, ...pipeline];
-    return this.model
-      .aggregate<R>(scopedPipeline as PipelineStage[])
-      .option(this.limits(kind))
-      .exec();
+        : [{ $match: scoped(tenantId) }, ...pipeline]
+    ) as PipelineStage[];
   }
 
   /**

@@ -308,9 +308,12 @@ export function monthlyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
  * fields, is summed by the monthly dimensions and its allocation fields. The rows keep every field
  * a rule may read (the expression language reads rolled-up dimensions and tags only).
  */
-export function allocatedMonthlyGroups(resourceRows: readonly Record<string, unknown>[], allocation: AllocationModel): RollupGroup[] {
+export async function allocatedMonthlyGroups(
+  resourceRows: AsyncIterable<Record<string, unknown>>,
+  allocation: AllocationModel,
+): Promise<RollupGroup[]> {
   const sums = new RollupGroupSums();
-  for (const row of resourceRows) {
+  for await (const row of resourceRows) {
     const id: RollupGroupId = {};
     for (const name of ROLLUP_DIMENSIONS) if (name in row) id[name] = row[name] as string | null;
     Object.assign(id, allocation.classify(row));

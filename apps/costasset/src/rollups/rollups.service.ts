@@ -29,7 +29,7 @@ interface RollupLevel {
 /** An upload's line items summed: daily groups (every level but one is made of them) and the monthly groups by resource. */
 interface UploadSums {
   daily: RollupGroup[];
-  /** Undefined when a load had more than it keeps in memory: then summed by the database (`resourcePipeline`). */
+  /** Undefined when summed by the database as they are stored (`resourcePipeline`): a refresh, a load with too many. */
   resources: RollupGroup[] | undefined;
 }
 
@@ -199,8 +199,8 @@ export class RollupsService {
     model: AllocationModel,
   ): Promise<[RollupLevel, object[]][]> {
     if (scope === 'month') {
-      const rows = await this.levels.resources.aggregate<Record<string, unknown>>(tenantId, [{ $match: { uploadRefId } }], 'bulk');
-      return this.monthlyAllocationRows(uploadRefId, allocatedMonthlyGroups(rows, model), model);
+      const rows = this.levels.resources.aggregateStream<Record<string, unknown>>(tenantId, [{ $match: { uploadRefId } }]);
+      return this.monthlyAllocationRows(uploadRefId, await allocatedMonthlyGroups(rows, model), model);
     }
     const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, model), 'bulk');
     return [[this.levels.allocationDaily, allocationRows(uploadRefId, allocatedGroups(groups, model), model)]];
@@ -362,8 +362,7 @@ export class RollupsService {
         await this.store(tenantId, uploadRefId, state.generation, async () => {
           const allocation = await this.allocation.current(tenantId);
           const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, allocation), 'bulk');
-          const resources = await this.lineItems.aggregate<RollupGroup>(tenantId, resourcePipeline({ uploadRefId }), 'bulk');
-          return { daily: allocatedGroups(groups, allocation), resources, allocation };
+          return { daily: allocatedGroups(groups, allocation), resources: undefined, allocation };
         })
       )
         return;
@@ -385,8 +384,9 @@ export class RollupsService {
     try {
       const { allocation, daily, resources } = await compute();
       allocationUsed = allocation;
-      const sums = { daily, resources: resources ?? (await this.resourceGroups(tenantId, { uploadRefId })) };
-      for (const [level, rows] of this.levelRows(uploadRefId, sums, allocation)) await this.replaceRows(level, tenantId, uploadRefId, rows);
+      for (const [level, rows] of this.levelRows(uploadRefId, daily, allocation))
+        await this.replaceRows(level, tenantId, uploadRefId, rows);
+      await this.replaceResourceRows(tenantId, { uploadRefId }, resources);
     } catch (error) {
       await this.keys.unlock(tenantId, uploadRefId);
       throw error;
@@ -398,23 +398,38 @@ export class RollupsService {
   }
 
   /** The rows of every level made of an upload's daily groups: what `store` puts in place of the upload's rows. */
-  /** The rows by resource of line items summed by the database: for a load that had too many to sum them in memory. */
-  private resourceGroups(tenantId: string, match: { uploadRefId: string; uploadPart?: number }): Promise<RollupGroup[]> {
-    return this.lineItems.aggregate<RollupGroup>(tenantId, resourcePipeline(match), 'bulk');
+  /**
+   * Replaces the rows by resource of an upload (or of one part of it): the groups a load summed, or,
+   * when it has none (`undefined`), the database's sums of the stored line items, read and written
+   * in batches (an upload of a large estate has hundreds of thousands).
+   */
+  private async replaceResourceRows(
+    tenantId: string,
+    match: { uploadRefId: string; uploadPart?: number },
+    groups: RollupGroup[] | undefined,
+  ): Promise<void> {
+    await this.levels.resources.deleteMany(tenantId, match);
+    const source = groups ?? this.lineItems.aggregateStream<RollupGroup>(tenantId, resourcePipeline(match), 'bulk');
+    let batch: object[] = [];
+    const flush = async () => {
+      if (batch.length) await this.levels.resources.insertBulk(tenantId, batch as never[]);
+      batch = [];
+    };
+    for await (const group of source) {
+      const row = monthlyRollupRow(match.uploadRefId, group);
+      batch.push(match.uploadPart === undefined ? row : { ...row, uploadPart: match.uploadPart });
+      if (batch.length >= INSERT_BATCH) await flush();
+    }
+    await flush();
   }
 
-  private levelRows(
-    uploadRefId: string,
-    { daily, resources }: { daily: RollupGroup[]; resources: RollupGroup[] },
-    allocation: AllocationModel,
-  ): [RollupLevel, object[]][] {
+  private levelRows(uploadRefId: string, daily: RollupGroup[], allocation: AllocationModel): [RollupLevel, object[]][] {
     const monthly = monthlyGroups(daily);
     const baseMonthly = baseGroups(monthly);
     return [
       [this.levels.daily, baseGroups(daily).map((group) => rollupRow(uploadRefId, group))],
       [this.levels.monthly, baseMonthly.map((group) => monthlyRollupRow(uploadRefId, group))],
       [this.levels.summary, summaryGroups(baseMonthly).map((group) => monthlyRollupRow(uploadRefId, group))],
-      [this.levels.resources, resources.map((group) => monthlyRollupRow(uploadRefId, group))],
       ...this.monthlyAllocationRows(uploadRefId, monthly, allocation),
       [this.levels.allocationDaily, allocationRows(uploadRefId, daily, allocation)],
     ];
@@ -441,13 +456,13 @@ export class RollupsService {
     allocation: AllocationModel,
     part: number,
   ): Promise<void> {
-    const resources = sums.resources ?? (await this.resourceGroups(tenantId, { uploadRefId, uploadPart: part }));
-    for (const [level, rows] of this.levelRows(uploadRefId, { daily: sums.daily, resources }, allocation)) {
+    for (const [level, rows] of this.levelRows(uploadRefId, sums.daily, allocation)) {
       await level.deleteMany(tenantId, { uploadRefId, uploadPart: part });
       for (const row of rows) (row as { uploadPart?: number }).uploadPart = part;
       for (let start = 0; start < rows.length; start += INSERT_BATCH)
         await level.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH) as never[]);
     }
+    await this.replaceResourceRows(tenantId, { uploadRefId, uploadPart: part }, sums.resources);
   }
 
   /**
