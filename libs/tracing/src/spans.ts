@@ -85,17 +85,6 @@ export function inSpan<T>(name: string, options: SpanOptions, work: () => Promis
   });
 }
 
-/**
- * Holds the active context: `run(fn)` runs `fn` in it later, whatever context is active then (work
- * that must stay in its span's trace after awaits; a plain call with tracing off).
- */
-export function holdActiveContext(): <T>(fn: () => T) => T {
-  const api = activeTraceApi();
-  if (!api) return (fn) => fn();
-  const held = api.context.active();
-  return (fn) => api.context.with(held, fn);
-}
-
 /** Adds attributes to the active span (nothing when tracing is off). */
 export function setSpanAttributes(attributes: SpanAttributes): void {
   activeTraceApi()?.trace.getActiveSpan()?.setAttributes(attributes);

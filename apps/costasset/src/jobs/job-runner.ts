@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DeadLetter, DeliveryContext } from '@lib/messaging';
 import { Metrics } from '@lib/metrics';
-import { holdActiveContext, inSpan, setSpanAttributes } from '@lib/tracing';
+import { inSpan, setSpanAttributes } from '@lib/tracing';
 import { CostassetEnvironment } from '../costasset.environment';
 import { describeFault } from './faults';
 import { JobCleanups } from './job-cleanups';
@@ -12,7 +12,6 @@ import {
   ChildResult,
   CompletedWithErrors,
   JobContext,
-  JobHandler,
   JobLostError,
   JobTerminatedError,
   PermanentJobError,
@@ -112,7 +111,6 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   private async deliver(message: JobMessage, delivery: DeliveryContext): Promise<void> {
-    const inAttempt = holdActiveContext();
     const { tenantId, jobId, run } = message;
     const current = await this.jobs.findOne(tenantId, { jobId });
     if (!current || current.run !== run || FINAL_JOB_STATUSES.includes(current.status)) return;
@@ -156,20 +154,6 @@ export class JobRunner implements OnApplicationBootstrap, OnApplicationShutdown 
       progress: (done, total, detail) => this.progress(message, done, total, delivery, detail),
       ...(children ? { children } : {}),
     };
-    // the attempt runs in the context its delivery began in: its lines and spans join the job's trace
-    // (a redelivered job's first line on a newly started instance was once seen without it)
-    return inAttempt(() => this.runAttempt(current, handler, context, fields, message, delivery));
-  }
-
-  private async runAttempt(
-    current: Job,
-    handler: JobHandler<never>,
-    context: JobContext<never>,
-    fields: Record<string, unknown>,
-    message: JobMessage,
-    delivery: DeliveryContext,
-  ): Promise<void> {
-    const { tenantId, jobId } = current;
     const started = Date.now();
     const elapsed = () => ({ ...fields, durationMs: Date.now() - started });
     this.logger.log(fields, 'job started');
