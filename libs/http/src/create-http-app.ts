@@ -24,6 +24,9 @@ export interface HttpAppOptions {
 export async function createHttpApp(module: Type<unknown> | DynamicModule, options: HttpAppOptions): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
+  // Nest would hold every line until listen; a line held past here (a job's, from onApplicationBootstrap)
+  // is written later, outside its trace context, so the lines of module set-up are written now
+  app.flushLogs();
   // the middleware parses the query once and sets it; this only serves anything reading `req.query` before it
   const queryLimits = { ...options.limits.query, maxStringLength: options.limits.json.maxStringLength };
   app.set('query parser', (queryString: string) => parseQuery(queryString, queryLimits));
