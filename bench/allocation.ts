@@ -86,6 +86,7 @@ const BATCH = 10_000;
 const RESOURCES = 20_000;
 const TARGET_MS = 50;
 const TARGET_REBUILD_S = 60;
+const TARGET_SHOWBACK_MS = 200;
 const root = join(__dirname, '..');
 
 // ---------------------------------------------------------------------------------------------
@@ -1124,8 +1125,8 @@ async function main(): Promise<void> {
     console.log(`- every query within 2x of DuckDB: ${met(worstDuck <= 2)} (worst rollups/DuckDB ${worstDuck.toFixed(2)}x)`);
     const showback = measured.find((entry) => entry.target === 'showback');
     console.log(
-      `- showback month with three split rules (no target given): p50 ${fmt(p50(showback!))} ms from the rollups, ` +
-        `${fmt(summarize(showback!.raw).p50)} ms from the line items`,
+      `- showback month with three split rules p50 < ${TARGET_SHOWBACK_MS} ms: ${met(p50(showback!) < TARGET_SHOWBACK_MS)} ` +
+        `(${fmt(p50(showback!))} ms from the rollups, ${fmt(summarize(showback!.raw).p50)} ms from the line items)`,
     );
     log('done');
   } finally {
