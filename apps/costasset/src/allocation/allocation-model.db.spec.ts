@@ -139,4 +139,49 @@ describe('AllocationModel against a database', () => {
       { numRuns: 25 },
     );
   }, 120_000);
+
+  it('groups line items by the tags a classification reads, not by all of their tags', async () => {
+    const allocation = new AllocationModel({
+      revision: 1,
+      tagKeys: [{ group: null, key: 'env' }],
+      dimensions: [{ name: 'team', rules: [{ expr: "tag('team', 'owner' == 'a')", value: 'x' }], defaultValue: 'unallocated' }],
+    });
+    const row = (index: number, tags: { group: string; key: string; value: string }[]) => ({
+      uploadRefId: 'u2',
+      providerName: 'aws',
+      period: '202401',
+      resourceId: `r${index}`,
+      chargePeriodStart: new Date(Date.UTC(2024, 0, 1)),
+      cost: 1,
+      tags,
+    });
+    const owner = (value: string) => ({ group: 'team', key: 'owner', value });
+    await lineItems.deleteMany(TENANT, {});
+    await lineItems.insertBulk(TENANT, [
+      // differ only in tags nothing reads (another key, the same key in another group): one group
+      row(1, [owner('a'), { group: 'default', key: 'cost-center', value: '1' }]),
+      row(2, [owner('a'), { group: 'default', key: 'cost-center', value: '2' }, { group: 'other', key: 'owner', value: 'b' }]),
+      // an activated key of any group, and the key a rule reads: a group each
+      row(3, [owner('a'), { group: 'cloud', key: 'env', value: 'prod' }]),
+      row(4, [owner('b')]),
+    ] as never[]);
+    const groups = await lineItems.aggregate<RollupGroup>(TENANT, rollupPipeline('u2', allocation), 'bulk');
+    const read = groups.map((group) => ({ tags: group._id.tags, lineItems: group.lineItems }));
+    expect(read).toHaveLength(3);
+    expect(read).toEqual(
+      expect.arrayContaining([
+        { tags: [owner('a')], lineItems: 2 },
+        { tags: [owner('a'), { group: 'cloud', key: 'env', value: 'prod' }], lineItems: 1 },
+        { tags: [owner('b')], lineItems: 1 },
+      ]),
+    );
+    const classified = allocatedGroups(groups, allocation).map((group) => ({ ...group._id, lineItems: group.lineItems }));
+    expect(classified).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ tags: [], dimensions: { team: 'x' }, lineItems: 2 }),
+        expect.objectContaining({ tags: [{ group: 'cloud', key: 'env', value: 'prod' }], dimensions: { team: 'x' }, lineItems: 1 }),
+        expect.objectContaining({ tags: [], dimensions: { team: 'unallocated' }, lineItems: 1 }),
+      ]),
+    );
+  });
 });

@@ -70,6 +70,8 @@ export class AllocationModel {
   private readonly inputTags: ReadonlySet<string>;
   private readonly anyGroupInputs: ReadonlySet<string>;
   private readonly allTags: boolean;
+  /** The tags (group and key) of `inputTags`, as pairs: what `groupingTags` keeps. */
+  private readonly countedTags: readonly { group: string; key: string }[];
   /** Classifications by their inputs: documents that differ only in what no rule reads share one. */
   private readonly classified = new Map<string, { tags?: RolledUpTag[]; dimensions?: Record<string, string> }>();
 
@@ -93,6 +95,27 @@ export class AllocationModel {
     const ruleTags = ruleTagLists.flatMap((list) => list ?? []);
     this.inputTags = new Set([...this.groupKeys, ...ruleTags.map(({ group, key }) => groupKey(group, key))]);
     this.anyGroupInputs = this.anyGroupKeys;
+    const counted = [
+      ...definitions.tagKeys.filter((entry) => entry.group !== null).map((entry) => ({ group: entry.group!, key: entry.key })),
+      ...ruleTags,
+    ];
+    this.countedTags = [...new Map(counted.map((tag) => [groupKey(tag.group, tag.key), tag])).values()];
+  }
+
+  /**
+   * What line items are grouped by in place of their tags before `classify` (the rollups' pipelines):
+   * only the tags a classification depends on, so that line items differing in other tags make one
+   * group (with ten tags a line item, grouping by all of them leaves about one group per line item).
+   * `'$tags'` when a rule reads tags in a shape not understood.
+   */
+  groupingTags(): unknown {
+    if (this.allTags) return '$tags';
+    const conditions: unknown[] = this.countedTags.map(({ group, key }) => ({
+      $and: [{ $eq: ['$$tag.group', { $literal: group }] }, { $eq: ['$$tag.key', { $literal: key }] }],
+    }));
+    for (const key of this.anyGroupInputs) conditions.push({ $eq: ['$$tag.key', { $literal: key }] });
+    if (conditions.length === 0) return { $literal: [] };
+    return { $filter: { input: { $ifNull: ['$tags', []] }, as: 'tag', cond: { $or: conditions } } };
   }
 
   get revision(): number {

@@ -69,19 +69,22 @@ export function rollupLevelFor(filter: Record<string, unknown>, readFields: read
  * item (rules evaluated by the database cost ~9× the whole aggregation on the embedded store).
  */
 export function rollupPipeline(uploadRefId: string, allocation: AllocationModel = AllocationModel.EMPTY): PipelineStage[] {
-  return rollupGroupsPipeline({ uploadRefId }, allocation.isEmpty ? false : true);
+  return rollupGroupsPipeline({ uploadRefId }, allocation);
 }
 
-/** `rollupPipeline` over any selection of line items; `withTags`: the groups keep the raw tags. */
-export function rollupGroupsPipeline(match: Record<string, unknown>, withTags: boolean): PipelineStage[] {
+/**
+ * `rollupPipeline` over any selection of line items. With allocation settings, the groups keep the
+ * tags their classification reads (`AllocationModel.groupingTags`), for `allocatedGroups`.
+ */
+export function rollupGroupsPipeline(match: Record<string, unknown>, allocation: AllocationModel): PipelineStage[] {
   // no $ifNull: a missing field stays missing (and a null stays null) in the rollup row, so that
   // queries treat the row exactly as they treat its line items
   const byStart: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$${name}`]));
   byStart.chargePeriodStart = '$chargePeriodStart';
   const byDay: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$_id.${name}`]));
   byDay.day = { $dateToString: { format: '%Y-%m-%d', date: '$_id.chargePeriodStart' } };
-  if (withTags) {
-    byStart.tags = '$tags';
+  if (!allocation.isEmpty) {
+    byStart.tags = allocation.groupingTags();
     byDay.tags = '$_id.tags';
   }
   const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));

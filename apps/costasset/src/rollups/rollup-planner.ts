@@ -241,7 +241,7 @@ export class RollupPlanner {
     const plain = conjunctsOf(pipeline).conjuncts.filter((part) => dimensionsRead(part).size === 0);
     const groups = await this.lineItems.aggregate<RollupGroup>(
       tenantId,
-      rollupGroupsPipeline(combineFilters(...plain, exclusion), true),
+      rollupGroupsPipeline(combineFilters(...plain, exclusion), allocation),
       'bulk',
     );
     const rows = allocatedGroups(groups, allocation).map((group) => rollupRow('', group));
