@@ -74,9 +74,14 @@ export function rollupPipeline(uploadRefId: string, allocation: AllocationModel 
 
 /**
  * `rollupPipeline` over any selection of line items. With allocation settings, the groups keep the
- * tags their classification reads (`AllocationModel.groupingTags`), for `allocatedGroups`.
+ * tags their classification reads (`AllocationModel.groupingTags`), for `allocatedGroups`. By
+ * `month`: one group per month and dimensions, no day (what a query reading no day needs).
  */
-export function rollupGroupsPipeline(match: Record<string, unknown>, allocation: AllocationModel): PipelineStage[] {
+export function rollupGroupsPipeline(
+  match: Record<string, unknown>,
+  allocation: AllocationModel,
+  level: RollupLevel = 'day',
+): PipelineStage[] {
   // no $ifNull: a missing field stays missing (and a null stays null) in the rollup row, so that
   // queries treat the row exactly as they treat its line items
   const byStart: Record<string, unknown> = Object.fromEntries(ROLLUP_DIMENSIONS.map((name) => [name, `$${name}`]));
@@ -88,6 +93,10 @@ export function rollupGroupsPipeline(match: Record<string, unknown>, allocation:
     byDay.tags = '$_id.tags';
   }
   const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
+  if (level === 'month') {
+    const { chargePeriodStart: _start, ...byMonth } = byStart;
+    return [{ $match: match }, { $group: { _id: byMonth, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
+  }
   return [
     { $match: match },
     { $group: { _id: byStart, ...sums, lineItems: { $sum: 1 } } },

@@ -142,7 +142,9 @@ describe('RollupPlanner.choose (which level answers)', () => {
     // the first pass of a rebuild has not ended: monthly reads of allocation fields take the line items, the rest the rollups
     const rebuilding = viewWith(false, false);
     expect(await planner.choose('t1', byMonth, totalsReadFields(['providerName']), rebuilding)).toEqual(MONTH);
-    expect(await planner.choose('t1', {}, byTeam, rebuilding)).toEqual({ source: 'rollup', rollupLevel: 'day', transient: true });
+    // (rows made for the query, by month when it reads no day)
+    expect(await planner.choose('t1', {}, byTeam, rebuilding)).toEqual({ source: 'rollup', rollupLevel: 'month', transient: true });
+    expect(await planner.choose('t1', {}, byTeamDaily, rebuilding)).toEqual({ source: 'rollup', rollupLevel: 'day', transient: true });
     expect(await planner.choose('t1', {}, byEnv, rebuilding)).toEqual(LINE_ITEMS);
     // the monthly rows are current, those by day not yet
     const monthly = viewWith(true, false);

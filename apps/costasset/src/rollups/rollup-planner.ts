@@ -16,6 +16,7 @@ import {
   rollupCanAnswer,
   rollupGroupsPipeline,
   rollupLevelFor,
+  monthlyRollupRow,
   RollupLevel,
   rollupRow,
   tagKeysOf,
@@ -195,7 +196,7 @@ export class RollupPlanner {
       return { source: 'rollup', rollupLevel: 'day', transient: true };
     }
     // reading a dimension while rollups are stale: rollup rows of the selected line items, made now
-    return dimensions.size > 0 ? { source: 'rollup', rollupLevel: 'day', transient: true } : LINE_ITEMS;
+    return dimensions.size > 0 ? { source: 'rollup', rollupLevel, transient: true } : LINE_ITEMS;
   }
 
   /** Runs the pipeline where `choose` said, over what the import view shows (`view`, or looked up now). */
@@ -204,7 +205,7 @@ export class RollupPlanner {
       ? [view.exclusion, view.providers]
       : await Promise.all([this.exclusion(tenantId), this.providers(tenantId)]);
     const pipeline = providers.pipeline(stages);
-    if (where.transient) return this.transientAggregate<R>(tenantId, pipeline, exclusion, view?.allocation);
+    if (where.transient) return this.transientAggregate<R>(tenantId, where.rollupLevel ?? 'day', pipeline, exclusion, view?.allocation);
     if (where.source === 'line-items' && dimensionsRead(conjunctsOf(pipeline).match).size + (where.dimensions?.length ?? 0) > 0) {
       const allocation = view ? view.allocation : await this.allocation.current(tenantId);
       return this.lineItemsWithDimensions<R>(tenantId, pipeline, exclusion, allocation, where.dimensions ?? []);
@@ -227,12 +228,14 @@ export class RollupPlanner {
   /**
    * A rollup-shaped pipeline over rows made now from the line items it selects: the database
    * groups the line items matching its conditions that read no dimension (with the exclusion) by
-   * day, rolled-up fields and raw tags, the groups get their allocation fields here, and the whole
-   * pipeline runs over them in memory. Used while rollups are stale, for queries reading dimensions:
-   * each group's rules are evaluated once, not once per line item.
+   * day (by month for a query reading no day), rolled-up fields and the tags the rules read, the
+   * groups get their allocation fields here, and the whole pipeline runs over them in memory. Used
+   * while rollups are stale, for queries reading dimensions: each group's rules are evaluated once,
+   * not once per line item.
    */
   private async transientAggregate<R>(
     tenantId: string,
+    level: RollupLevel,
     pipeline: PipelineStage[],
     exclusion: Record<string, unknown>,
     known?: AllocationModel,
@@ -241,10 +244,11 @@ export class RollupPlanner {
     const plain = conjunctsOf(pipeline).conjuncts.filter((part) => dimensionsRead(part).size === 0);
     const groups = await this.lineItems.aggregate<RollupGroup>(
       tenantId,
-      rollupGroupsPipeline(combineFilters(...plain, exclusion), allocation),
+      rollupGroupsPipeline(combineFilters(...plain, exclusion), allocation, level),
       'bulk',
     );
-    const rows = allocatedGroups(groups, allocation).map((group) => rollupRow('', group));
+    const toRow = level === 'month' ? monthlyRollupRow : rollupRow;
+    const rows = allocatedGroups(groups, allocation).map((group) => toRow('', group));
     return new Aggregator(pipeline as never[]).run(rows) as R[];
   }
 
