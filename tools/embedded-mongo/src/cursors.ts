@@ -1,6 +1,7 @@
 import { Long, serialize } from 'bson';
 import type { Document } from './bson-values';
 import { commandError } from './errors';
+import { releaseDroppedMemory } from './memory-release';
 import type { Operation } from './operation';
 import { EncodedReply } from './wire-protocol';
 
@@ -10,6 +11,10 @@ const MAX_BATCH_BYTES = 16_000_000;
 export const DEFAULT_FIRST_BATCH_SIZE = 101;
 /** mongod's clientCursorMonitorFrequencySecs: how often idle cursors are looked for. */
 const MONITOR_PERIOD_MS = 4_000;
+/** What a result document is taken to hold in memory, when a closed cursor lets go of its results. */
+const RESULT_DOCUMENT_BYTES = 512;
+/** Results from which a closed cursor's are worth collecting soon (smaller ones are left to V8). */
+const LARGE_RESULTS = 10_000;
 
 interface OpenCursor {
   id: Long;
@@ -128,7 +133,7 @@ export class CursorRegistry {
     const key = id.toString();
     const cursor = this.open.get(key);
     if (!cursor || this.expired(cursor, Date.now())) {
-      this.open.delete(key);
+      this.close(key);
       throw commandError('CursorNotFound', `cursor id ${key} not found`);
     }
     if (cursor.inUse) throw commandError('CursorInUse', `cursor id ${key} is already in use`);
@@ -139,14 +144,14 @@ export class CursorRegistry {
       const batch = await this.takeBatch(op, cursor, batchSize);
       let replyId = id;
       if (cursor.position >= cursor.results.length || !this.open.has(key)) {
-        this.open.delete(key);
+        this.close(key);
         replyId = Long.ZERO;
       } else if (cursor.leftoverMs > 0) {
         cursor.leftoverMs = Math.max(1, op.deadline - performance.now());
       }
       return encodeCursorReply('nextBatch', batch, replyId, cursor.ns);
     } catch (error) {
-      this.open.delete(key);
+      this.close(key);
       throw error;
     } finally {
       cursor.inUse = false;
@@ -155,12 +160,12 @@ export class CursorRegistry {
   }
 
   kill(id: Long): boolean {
-    return this.open.delete(id.toString());
+    return this.close(id.toString());
   }
 
   /** A client disconnected: the cursors it last used cannot be continued by it and are freed. */
   closeConnection(connectionId: number): void {
-    for (const [key, cursor] of this.open) if (cursor.connectionId === connectionId && !cursor.inUse) this.open.delete(key);
+    for (const [key, cursor] of this.open) if (cursor.connectionId === connectionId && !cursor.inUse) this.close(key);
   }
 
   /** Closes cursors idle for longer than cursorTimeoutMillis (mongod's cursor monitor). */
@@ -168,7 +173,7 @@ export class CursorRegistry {
     let reaped = 0;
     for (const [key, cursor] of this.open) {
       if (this.expired(cursor, now)) {
-        this.open.delete(key);
+        this.close(key);
         reaped++;
       }
     }
@@ -183,6 +188,19 @@ export class CursorRegistry {
     this.open.clear();
     if (this.monitor) clearTimeout(this.monitor);
     this.monitor = null;
+  }
+
+  /**
+   * Forgets a cursor. A large result set (a `$group` over an upload, a raw query) is then garbage,
+   * often hundreds of megabytes: it is collected soon, so that the heap it grew is given back
+   * (`releaseDroppedMemory`) instead of staying resident until V8 decides to collect.
+   */
+  private close(key: string): boolean {
+    const cursor = this.open.get(key);
+    if (!cursor) return false;
+    this.open.delete(key);
+    if (cursor.results.length >= LARGE_RESULTS) releaseDroppedMemory(cursor.results.length * RESULT_DOCUMENT_BYTES);
+    return true;
   }
 
   private expired(cursor: OpenCursor, now: number): boolean {

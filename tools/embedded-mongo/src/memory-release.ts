@@ -23,10 +23,11 @@ function collector(): (() => void) | null {
 }
 
 /**
- * Called when a dropped collection let go of `bytes` of slabs: once the drops of this moment are
- * done, one full garbage collection frees the slabs (returned to the system: each large slab is a
- * mapping of its own) and the index entries. Without it they would wait for the next collection V8
- * decides on, which an idle server may not run for a long time.
+ * Called when a dropped collection let go of `bytes` of slabs, or a closed cursor of a large result
+ * set: once the drops of this moment are done, one full garbage collection frees the slabs
+ * (returned to the system: each large slab is a mapping of its own), the index entries and the
+ * results. Without it they would wait for the next collection V8 decides on, which an idle server
+ * may not run for a long time.
  */
 export function releaseDroppedMemory(bytes: number): void {
   pending += bytes;
