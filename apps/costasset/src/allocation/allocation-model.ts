@@ -70,7 +70,7 @@ export class AllocationModel {
   private readonly inputTags: ReadonlySet<string>;
   private readonly anyGroupInputs: ReadonlySet<string>;
   private readonly allTags: boolean;
-  /** The tags (group and key) of `inputTags`, as pairs: what `groupingTags` keeps. */
+  /** The tags of `inputTags` as pairs (group and key): what `groupingTags` keeps. */
   private readonly countedTags: readonly { group: string; key: string }[];
   /** Classifications by their inputs: documents that differ only in what no rule reads share one. */
   private readonly classified = new Map<string, { tags?: RolledUpTag[]; dimensions?: Record<string, string> }>();
@@ -92,14 +92,14 @@ export class AllocationModel {
     const ruleTagLists = [...this.compiled.values()].flatMap((dimension) => dimension.rules.map((rule) => tagKeysOf(rule.filter)));
     // a rule reading tags in a shape not understood: every tag counts
     this.allTags = ruleTagLists.some((list) => list === null);
-    const ruleTags = ruleTagLists.flatMap((list) => list ?? []);
-    this.inputTags = new Set([...this.groupKeys, ...ruleTags.map(({ group, key }) => groupKey(group, key))]);
-    this.anyGroupInputs = this.anyGroupKeys;
     const counted = [
       ...definitions.tagKeys.filter((entry) => entry.group !== null).map((entry) => ({ group: entry.group!, key: entry.key })),
-      ...ruleTags,
+      ...ruleTagLists.flatMap((list) => list ?? []),
     ];
-    this.countedTags = [...new Map(counted.map((tag) => [groupKey(tag.group, tag.key), tag])).values()];
+    const countedByKey = new Map(counted.map((tag) => [groupKey(tag.group, tag.key), tag]));
+    this.countedTags = [...countedByKey.values()];
+    this.inputTags = new Set(countedByKey.keys());
+    this.anyGroupInputs = this.anyGroupKeys;
   }
 
   /**
