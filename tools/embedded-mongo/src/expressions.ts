@@ -41,6 +41,7 @@ function reusableOptions(mingoOptions: Document): ReusableOptions {
 }
 
 const TOP_LEVEL_FIELD = /^\$[^$.][^.]*$/;
+const NESTED_FIELD = /^\$[^$.][^.]*(\.[^$.][^.]*)+$/;
 
 function isConstant(expression: unknown): boolean {
   if (expression === null || typeof expression !== 'object') return typeof expression !== 'string' || !expression.startsWith('$');
@@ -65,6 +66,7 @@ export class ExpressionCompiler {
         const field = expression.slice(1);
         return (doc) => doc[field];
       }
+      if (NESTED_FIELD.test(expression)) return this.nestedField(expression);
       return this.general(expression);
     }
     if (isPlainObject(expression)) {
@@ -119,6 +121,24 @@ export class ExpressionCompiler {
     return (doc) => {
       const items = input(doc);
       return Array.isArray(items) ? items.filter(test) : general(doc);
+    };
+  }
+
+  /**
+   * `$a.b.c` through embedded documents (a second `$group` reading the first one's `_id`), walked
+   * here; any other step (an array, whose elements the path maps over, a null or a scalar) goes to mingo.
+   */
+  private nestedField(expression: string): Evaluator {
+    const path = expression.slice(1).split('.');
+    const last = path.length - 1;
+    const general = this.general(expression);
+    return (doc) => {
+      let value: unknown = doc;
+      for (let i = 0; i < last; i++) {
+        value = (value as Document)[path[i]];
+        if (!isPlainObject(value)) return general(doc);
+      }
+      return (value as Document)[path[last]];
     };
   }
 

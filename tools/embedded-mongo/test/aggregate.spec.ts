@@ -186,6 +186,34 @@ describe('embedded-mongo: aggregation through mongoose', () => {
     }
   });
 
+  it('reads nested field paths in a $group as mingo does in a $project, arrays and scalars on the way included', async () => {
+    const Nested = db.conn.model('Nested', new Schema({ a: Schema.Types.Mixed }));
+    await Nested.insertMany(
+      [
+        { a: { b: { c: 1 } } },
+        { a: { b: { c: 1, d: 2 } } },
+        { a: { b: [{ c: 2 }, { c: 3 }, { d: 4 }] } },
+        { a: [{ b: { c: 5 } }, { b: 6 }] },
+        { a: { b: null } },
+        { a: { b: 'text' } },
+        { a: null },
+        { a: 7 },
+        { a: {} },
+        {},
+      ],
+      { lean: true },
+    );
+    const id = { c: '$a.b.c', b: '$a.b', d: '$a.b.d' };
+    const inGroup = await Nested.aggregate([{ $group: { _id: id, n: { $sum: 1 } } }, { $sort: { _id: 1 } }]);
+    const inProject = await Nested.aggregate([
+      { $project: id },
+      { $group: { _id: { c: '$c', b: '$b', d: '$d' }, n: { $sum: 1 } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(inGroup).toEqual(inProject);
+    expect(inGroup.length).toBeGreaterThan(6);
+  });
+
   it('runs per-document stages over every document exactly once, however many slices they take', async () => {
     // slow enough per document that the store resizes its slices as it goes
     const Many = db.conn.model<{ n: number; pad: string }>('Many', new Schema({ n: Number, pad: String }));
