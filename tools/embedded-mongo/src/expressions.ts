@@ -41,6 +41,9 @@ function reusableOptions(mingoOptions: Document): ReusableOptions {
 }
 
 const TOP_LEVEL_FIELD = /^\$[^$.][^.]*$/;
+/** Dates whose ISO form starts with a 4-digit year (0000-01-01 to 9999-12-31). */
+const FIRST_DAY_MS = -62_167_219_200_000;
+const LAST_DAY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const NESTED_FIELD = /^\$[^$.][^.]*(\.[^$.][^.]*)+$/;
 
 function isConstant(expression: unknown): boolean {
@@ -86,6 +89,10 @@ export class ExpressionCompiler {
           return parts[last](doc);
         };
       }
+      if (keys.length === 1 && keys[0] === '$dateToString') {
+        const day = this.isoDay(expression.$dateToString, expression);
+        if (day) return day;
+      }
       if (keys.length === 1 && keys[0] === '$filter') {
         const filter = this.filter(expression.$filter, expression);
         if (filter) return filter;
@@ -121,6 +128,23 @@ export class ExpressionCompiler {
     return (doc) => {
       const items = input(doc);
       return Array.isArray(items) ? items.filter(test) : general(doc);
+    };
+  }
+
+  /**
+   * `$dateToString` with the format `%Y-%m-%d` and no time zone (the rollups' day) of a date whose
+   * year has four digits, formatted here; anything else (null, another type, options) goes to mingo.
+   */
+  private isoDay(spec: unknown, expression: unknown): Evaluator | null {
+    if (!isPlainObject(spec) || spec.format !== '%Y-%m-%d' || Object.keys(spec).some((key) => key !== 'format' && key !== 'date'))
+      return null;
+    const date = this.compile(spec.date);
+    const general = this.general(expression);
+    return (doc) => {
+      const value = date(doc);
+      if (!(value instanceof Date)) return general(doc);
+      const time = value.getTime();
+      return time >= FIRST_DAY_MS && time <= LAST_DAY_MS ? value.toISOString().slice(0, 10) : general(doc);
     };
   }
 

@@ -214,6 +214,24 @@ describe('embedded-mongo: aggregation through mongoose', () => {
     expect(inGroup.length).toBeGreaterThan(6);
   });
 
+  it('formats days in a $group as mingo does in a $project, odd dates and values included', async () => {
+    const Dated = db.conn.model('Dated', new Schema({ at: Schema.Types.Mixed }));
+    await Dated.collection.insertMany([
+      { at: new Date('2024-03-01T23:59:59.999Z') },
+      { at: new Date('2024-03-01T00:00:00.000Z') },
+      { at: new Date('1969-12-31T12:00:00.000Z') },
+      { at: new Date('0001-01-01T00:00:00.000Z') },
+      { at: new Date(Date.UTC(10000, 0, 1)) },
+      { at: null },
+      {},
+    ]);
+    const day = { $dateToString: { format: '%Y-%m-%d', date: '$at' } };
+    const inGroup = await Dated.aggregate([{ $group: { _id: day, n: { $sum: 1 } } }, { $sort: { _id: 1 } }]);
+    const inProject = await Dated.aggregate([{ $project: { day } }, { $group: { _id: '$day', n: { $sum: 1 } } }, { $sort: { _id: 1 } }]);
+    expect(inGroup).toEqual(inProject);
+    expect(inGroup.map((group) => group._id)).toEqual(expect.arrayContaining(['2024-03-01', '1969-12-31', '0001-01-01']));
+  });
+
   it('runs per-document stages over every document exactly once, however many slices they take', async () => {
     // slow enough per document that the store resizes its slices as it goes
     const Many = db.conn.model<{ n: number; pad: string }>('Many', new Schema({ n: Number, pad: String }));
