@@ -27,18 +27,20 @@ interface AccumulatorSpec {
   constant: number | null;
 }
 
+/** The state of `$first`, `$last`, `$min`, `$max`, `$push` and `$addToSet`; `$sum` and `$avg` keep a SumState, a constant one nothing. */
 interface State {
-  sum: SumState | null;
   value: unknown;
   seen: boolean;
   items: unknown[] | null;
   keys: Set<string> | null;
 }
 
+type AccumulatorState = State | SumState | null;
+
 interface Group {
   id: unknown;
   count: number;
-  states: State[];
+  states: AccumulatorState[];
 }
 
 /**
@@ -125,9 +127,11 @@ function compileGroupId(expression: unknown, compiler: ExpressionCompiler): Grou
 
 const copyOut = (value: unknown): unknown => (value !== null && typeof value === 'object' ? deepClone(value) : value);
 
-function newState(op: AccumulatorName): State {
+function newState(spec: AccumulatorSpec): AccumulatorState {
+  const { op } = spec;
+  if (op === '$sum' || op === '$avg') return spec.constant === null ? new SumState() : null;
+  if (op === '$count') return null;
   return {
-    sum: op === '$sum' || op === '$avg' ? new SumState() : null,
     value: undefined,
     seen: false,
     items: op === '$push' || op === '$addToSet' ? [] : null,
@@ -135,11 +139,15 @@ function newState(op: AccumulatorName): State {
   };
 }
 
-function accumulate(spec: AccumulatorSpec, state: State, doc: Document): void {
+function accumulate(spec: AccumulatorSpec, accumulatorState: AccumulatorState, doc: Document): void {
+  if (accumulatorState instanceof SumState) {
+    accumulatorState.add(spec.evaluate(doc));
+    return;
+  }
+  const state = accumulatorState as State;
   switch (spec.op) {
     case '$sum':
     case '$avg':
-      if (spec.constant === null) (state.sum as SumState).add(spec.evaluate(doc));
       return;
     case '$count':
       return;
@@ -181,12 +189,13 @@ function accumulate(spec: AccumulatorSpec, state: State, doc: Document): void {
   }
 }
 
-function resultOf(spec: AccumulatorSpec, state: State, count: number): unknown {
+function resultOf(spec: AccumulatorSpec, accumulatorState: AccumulatorState, count: number): unknown {
+  const state = accumulatorState as State;
   switch (spec.op) {
     case '$sum':
-      return spec.constant !== null ? count * spec.constant : (state.sum as SumState).result();
+      return spec.constant !== null ? count * spec.constant : (accumulatorState as SumState).result();
     case '$avg':
-      return spec.constant !== null ? (count > 0 ? spec.constant : null) : (state.sum as SumState).average();
+      return spec.constant !== null ? (count > 0 ? spec.constant : null) : (accumulatorState as SumState).average();
     case '$count':
       return count;
     case '$first':
@@ -239,11 +248,7 @@ export function compileGroup(stage: Document, mingoOptions: Document): GroupStag
       for (const doc of input) {
         const key = groupId.key(doc);
         let group = groups.get(key);
-        if (!group)
-          groups.set(
-            key,
-            (group = { id: groupId.value(doc), count: 0, states: accumulators.map((accumulator) => newState(accumulator.op)) }),
-          );
+        if (!group) groups.set(key, (group = { id: groupId.value(doc), count: 0, states: accumulators.map(newState) }));
         group.count++;
         for (let i = 0; i < accumulators.length; i++) accumulate(accumulators[i], group.states[i], doc);
         if (op.tick()) await op.yieldTurn();

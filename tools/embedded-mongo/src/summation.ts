@@ -51,11 +51,11 @@ export class DoubleDouble {
 /**
  * A `$sum` in progress, widening types as mongod does: any Decimal128 makes the result a
  * Decimal128, otherwise Long values with only integers give a Long, otherwise a double.
- * Non-numbers are skipped.
+ * Non-numbers are skipped. One object per sum (a `$group` keeps one per group and accumulator):
+ * the integer total is a number while it is a safe integer, a bigint past that.
  */
-export class SumState {
-  private readonly doubles = new DoubleDouble();
-  private integer = 0n;
+export class SumState extends DoubleDouble {
+  private integer: number | bigint = 0;
   private integral = true;
   private sawLong = false;
   private decimal: ExactDecimal | null = null;
@@ -65,15 +65,15 @@ export class SumState {
   add(value: unknown): void {
     if (typeof value === 'number') {
       this.count++;
-      this.doubles.addDouble(value);
-      if (this.integral && Number.isSafeInteger(value)) this.integer += BigInt(value);
+      this.addDouble(value);
+      if (this.integral && Number.isSafeInteger(value)) this.addInteger(value);
       else this.integral = false;
     } else if (value instanceof Long) {
       this.count++;
       const big = value.toBigInt();
       this.sawLong = true;
-      this.doubles.addLong(big);
-      this.integer += big;
+      this.addLong(big);
+      this.integer = BigInt(this.integer) + big;
     } else if (value instanceof Decimal128) {
       this.count++;
       const exact = exactOf(value);
@@ -82,25 +82,36 @@ export class SumState {
     }
   }
 
+  private addInteger(value: number): void {
+    if (typeof this.integer === 'number') {
+      const next = this.integer + value;
+      if (Number.isSafeInteger(next)) {
+        this.integer = next;
+        return;
+      }
+    }
+    this.integer = BigInt(this.integer) + BigInt(value);
+  }
+
   result(): number | Long | Decimal128 {
     if (this.decimal !== null) {
-      const rest = this.doubles.getExact();
+      const rest = this.getExact();
       if (this.decimalNaN || !rest) return Decimal128.fromString('NaN');
       return toDecimal128(addExact(this.decimal, rest));
     }
-    if (this.sawLong && this.integral) return Long.fromBigInt(this.integer);
-    return this.doubles.getDouble();
+    if (this.sawLong && this.integral) return Long.fromBigInt(BigInt(this.integer));
+    return this.getDouble();
   }
 
   /** `$avg`: the sum divided by the count of numeric values, null without any. */
   average(): number | Decimal128 | null {
     if (this.count === 0) return null;
     if (this.decimal !== null) {
-      const rest = this.doubles.getExact();
+      const rest = this.getExact();
       if (this.decimalNaN || !rest) return Decimal128.fromString('NaN');
       return divideExact(addExact(this.decimal, rest), this.count);
     }
-    return this.doubles.getDouble() / this.count;
+    return this.getDouble() / this.count;
   }
 }
 
