@@ -90,17 +90,22 @@ describe('a rule change recomputes the allocation rows only, against a database'
           await Promise.all([lineItems, keys, ...Object.values(levels)].map((repository) => repository.deleteMany(TENANT, {})));
           allocation = modelOf(1, before);
           await rollups.begin(TENANT, UPLOADS);
-          await lineItems.insertBulk(
-            TENANT,
-            rows.map(({ day, resourceId, billingAccountId, ...row }, index) => ({
-              ...row,
-              ...(resourceId ? { resourceId } : {}),
-              ...(billingAccountId ? { billingAccountId } : {}),
-              uploadRefId: UPLOADS[index % 3],
-              billingPeriod: row.period,
-              chargePeriodStart: new Date(`${row.period.slice(0, 4)}-${row.period.slice(4)}-${String(day).padStart(2, '0')}T06:00:00Z`),
-            })) as never[],
-          );
+          const docs = rows.map(({ day, resourceId, billingAccountId, ...row }, index) => ({
+            ...row,
+            ...(resourceId ? { resourceId } : {}),
+            ...(billingAccountId ? { billingAccountId } : {}),
+            uploadRefId: UPLOADS[index % 3],
+            billingPeriod: row.period,
+            chargePeriodStart: new Date(`${row.period.slice(0, 4)}-${row.period.slice(4)}-${String(day).padStart(2, '0')}T06:00:00Z`),
+          }));
+          // every other line item has a twin an hour later (a resource's usage over the day): rows by resource of several line items
+          const twins = docs.filter((_doc, index) => index % 2 === 0);
+          const later = twins.map((doc) => ({
+            ...doc,
+            cost: doc.cost + 1,
+            chargePeriodStart: new Date(doc.chargePeriodStart.getTime() + 3_600_000),
+          }));
+          await lineItems.insertBulk(TENANT, [...docs, ...later] as never[]);
           await rollups.refresh(TENANT, UPLOADS);
           const base = await Promise.all(BASE_LEVELS.map((name) => rowsOf(levels, name)));
 

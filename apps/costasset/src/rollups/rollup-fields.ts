@@ -315,21 +315,14 @@ export function monthlyGroups(daily: readonly RollupGroup[]): RollupGroup[] {
 }
 
 /**
- * The monthly groups with allocation fields (what `monthlyGroups(allocatedGroups(…))` gives from the
- * line items) made of an upload's stored rows by resource: each row, classified by its own tags and
- * fields, is summed by the monthly dimensions and its allocation fields. The rows keep every field
- * a rule may read (the expression language reads rolled-up dimensions and tags only).
+ * An upload's stored rows by resource summed by the monthly dimensions and the tags a
+ * classification reads (`rollupGroupsPipeline` by month over them, counting their line items):
+ * `allocatedGroups` of these is what `monthlyGroups(allocatedGroups(…))` gives from the line items,
+ * since the rows keep every field a rule may read (the expression language reads rolled-up
+ * dimensions and tags only). The database sums them, so that a rule change reads a few groups per
+ * month instead of every row by resource whole with all its tags.
  */
-export async function allocatedMonthlyGroups(
-  resourceRows: AsyncIterable<Record<string, unknown>>,
-  allocation: AllocationModel,
-): Promise<RollupGroup[]> {
-  const sums = new RollupGroupSums();
-  for await (const row of resourceRows) {
-    const id: RollupGroupId = {};
-    for (const name of ROLLUP_DIMENSIONS) if (name in row) id[name] = row[name] as string | null;
-    Object.assign(id, allocation.classify(row));
-    sums.add(dimensionsKey(id), id, row.lineItems as number, row);
-  }
-  return sums.rows();
+export function resourceMonthlyPipeline(uploadRefId: string, allocation: AllocationModel): PipelineStage[] {
+  const [match, group] = rollupGroupsPipeline({ uploadRefId }, allocation, 'month') as [PipelineStage.Match, PipelineStage.Group];
+  return [match, { $group: { ...group.$group, lineItems: { $sum: '$lineItems' } } }];
 }

@@ -6,12 +6,12 @@ import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
 import {
   allocatedGroups,
-  allocatedMonthlyGroups,
   allocationRows,
   baseGroups,
   monthlyGroups,
   monthlyRollupRow,
   RollupGroup,
+  resourceMonthlyPipeline,
   resourcePipeline,
   rollupPipeline,
   rollupRow,
@@ -199,8 +199,8 @@ export class RollupsService {
     model: AllocationModel,
   ): Promise<[RollupLevel, object[]][]> {
     if (scope === 'month') {
-      const rows = this.levels.resources.aggregateStream<Record<string, unknown>>(tenantId, [{ $match: { uploadRefId } }]);
-      return this.monthlyAllocationRows(uploadRefId, await allocatedMonthlyGroups(rows, model), model);
+      const groups = await this.levels.resources.aggregate<RollupGroup>(tenantId, resourceMonthlyPipeline(uploadRefId, model), 'bulk');
+      return this.monthlyAllocationRows(uploadRefId, allocatedGroups(groups, model), model);
     }
     const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, model), 'bulk');
     return [[this.levels.allocationDaily, allocationRows(uploadRefId, allocatedGroups(groups, model), model)]];
