@@ -1,9 +1,50 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { RollupAccumulator } from './rollup-accumulator';
 import { monthlyRollupRow, rollupRow } from './rollup-fields';
 import { RESOURCE_DIMENSIONS } from './schemas/cost-rollup.schema';
 
 describe('RollupAccumulator', () => {
+  it('keeps no chunk of text alive through the strings its groups keep (a CSV reader’s cells are slices of its chunks)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heapMb = () => {
+      gc();
+      return process.memoryUsage().heapUsed / 1e6;
+    };
+    const sums = new RollupAccumulator(undefined, 1_000);
+    const before = heapMb();
+    for (let chunk = 0; chunk < 100; chunk++) {
+      // 1 MB of text a chunk, cells of 13 characters or more (V8 slices those, copies shorter ones); one line item a chunk
+      const cells = [
+        `amazon-web-services-${chunk}`,
+        `eu-west-region-${chunk}`,
+        `resource-0000-0000-${chunk}`,
+        'environment',
+        `production-${chunk}`,
+      ];
+      const text = `${'x'.repeat(1_000_000)},${cells.join(',')}`;
+      const [, provider, region, resourceId, key, value] = text.split(',');
+      const tags = [{ group: 'default', key: key.slice(0), value }];
+      sums.add([
+        {
+          providerName: provider,
+          region,
+          resourceId,
+          tags,
+          period: '202403',
+          chargePeriodStart: new Date(Date.UTC(2024, 2, 1 + (chunk % 28))),
+          cost: 1,
+        },
+      ]);
+    }
+    expect(sums.rows()).toHaveLength(100);
+    expect(sums.resourceRows()).toHaveLength(100);
+    // with the slices kept, about 100 MB
+    expect(heapMb() - before).toBeLessThan(20);
+  });
+
   it('sums a load by dimensions and UTC day as the rollup pipeline groups stored rows (undefined stored as null, absent left out)', () => {
     const sums = new RollupAccumulator();
     const day = new Date('2024-03-05T23:30:00Z');
