@@ -148,7 +148,6 @@ function accumulate(spec: AccumulatorSpec, accumulatorState: AccumulatorState, d
   switch (spec.op) {
     case '$sum':
     case '$avg':
-      return;
     case '$count':
       return;
     case '$first':

@@ -26,7 +26,7 @@ describe('RollupAccumulator', () => {
       ];
       const text = `${'x'.repeat(1_000_000)},${cells.join(',')}`;
       const [, provider, region, resourceId, key, value] = text.split(',');
-      const tags = [{ group: 'default', key: key.slice(0), value }];
+      const tags = [{ group: 'default', key, value }];
       sums.add([
         {
           providerName: provider,
