@@ -6,6 +6,7 @@ import { CostLineItemRepository } from '../line-items/line-items.repository';
 import { RollupAccumulator } from './rollup-accumulator';
 import {
   allocatedGroups,
+  allocationDailyPipeline,
   allocationRows,
   baseGroups,
   monthlyGroups,
@@ -202,7 +203,7 @@ export class RollupsService {
       const groups = await this.levels.resources.aggregate<RollupGroup>(tenantId, resourceMonthlyPipeline(uploadRefId, model), 'bulk');
       return this.monthlyAllocationRows(uploadRefId, allocatedGroups(groups, model), model);
     }
-    const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, rollupPipeline(uploadRefId, model), 'bulk');
+    const groups = await this.lineItems.aggregate<RollupGroup>(tenantId, allocationDailyPipeline(uploadRefId, model), 'bulk');
     return [[this.levels.allocationDaily, allocationRows(uploadRefId, allocatedGroups(groups, model), model)]];
   }
 
