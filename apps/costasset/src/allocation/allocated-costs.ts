@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
-import { evaluateFilter } from '../expressions';
+import { compileFilter } from '../expressions';
 import { dimensionRead, filterFields, rollupCanAnswer, tagKeysOf, tagRead } from '../rollups/rollup-fields';
 import { CostView, RollupPlanner } from '../rollups/rollup-planner';
 import { AllocationModel } from './allocation-model';
@@ -82,15 +82,16 @@ export class AllocatedCosts {
     );
     if (raw) for (const row of rows) Object.assign(row._id, current.allocation.classify(row._id));
     const merged = mergeByReads(rows, plain, allocationReads);
+    const kept = compileFilter(filter);
     const allocated = periods.map((period) => {
       const direct = merged
         .filter((row) => row._id.period === period)
         .map((row) => ({ doc: row._id, amount: row.cost, lineItems: row.lineItems }));
       const { pieces, outcomes } = runSplits(direct, splits);
-      const kept = pieces
+      const matching = pieces
         .map((piece) => ({ ...piece, lineItems: (piece as { lineItems?: number }).lineItems ?? 0 }))
-        .filter((piece) => Object.keys(filter).length === 0 || evaluateFilter(filter, piece.doc) === true);
-      return { period, pieces: kept, outcomes };
+        .filter((piece) => kept(piece.doc));
+      return { period, pieces: matching, outcomes };
     });
     return { source: where.source, periods: allocated };
   }

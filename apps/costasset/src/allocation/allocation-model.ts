@@ -1,5 +1,13 @@
 import { ProblemException } from '@lib/core';
-import { combineFilters, compileExpression, DIMENSIONS_FIELD, evaluateFilter, filterFields, tagKeysOf } from '../expressions';
+import {
+  combineFilters,
+  compileExpression,
+  compileFilter,
+  DIMENSIONS_FIELD,
+  FilterPredicate,
+  filterFields,
+  tagKeysOf,
+} from '../expressions';
 import type { DeclaredProvider } from './provider-identity';
 
 /** An activated tag key: `group` null activates the key in any group. */
@@ -43,7 +51,7 @@ type Filter = Record<string, unknown>;
 interface CompiledDimension {
   name: string;
   defaultValue: string;
-  rules: Array<{ filter: Filter; value: string }>;
+  rules: Array<{ filter: Filter; matches: FilterPredicate; value: string }>;
 }
 
 const MATCH_NONE: Filter = { $nor: [{}] };
@@ -84,7 +92,10 @@ export class AllocationModel {
         {
           name: dimension.name,
           defaultValue: dimension.defaultValue,
-          rules: dimension.rules.map((rule) => ({ filter: compileExpression(rule.expr) as Filter, value: rule.value })),
+          rules: dimension.rules.map((rule) => {
+            const filter = compileExpression(rule.expr) as Filter;
+            return { filter, matches: compileFilter(filter), value: rule.value };
+          }),
         },
       ]),
     );
@@ -250,7 +261,7 @@ function groupKey(group: string, key: string): string {
 }
 
 function valueOf(dimension: CompiledDimension, doc: Readonly<Record<string, unknown>>): string {
-  for (const rule of dimension.rules) if (evaluateFilter(rule.filter, doc) === true) return rule.value;
+  for (const rule of dimension.rules) if (rule.matches(doc)) return rule.value;
   return dimension.defaultValue;
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { PipelineStage } from 'mongoose';
 import type { Principal } from '@lib/auth';
 import { ProblemException } from '@lib/core';
-import { compileExpression, dimensionsRead, evaluateFilter, ExpressionError } from '../expressions';
+import { compileExpression, compileFilter, dimensionsRead, ExpressionError } from '../expressions';
 import { JOB_TYPES } from '../jobs/job-types';
 import { JobsService, keyedJobId } from '../jobs/jobs.service';
 import { CostLineItemRepository } from '../line-items/line-items.repository';
@@ -269,7 +269,7 @@ export class AllocationService {
    * an earlier rule took are not counted again), per value, and what stays with the default.
    */
   async preview(tenantId: string, body: DimensionPreviewRequest): Promise<DimensionPreviewResponse> {
-    const filters = checkRules(body.rules);
+    const predicates = checkRules(body.rules).map((filter) => compileFilter(filter));
     const defaultValue = body.defaultValue ?? DEFAULT_UNALLOCATED;
     const { from, to } = await this.range(tenantId, body);
     const exclusion = await this.planner.exclusion(tenantId);
@@ -289,7 +289,7 @@ export class AllocationService {
     );
     const rows = new Map<number, { _id: number; cost: number; lineItems: number }>();
     for (const group of groups) {
-      const index = filters.findIndex((filter) => evaluateFilter(filter, group._id) === true);
+      const index = predicates.findIndex((matches) => matches(group._id));
       const row = rows.get(index) ?? { _id: index, cost: 0, lineItems: 0 };
       row.cost += group.cost;
       row.lineItems += group.lineItems;

@@ -1,4 +1,4 @@
-import { evaluateFilter } from '../expressions';
+import { compileFilter, evaluateFilter } from '../expressions';
 
 export const SPLIT_METHODS = ['proportional', 'even', 'fixed'] as const;
 export type SplitMethod = (typeof SPLIT_METHODS)[number];
@@ -63,7 +63,8 @@ export function runSplits(
   for (const split of splits) {
     const taken: CostPiece[] = [];
     const kept: CostPiece[] = [];
-    for (const piece of pieces) (evaluateFilter(split.source, piece.doc) === true ? taken : kept).push(piece);
+    const matches = compileFilter(split.source);
+    for (const piece of pieces) (matches(piece.doc) ? taken : kept).push(piece);
     const source = taken.reduce((sum, piece) => sum + piece.amount, 0);
     if (taken.length === 0 || split.targets.length === 0) {
       outcomes.push({ name: split.name, source: 0, shares: [] });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Query } from 'mingo';
 import { ComparisonOperator, Expression, ExpressionField } from './ast';
 import { compileToFilter } from './compiler';
-import { evaluateFilter } from './filter-evaluator';
+import { compileFilter, evaluateFilter } from './filter-evaluator';
 
 type Operands = [Expression, Expression, ...Expression[]];
 const FIELDS: ExpressionField[] = ['providerName', 'billingAccountId', 'serviceName'];
@@ -143,5 +143,23 @@ describe('evaluateFilter', () => {
   it('refuses operators the compiler never emits, rather than guessing', () => {
     expect(() => evaluateFilter({ cost: { $gt: 1 } }, { cost: 2 })).toThrow(/\$gt/);
     expect(() => evaluateFilter({ $where: 'true' }, {})).toThrow(/\$where/);
+  });
+});
+
+describe('compileFilter', () => {
+  it('answers as evaluateFilter with every field known, on every compiled expression and document', () => {
+    fc.assert(
+      fc.property(tree, fc.array(doc, { minLength: 1, maxLength: 4 }), (expression, rows) => {
+        const filter = compileToFilter(expression) as Record<string, unknown>;
+        const predicate = compileFilter(filter);
+        for (const row of rows) expect(predicate(row)).toBe(evaluateFilter(filter, row));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses operators the compiler never emits when compiled, not when first run', () => {
+    expect(() => compileFilter({ cost: { $gt: 1 } })).toThrow(/\$gt/);
+    expect(() => compileFilter({ $where: 'true' })).toThrow(/\$where/);
   });
 });

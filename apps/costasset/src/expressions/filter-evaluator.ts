@@ -74,3 +74,57 @@ function any(verdicts: FilterVerdict[]): FilterVerdict {
 function not(verdict: FilterVerdict): FilterVerdict {
   return verdict === undefined ? undefined : !verdict;
 }
+
+export type FilterPredicate = (doc: Doc) => boolean;
+
+/**
+ * `evaluateFilter(filter, doc)` (all fields known) compiled once into a function: for a filter run
+ * over many documents (a dimension's rules over every group, a split rule's source over every
+ * piece), the tree is walked once instead of once per document.
+ */
+export function compileFilter(filter: Readonly<Record<string, unknown>>): FilterPredicate {
+  const entries = Object.entries(filter).map(([key, value]) => compileEntry(key, value));
+  if (entries.length === 0) return () => true;
+  if (entries.length === 1) return entries[0];
+  return (doc) => entries.every((entry) => entry(doc));
+}
+
+function compileEntry(key: string, value: unknown): FilterPredicate {
+  if (key === '$and' || key === '$or' || key === '$nor') {
+    const operands = (value as Record<string, unknown>[]).map((operand) => compileFilter(operand));
+    if (key === '$and') return (doc) => operands.every((operand) => operand(doc));
+    if (key === '$or') return (doc) => operands.some((operand) => operand(doc));
+    return (doc) => !operands.some((operand) => operand(doc));
+  }
+  if (key.startsWith('$')) throw new Error(`filter operator ${key} is not one the expression compiler emits`);
+  const tests = Object.entries(value as Condition).map(([operator, operand]) => compileCondition(operator, operand));
+  const dimension = key.startsWith(DIMENSION_PREFIX);
+  const read = dimension ? (doc: Doc) => readField(doc, key) : (doc: Doc) => doc[key];
+  if (tests.length === 1) {
+    const [test] = tests;
+    return (doc) => test(read(doc));
+  }
+  return (doc) => {
+    const actual = read(doc);
+    return tests.every((test) => test(actual));
+  };
+}
+
+function compileCondition(operator: string, operand: unknown): (actual: unknown) => boolean {
+  switch (operator) {
+    case '$eq':
+      return (actual) => actual === operand;
+    case '$ne':
+      return (actual) => actual !== operand;
+    case '$in': {
+      const values = operand as unknown[];
+      return (actual) => values.includes(actual);
+    }
+    case '$elemMatch': {
+      const element = compileFilter(operand as Record<string, unknown>);
+      return (actual) => Array.isArray(actual) && actual.some((item) => element(item as Doc));
+    }
+    default:
+      throw new Error(`filter condition ${operator} is not one the expression compiler emits`);
+  }
+}
