@@ -1,5 +1,5 @@
 /**
- * `npm run bench:allocation -- [--rows 5000000] [--runs 10] [--raw-runs 3] [--duckdb-runs 10] [--seed 1] [--queries 0]`
+ * `npm run bench:allocation -- [--rows 5000000] [--runs 10] [--raw-runs 3] [--duckdb-runs 10] [--seed 1] [--rule-change-only]`
  * Cost allocation at scale (issue 23, item 8). N seeded line items (3 providers, 40 accounts, 60
  * services, 20 tag keys with 40–95 % coverage each) are written upload by upload (one upload per
  * provider and month, 36 in all) with `CostLineItemRepository.insertBulk` into an embedded store of
@@ -762,8 +762,8 @@ async function main(): Promise<void> {
   const rawRuns = numberArg('raw-runs', 3);
   const duckdbRuns = numberArg('duckdb-runs', 10);
   const seed = numberArg('seed', 1);
-  // --queries 0: the load and the rule changes only (no query table, no DuckDB)
-  const queries = numberArg('queries', 1) !== 0;
+  // --rule-change-only: the load and the rule changes only (no query table, no DuckDB)
+  const queries = !process.argv.includes('--rule-change-only');
   const startedAt = new Date();
   const log = (line: string) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${line}`);
   const t0 = performance.now();
