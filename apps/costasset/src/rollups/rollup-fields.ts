@@ -54,6 +54,9 @@ export function rollupCanAnswer(
 
 export type RollupLevel = 'day' | 'month';
 
+/** A `$group`'s sum of every rolled-up amount. */
+const amountSums = (): Record<string, { $sum: string }> => Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
+
 /** The rollup level that answers a query `rollupCanAnswer` accepts: the monthly one unless it reads the day. */
 export function rollupLevelFor(filter: Record<string, unknown>, readFields: readonly string[]): RollupLevel {
   return filterFields(filter).has('chargePeriodStart') || readFields.includes('chargePeriodStart') ? 'day' : 'month';
@@ -92,7 +95,7 @@ export function rollupGroupsPipeline(
     byStart.tags = allocation.groupingTags();
     byDay.tags = '$_id.tags';
   }
-  const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
+  const sums = amountSums();
   if (level === 'month') {
     const { chargePeriodStart: _start, ...byMonth } = byStart;
     return [{ $match: match }, { $group: { _id: byMonth, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
@@ -111,7 +114,7 @@ export function rollupGroupsPipeline(
 export function resourcePipeline(match: { uploadRefId: string; uploadPart?: number }): PipelineStage[] {
   const id: Record<string, unknown> = Object.fromEntries(RESOURCE_DIMENSIONS.map((name) => [name, `$${name}`]));
   id.tags = '$tags';
-  const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
+  const sums = amountSums();
   return [{ $match: match }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
 }
 
@@ -358,6 +361,6 @@ export function allocationDailyPipeline(uploadRefId: string, allocation: Allocat
   const id: Record<string, unknown> = Object.fromEntries([...fields].map((name) => [name, `$${name}`]));
   id.day = { $dateToString: { format: '%Y-%m-%d', date: '$chargePeriodStart' } };
   id.tags = allocation.groupingTags();
-  const sums = Object.fromEntries(ROLLUP_AMOUNTS.map((name) => [name, { $sum: `$${name}` }]));
+  const sums = amountSums();
   return [{ $match: { uploadRefId } }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
 }
