@@ -76,6 +76,28 @@ export type Totals = {
   contractedCost: number;
 };
 
+const TOTAL_AMOUNTS = ['cost', 'billedCost', 'effectiveCost', 'listCost', 'contractedCost'] as const;
+
+/**
+ * Totals as the API promises them between two reads (docs/rollups.md, "Equality"): keys and counts
+ * identical, amounts equal but for the last binary digits, since one read may sum the line items
+ * and the other the rollup rows (the same doubles added in another order).
+ */
+export function expectSameTotals(actual: Totals[], expected: Totals[]): void {
+  const shape = (totals: Totals[]) => totals.map(({ key, lineItems }) => ({ key, lineItems }));
+  expect(shape(actual)).toEqual(shape(expected));
+  actual.forEach((group, index) => {
+    for (const amount of TOTAL_AMOUNTS) {
+      const want = expected[index][amount];
+      expect({ key: group.key, amount, withinLastDigits: Math.abs(group[amount] - want) <= Math.abs(want) * 1e-12 }).toEqual({
+        key: group.key,
+        amount,
+        withinLastDigits: true,
+      });
+    }
+  });
+}
+
 export async function costTotals(platform: Platform, token: string, query: Record<string, string>): Promise<Totals[]> {
   const res = await request(platform.costasset.url)
     .get('/api/costasset/v1/costLineItems/totals')
