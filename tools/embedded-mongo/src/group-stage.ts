@@ -224,7 +224,15 @@ function accumulatorOf(name: string, spec: unknown, compiler: ExpressionCompiler
   return { name, op, evaluate: compiler.compile(argument), constant };
 }
 
+/** One computation of the stage: documents added one at a time, then the groups. */
+export interface GroupRun {
+  add(doc: Document): void;
+  results(op: Operation): Promise<Document[]>;
+}
+
 export interface GroupStage {
+  /** A computation fed document by document (by the query that reads the input, for one). */
+  start(): GroupRun;
   run(op: Operation, input: Document[]): Promise<Document[]>;
 }
 
@@ -241,26 +249,38 @@ export function compileGroup(stage: Document, mingoOptions: Document): GroupStag
     if (!compiled) return null;
     accumulators.push(compiled);
   }
-  return {
-    async run(op, input) {
-      const groups = new Map<string, Group>();
-      for (const doc of input) {
+  const start = (): GroupRun => {
+    const groups = new Map<string, Group>();
+    return {
+      add(doc) {
         const key = groupId.key(doc);
         let group = groups.get(key);
         if (!group) groups.set(key, (group = { id: groupId.value(doc), count: 0, states: accumulators.map(newState) }));
         group.count++;
         for (let i = 0; i < accumulators.length; i++) accumulate(accumulators[i], group.states[i], doc);
+      },
+      async results(op) {
+        const out: Document[] = [];
+        for (const group of groups.values()) {
+          const result: Document = { _id: group.id === undefined ? null : copyOut(group.id) };
+          for (let i = 0; i < accumulators.length; i++)
+            result[accumulators[i].name] = resultOf(accumulators[i], group.states[i], group.count);
+          out.push(result);
+          if (op.tick()) await op.yieldTurn();
+        }
+        return out;
+      },
+    };
+  };
+  return {
+    start,
+    async run(op, input) {
+      const computation = start();
+      for (const doc of input) {
+        computation.add(doc);
         if (op.tick()) await op.yieldTurn();
       }
-      const out: Document[] = [];
-      for (const group of groups.values()) {
-        const result: Document = { _id: group.id === undefined ? null : copyOut(group.id) };
-        for (let i = 0; i < accumulators.length; i++)
-          result[accumulators[i].name] = resultOf(accumulators[i], group.states[i], group.count);
-        out.push(result);
-        if (op.tick()) await op.yieldTurn();
-      }
-      return out;
+      return computation.results(op);
     },
   };
 }

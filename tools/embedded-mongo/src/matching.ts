@@ -65,7 +65,8 @@ function queryRequest(ns: string, query: PreparedQuery, shape: QueryShape): Quer
 /**
  * Plans and runs a query: chooses an index (or a collection scan) like mongod, fetches the
  * matching documents, sorts them unless the index yields the order, then applies skip/limit.
- * `fetch`: what to decode of the matching documents (whole, unless a write asks for less).
+ * `fetch`: what to decode of the matching documents (whole, unless a write asks for less); `sink`:
+ * their consumer, which then gets them one by one instead of `docs` (see executePlan).
  */
 export async function runQuery(
   op: Operation,
@@ -75,17 +76,19 @@ export async function runQuery(
   query: PreparedQuery,
   shape: QueryShape = {},
   fetch?: Fetch,
+  sink?: (doc: Document) => void,
 ): Promise<QueryOutcome> {
   const started = performance.now();
   const request = queryRequest(ns, query, shape);
   const sorted = shape.sort !== undefined;
+  if (sink && (sorted || shape.skip || shape.limit)) throw new Error('a query feeding a consumer neither sorts, skips nor limits');
   const selection = await selectPlan(op, collection, request, query.matcher, parameters.notablescan, sorted);
   const winner = selection.winner;
   const providesSort = winner.kind === 'idhack' || winner.kind === 'eof' || (winner.kind === 'ixscan' && winner.providesSort);
   const sortStage = sorted && !providesSort;
   const skip = shape.skip ?? 0;
   const window = shape.limit ? skip + shape.limit : undefined;
-  const execution = await executePlan(op, winner, collection, query.matcher, sortStage ? undefined : window, fetch);
+  const execution = await executePlan(op, winner, collection, query.matcher, sortStage ? undefined : window, fetch, sink);
   if (selection.cachedAs) collection?.planCache.checkCost(selection.cachedAs, execution.stats.works);
   let docs = sortStage ? sortDocuments(execution.docs, shape.sort as Record<string, 1 | -1>, query.options) : execution.docs;
   if (skip > 0 || shape.limit) docs = docs.slice(skip, window);

@@ -220,7 +220,9 @@ export interface Execution {
 
 /**
  * Runs a chosen plan; stops after `stopAfter` results when the plan already yields the sort order.
- * `fetch`: what to decode of the matching documents (all of them unless told).
+ * `fetch`: what to decode of the matching documents (all of them unless told). With `sink`, each
+ * matching document goes to it as it is found and `docs` stays empty: a consumer that reduces them
+ * (a `$group`) lets them go at once instead of holding every one until the end.
  */
 export async function executePlan(
   op: Operation,
@@ -229,6 +231,7 @@ export async function executePlan(
   matcher: Matcher,
   stopAfter: number | undefined,
   fetch: Fetch = WHOLE_DOCUMENTS,
+  sink?: (doc: Document) => void,
 ): Promise<Execution> {
   const runner = new PlanRunner(plan, collection, matcher, fetch);
   const docs: Document[] = [];
@@ -236,7 +239,10 @@ export async function executePlan(
   while (docs.length < limit) {
     const result = runner.work();
     if (result === EOF) break;
-    if (result) docs.push(result);
+    if (result) {
+      if (sink) sink(result);
+      else docs.push(result);
+    }
     if (op.tick()) {
       await op.yieldTurn();
       runner.restore();

@@ -147,12 +147,15 @@ describe('embedded-mongo: aggregation through mongoose', () => {
     ];
     // sorted first (by a field the stage does not read): `$first` and `$last` see that order
     groups.push({ _id: '$customer', first: { $first: '$items' }, last: { $last: '$items' } });
-    for (const group of groups) {
-      const pipeline = [{ $match: { total: { $gte: 5 } } }, { $sort: { total: -1 } }, { $group: group }, { $sort: { _id: 1 } }];
-      // `$skip: 0` in between: the stage no longer follows the query, which then decodes whole documents
-      const whole = await Orders.aggregate([...pipeline.slice(0, 2), { $skip: 0 }, ...pipeline.slice(2)] as never[]);
-      expect(await Orders.aggregate(pipeline as never[])).toEqual(whole);
-    }
+    for (const group of groups)
+      for (const sorted of [true, false]) {
+        // unsorted, the query hands each document to the stage as it finds it; a stage after it changes the groups
+        const query = [{ $match: { total: { $gte: 5 } } }, ...(sorted ? [{ $sort: { total: -1 } }] : [])];
+        const after = [{ $addFields: { seen: true } }, { $sort: { _id: 1 } }];
+        // `$skip: 0` in between: the stage no longer follows the query, which then decodes whole documents
+        const whole = await Orders.aggregate([...query, { $skip: 0 }, { $group: group }, ...after] as never[]);
+        expect(await Orders.aggregate([...query, { $group: group }, ...after] as never[])).toEqual(whole);
+      }
   });
 
   it('filters arrays by their elements’ fields in a $group as mingo does in a $project', async () => {

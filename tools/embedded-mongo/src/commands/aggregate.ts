@@ -5,6 +5,7 @@ import type { CommandContext, CommandHandler } from '../command-context';
 import { CommandError, commandError, notSupported } from '../errors';
 import { explainAggregate, type ExplainContext } from '../explain';
 import { groupDependencies } from '../group-dependencies';
+import { compileGroup } from '../group-stage';
 import { FieldSelection } from '../record-codec';
 import { countQuery, effectiveCollation, prepareQuery, runQuery, type QueryOutcome, type QueryShape } from '../matching';
 import { runStages } from '../pipeline';
@@ -188,8 +189,20 @@ async function runAggregate(command: Document, context: CommandContext): Promise
   const asCount = shape.sort === undefined && command.explain !== true ? countShape(remaining) : null;
   if (asCount)
     return { results: asCount((await countQuery(op, parameters, ns, collection, query, shape.hint)).n), outcome: null, remaining };
-  const outcome = await runQuery(op, parameters, ns, collection, query, shape, leadingGroupFetch(remaining, shape));
   const stages = pipeline.slice(pipeline.length - remaining.length);
+  const fetch = leadingGroupFetch(remaining, shape);
+  // a leading `$group` reduces the documents as the query finds them: none is held until the end
+  const group =
+    fetch && shape.sort === undefined && command.explain !== true && pipelineOptions.groupHere
+      ? compileGroup(stages[0], pipelineOptions.mingo)
+      : null;
+  if (group) {
+    const computation = group.start();
+    const outcome = await runQuery(op, parameters, ns, collection, query, shape, fetch, (doc) => computation.add(doc));
+    const groups = await computation.results(op);
+    return { results: await runStages(op, stages.slice(1), groups, pipelineOptions, false), outcome, remaining };
+  }
+  const outcome = await runQuery(op, parameters, ns, collection, query, shape, fetch);
   if (stages.length === 0) return { results: outcome.docs, outcome, remaining };
   return { results: await runStages(op, stages, outcome.docs, pipelineOptions, true), outcome, remaining };
 }
