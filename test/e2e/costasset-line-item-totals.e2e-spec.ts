@@ -7,6 +7,7 @@ import { ListCostLineItemsQuery } from '../../apps/costasset/src/line-items/dto/
 import { AssetRepository } from '../../apps/costasset/src/line-items/line-items.repository';
 import { ASSET } from '../../apps/costasset/src/line-items/schemas/asset.schema';
 import { COST_LINE_ITEM, LINE_ITEM_FILTER_INDEXED_FIELDS } from '../../apps/costasset/src/line-items/schemas/cost-line-item.schema';
+import { expectSameTotals } from '../support/focus';
 import { seedLineItems, SeedItem } from '../support/line-item-seed';
 import { Platform, startPlatform } from '../support/platform';
 
@@ -32,22 +33,6 @@ function stagesOf(plan: unknown, into: Record<string, unknown>[] = []): Record<s
     Object.values(plan).forEach((value) => stagesOf(value, into));
   }
   return into;
-}
-
-/** Amounts summed in another order may differ in the last binary digits; keys and counts must be equal. */
-function expectSameTotals(fromRollups: unknown, fromLineItems: unknown, path = '$'): void {
-  if (typeof fromRollups === 'number' && typeof fromLineItems === 'number') {
-    if (Math.abs(fromRollups - fromLineItems) > 1e-9 * Math.max(1, Math.abs(fromLineItems)))
-      throw new Error(`${path}: ${fromRollups} != ${fromLineItems}`);
-    return;
-  }
-  if (fromRollups && fromLineItems && typeof fromRollups === 'object' && typeof fromLineItems === 'object') {
-    expect(Object.keys(fromRollups).sort()).toEqual(Object.keys(fromLineItems).sort());
-    for (const key of Object.keys(fromRollups))
-      expectSameTotals((fromRollups as never)[key], (fromLineItems as never)[key], `${path}.${key}`);
-    return;
-  }
-  expect(fromRollups).toEqual(fromLineItems);
 }
 
 const PROVIDERS = ['aws', 'azure', 'gcp'];
