@@ -12,7 +12,7 @@
  *   rollup   + LoadTracker.written per batch (the rollup sums), touch and progress: the job's whole loop
  *   driver   + what TenantRepository.insertBulk and the driver do in this process before the database sees a byte
  *            (the tenant stamped, an _id, the BSON encoding): the part of the job's databaseMs spent on this
- *            process's CPU. `--bson encoded` (default): the line-item repositories' own encoder (encodeDocuments);
+ *            process's CPU. `--bson encoded` (default): the line-item repositories' own encoder (InsertBatch: a document as it is added);
  *            `--bson driver`: what insertMany does (calculateObjectSize, then bson's serialize, per document);
  *            `--bson serialize`: bson's serialize alone (this stage before 2026-11-27 21:30)
  * Each stage runs with the job's loop as it is (`rows`: row objects, one per promise) and with the loop
@@ -52,7 +52,7 @@ import type { ProviderMetadataSnapshot } from '../apps/costasset/src/provider-me
 import { LoadTracker } from '../apps/costasset/src/rollups/rollups.service';
 import type { RollupKeyRepository } from '../apps/costasset/src/rollups/rollups.repository';
 import { FocusFileFormat, generateFocus } from '../tools/focus/generate';
-import { encodeDocuments } from '@lib/persistence';
+import { InsertBatch } from '@lib/persistence';
 import { numberArg } from './support/stats';
 
 const STAGES = ['library', 'reader', 'map', 'scope', 'rollup', 'driver'] as const;
@@ -192,34 +192,29 @@ async function pipeline(
   );
   await rollups.touch();
   const progress = () => Promise.resolve();
-  const insertBulk = (tenantId: string, docs: object[]): Promise<number> => {
-    // what TenantRepository.insertBulk and the driver do in this process before the database sees a byte
-    if (!withDriver) return Promise.resolve(docs.length);
-    const stamped = docs as Record<string, unknown>[];
-    for (const doc of stamped) {
-      doc.tenantId = tenantId;
-      doc._id ??= new ObjectId();
-    }
-    if (bson === 'encoded') {
-      const encoded = encodeDocuments(stamped);
-      if (!encoded) throw new Error('a line item the encoder leaves to the driver');
-      for (const bytes of encoded) result.bsonBytes += bytes.length;
-    } else
-      for (const doc of stamped) {
-        if (bson === 'driver') calculateObjectSize(doc, { ignoreUndefined: false });
-        result.bsonBytes += serialize(doc).length;
-      }
-    return Promise.resolve(docs.length);
+  // what TenantRepository's bulkBatch, insertBatch and the driver do in this process before the database sees a byte
+  const encodes = withDriver && bson === 'encoded';
+  const target = {
+    bulkBatch: (tenantId: string, expected: number) => new InsertBatch(tenantId, encodes, expected),
+    insertBatch: (batch: InsertBatch): Promise<number> => {
+      if (encodes) for (const bytes of batch.encoded.views()) result.bsonBytes += bytes.length;
+      else if (withDriver)
+        for (const doc of batch.objects as Record<string, unknown>[]) {
+          doc._id ??= new ObjectId();
+          if (bson === 'driver') calculateObjectSize(doc, { ignoreUndefined: false });
+          result.bsonBytes += serialize(doc).length;
+        }
+      return Promise.resolve(batch.length);
+    },
   };
-  const target = { insertBulk: insertBulk as (tenantId: string, docs: never[]) => Promise<number> };
   const writer = new BatchWriter(
     'default',
     BATCH_SIZE,
     { cost: target, asset: target, utilization: target },
-    async (written, kind, docs) => {
+    async (written, kind, sent) => {
       report.rowsWritten += written;
       if (withRollups) {
-        if (kind === 'cost') rollups.written(docs, written);
+        if (kind === 'cost') rollups.stored(sent, written);
         await rollups.touch();
       }
       await progress();
@@ -268,6 +263,7 @@ async function pipeline(
       if (!withScopes) continue;
       if (!visibility.admits(read.doc)) continue;
       scopes.count(read.doc.providerName, read.doc.billingAccountId, read.doc.billingPeriod);
+      if (withRollups) rollups.add(read.doc);
       const flushing = writer.add('cost', read.doc);
       if (flushing) await flushing;
     }

@@ -3,7 +3,7 @@
  * benchmark in a database of its own, and mints tokens with the local key.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createReadStream, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
@@ -124,13 +124,16 @@ export async function startServices(name: string, extraEnv: NodeJS.ProcessEnv = 
     );
     if (answered) throw new Error(`${url} is already in use (a leftover benchmark service?); stop it first`);
   }
-  // BENCH_NODE_ARGS: options for both services' node, e.g. `--prof` to see where their CPU goes
+  // BENCH_NODE_ARGS: options for both services' node, e.g. `--prof` to see where their CPU goes, or
+  // `--trace-gc` with BENCH_SERVICE_STDOUT=<prefix>: each service's output in <prefix>.<service>[-<instance>]
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const stdoutPrefix = process.env.BENCH_SERVICE_STDOUT;
+  const serviceStdout = (name: string) => (stdoutPrefix ? openSync(`${stdoutPrefix}.${name}`, 'w') : 'ignore');
   const start = (service: 'authz' | 'costasset', overrides: NodeJS.ProcessEnv = {}): ChildProcess =>
     spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${service}/apps/${service}/src/main.js`)], {
       cwd: root,
       env: withServiceNatsUser({ ...env, ...overrides }, service),
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', serviceStdout(`${service}${overrides.INSTANCE_ID ? `-${overrides.INSTANCE_ID}` : ''}`), 'inherit'],
     });
   const authz = start('authz');
   const instanceUrls = Array.from({ length: costassetInstances }, (_, index) => `http://127.0.0.1:${ports.costasset + index}`);

@@ -1,6 +1,7 @@
 import { Binary, Decimal128, Long, ObjectId, serialize } from 'bson';
 import { Types } from 'mongoose';
-import { encodeDocuments } from './bson-documents';
+import { DocumentBytes, encodeDocuments } from './bson-documents';
+import { InsertBatch } from './insert-batch';
 
 /** What the driver writes for an insert's document (bson's serialize, no key checks). */
 const driverBytes = (doc: object) => Buffer.from(serialize(doc, { checkKeys: false, ignoreUndefined: false }));
@@ -87,5 +88,43 @@ describe('encodeDocuments', () => {
     ['a RegExp', { a: /x/ }],
   ])('leaves a document holding %s to the driver', (_name, doc) => {
     expect(encodeDocuments([{ fine: 1 }, doc])).toBeUndefined();
+  });
+});
+
+describe('DocumentBytes', () => {
+  it('keeps the documents before and after one it refuses, with nothing of the refused one (even refused halfway)', () => {
+    const bytes = new DocumentBytes(16);
+    const kept = [lineItem(1), lineItem(2)];
+    expect(bytes.push(kept[0])).toBe(true);
+    // refused at its last field: what it wrote before is taken back
+    expect(bytes.push({ ...lineItem(3), late: Long.fromNumber(1) })).toBe(false);
+    expect(bytes.push(kept[1])).toBe(true);
+    expect(bytes.push({ text: 'z'.repeat(100) }, 50)).toBe(false);
+    expect(bytes.length).toBe(2);
+    expect(bytes.views().map((view, index) => view.equals(driverBytes(kept[index])))).toEqual([true, true]);
+  });
+});
+
+describe('InsertBatch', () => {
+  it('stamps the tenant and an _id, and encodes a document as it is added, or keeps it for the driver', () => {
+    const batch = new InsertBatch('t1', true, 2);
+    const item = lineItem(4);
+    delete item._id;
+    item.tenantId = 'another';
+    const driverOnly = { amount: Decimal128.fromString('1.10') };
+    batch.add(item);
+    batch.add(driverOnly);
+    expect(batch.length).toBe(2);
+    expect(item.tenantId).toBe('t1');
+    expect(item._id).toBeInstanceOf(Types.ObjectId);
+    expect(batch.encoded.views()[0].equals(driverBytes(item))).toBe(true);
+    expect(batch.objects).toEqual([{ amount: driverOnly.amount, tenantId: 't1', _id: expect.any(Types.ObjectId) }]);
+  });
+
+  it('keeps the objects, stamped but without an _id (the driver gives it), for a collection that does not encode', () => {
+    const batch = new InsertBatch('t1', false);
+    batch.add({ a: 1 });
+    expect(batch.encoded.length).toBe(0);
+    expect(batch.objects).toEqual([{ a: 1, tenantId: 't1' }]);
   });
 });

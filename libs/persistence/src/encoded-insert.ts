@@ -1,6 +1,6 @@
-import { mongo, Types } from 'mongoose';
-import type { Connection } from 'mongoose';
-import { encodeDocuments } from './bson-documents';
+import { mongo } from 'mongoose';
+import type { Connection, mongo as Mongo } from 'mongoose';
+import type { InsertBatch } from './insert-batch';
 
 /** The driver's OP_MSG document sequence (internal to it: what its own client bulk write sends). */
 interface DocumentSequence {
@@ -18,13 +18,17 @@ function documentSequenceClass(): DocumentSequenceClass | undefined {
   }
 }
 
-/** Absent if a driver version moves it: inserts then go through `insertMany` as before. */
+/** Absent if a driver version moves it: encoded documents then go through `insertMany`, decoded. */
 const SEQUENCE = documentSequenceClass();
+/**
+ * What the sequence keeps of each document beside its bytes: only command monitoring reads it, and
+ * our monitoring times commands by name. Keeping the objects would keep them alive until the reply.
+ */
+const ELIDED = Object.freeze({});
 
 /** mongod's limits (the embedded store's are the same): documents per write command, bytes per message. */
 const MAX_WRITE_BATCH = 100_000;
 const MAX_SEQUENCE_BYTES = 48_000_000 - 64 * 1024;
-const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 interface InsertReply {
   n?: number;
@@ -32,35 +36,34 @@ interface InsertReply {
   writeConcernError?: { code: number; errmsg: string };
 }
 
+type BulkModel = { db: Connection; collection: Mongo.Collection & { collectionName: string } };
+
 /**
- * Inserts documents encoded by `encodeDocuments` instead of the driver: the same `insert`
- * commands with the same bytes (an OP_MSG document sequence, as mongod and the embedded store
- * read it), without the driver's per-document sizing and generic serializer. Each document
- * without an `_id` gets one first, as `insertMany` gives it. Resolves to the count inserted, or to
- * `undefined` (nothing sent) when a document holds a value the encoder leaves to the driver, when
- * one is over the server's document size, or when the connection is not open: the caller then
- * uses `insertMany`. Unordered, like the callers' `insertMany`; a write error (or a write concern
- * error) of any command fails the call with a `MongoServerError` carrying the command's
- * `writeErrors`, once its command is done, and later commands are not sent.
+ * Inserts a batch: its encoded documents by the same `insert` commands the driver sends, with the
+ * same bytes (an OP_MSG document sequence, as mongod and the embedded store read it), without the
+ * driver's per-document sizing and generic serializer; the documents kept as objects by
+ * `insertMany`. Unordered, like `insertMany`. A write error (or a write concern error) of any
+ * command fails the call with a `MongoServerError` carrying the command's `writeErrors`, once its
+ * command is done, and later commands are not sent. Resolves to the count inserted.
  */
-export async function insertEncoded(
-  model: { db: Connection; collection: { collectionName: string } },
-  docs: object[],
-  maxTimeMS: number,
-): Promise<number | undefined> {
-  const db = model.db.db;
-  if (!SEQUENCE || !db) return undefined;
-  for (const doc of docs as { _id?: unknown }[]) if (doc._id == null) doc._id = new Types.ObjectId();
-  const encoded = encodeDocuments(docs);
-  if (!encoded || encoded.some((bytes) => bytes.length > MAX_DOCUMENT_BYTES)) return undefined;
-  const collection = model.collection.collectionName;
+export async function insertBatch(model: BulkModel, batch: InsertBatch, options: { maxTimeMS?: number }): Promise<number> {
   let inserted = 0;
-  for (let start = 0; start < encoded.length;) {
-    const sequence = new SEQUENCE('documents');
+  const db = model.db.db;
+  const views = batch.encoded.views();
+  const objects = SEQUENCE && db ? batch.objects : [...batch.objects, ...views.map((bytes) => mongo.BSON.deserialize(bytes))];
+  if (SEQUENCE && db) inserted += await sendEncoded(db, model.collection.collectionName, views, options.maxTimeMS);
+  if (objects.length) inserted += (await model.collection.insertMany(objects, { ordered: false, ...options })).insertedCount;
+  return inserted;
+}
+
+async function sendEncoded(db: Mongo.Db, collection: string, encoded: Buffer[], maxTimeMS: number | undefined): Promise<number> {
+  let inserted = 0;
+  for (let start = 0; start < encoded.length; ) {
+    const sequence = new (SEQUENCE as DocumentSequenceClass)('documents');
     let end = start;
     let bytes = 0;
     while (end < encoded.length && end - start < MAX_WRITE_BATCH && (end === start || bytes + encoded[end].length <= MAX_SEQUENCE_BYTES)) {
-      sequence.push(docs[end], encoded[end]);
+      sequence.push(ELIDED, encoded[end]);
       bytes += encoded[end].length;
       end++;
     }

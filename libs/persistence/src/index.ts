@@ -5,3 +5,4 @@ export * from './database.module';
 export * from './unique-indexes';
 export * from './time-limits';
 export * from './bson-documents';
+export * from './insert-batch';

@@ -2,7 +2,8 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import { Types } from 'mongoose';
 import type { FilterQuery, InsertManyOptions, Model, PipelineStage, ProjectionType, QueryOptions, UpdateQuery } from 'mongoose';
 import { ProblemException } from '@lib/core';
-import { insertEncoded } from './encoded-insert';
+import { insertBatch } from './encoded-insert';
+import { InsertBatch } from './insert-batch';
 import type { TenantOwned } from './tenant-scoped.schema';
 import { OperationKind, OperationOptions, operationOptions } from './time-limits';
 
@@ -200,21 +201,30 @@ export abstract class TenantRepository<T extends TenantOwned> {
   /**
    * Bulk load on the driver, bypassing mongoose hydration (an order of magnitude faster for
    * large loads). Documents must already be valid. The call's tenant is stamped on each document
-   * in place (replacing any `tenantId` it held: the stored tenant is always this call's), and the
-   * driver sets each one's `_id`, as `insertMany` does: no copy of a large load is made. A caller
-   * that inserts the same objects again (another tenant, a retry) passes copies without `_id`.
-   * With `encodesBulkInserts`, the same bytes are encoded here instead of by the driver (`insertEncoded`).
+   * in place (replacing any `tenantId` it held: the stored tenant is always this call's), and each
+   * one gets an `_id`, as `insertMany` gives it: no copy of a large load is made. A caller that
+   * inserts the same objects again (another tenant, a retry) passes copies without `_id`.
    */
   async insertBulk(tenantId: string, docs: Omit<T, 'tenantId'>[]): Promise<number> {
     if (docs.length === 0) return 0;
-    const stamped = docs as (Omit<T, 'tenantId'> & { tenantId: string })[];
-    for (let index = 0; index < stamped.length; index++) stamped[index].tenantId = tenantId;
-    if (this.encodesBulkInserts) {
-      const inserted = await insertEncoded(this.model, stamped, this.limits('bulk').maxTimeMS);
-      if (inserted !== undefined) return inserted;
-    }
-    const result = await this.model.collection.insertMany(stamped as never[], { ordered: false, ...this.limits('bulk') });
-    return result.insertedCount;
+    const batch = this.bulkBatch(tenantId, docs.length);
+    for (let index = 0; index < docs.length; index++) batch.add(docs[index]);
+    return this.insertBatch(batch);
+  }
+
+  /**
+   * An empty batch for `insertBatch`, stamping `tenantId` on what it is given. With
+   * `encodesBulkInserts`, each document is encoded as it is added (InsertBatch): a load that fills
+   * batches this way keeps bytes, not objects, until they are written.
+   */
+  bulkBatch(tenantId: string, expectedDocuments = 0): InsertBatch {
+    return new InsertBatch(tenantId, this.encodesBulkInserts, expectedDocuments);
+  }
+
+  /** Writes a batch of `bulkBatch` (unordered, as `insertBulk`); resolves to the count inserted. */
+  insertBatch(batch: InsertBatch): Promise<number> {
+    if (batch.length === 0) return Promise.resolve(0);
+    return insertBatch(this.model as never, batch, this.limits('bulk'));
   }
 
   /** Driver bulkWrite with the tenant put into every filter and every inserted document. */

@@ -27,6 +27,7 @@ import type { ImportViews } from '../rollups/import-views';
 import { ImportReplacement } from './write/import-replacement';
 import { LineItemWriter } from './write/line-item-writer';
 import { UploadRows } from './write/upload-rows';
+import { InsertBatch } from '@lib/persistence';
 
 /**
  * The FOCUS import's rules, with the upload records, the line items and the stored files in memory:
@@ -74,6 +75,12 @@ class InMemory {
     this.docs.push(...docs.map((doc) => ({ ...doc, tenantId })));
     return docs.length;
   });
+
+  bulkBatch(tenantId: string) {
+    return new InsertBatch(tenantId, false);
+  }
+
+  readonly insertBatch = jest.fn(async (batch: InsertBatch) => this.insertBulk(batch.tenantId, batch.objects as Doc[]));
 
   async find(tenantId: string, filter: Doc = {}) {
     return this.docs.filter((doc) => doc.tenantId === tenantId && matches(doc, filter)).map((doc) => structuredClone(doc));
@@ -160,7 +167,8 @@ function world(options: { thresholdPercent?: number; batchSize?: number; visibil
   const utilization = new InMemory();
   const tracker = {
     touch: jest.fn(async () => undefined),
-    written: jest.fn(),
+    add: jest.fn(),
+    stored: jest.fn(),
     finish: jest.fn(async () => undefined),
     storePart: jest.fn(async () => undefined),
     parts: { bumps: 1, complete: true },

@@ -81,9 +81,9 @@ export class FocusLoader {
     let bytesBefore = 0;
     let current: FocusFile | undefined;
     const progress = () => request.progress(bytesBefore + (current?.bytesRead() ?? 0), totalBytes, { rows: report.rowsRead });
-    const writer = this.writer.batches(tenantId, async (written, kind, docs) => {
+    const writer = this.writer.batches(tenantId, async (written, kind, sent) => {
       report.rowsWritten += written;
-      if (kind === 'cost') rollups.written(docs, written);
+      if (kind === 'cost') rollups.stored(sent, written);
       // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
       await rollups.touch();
       await progress();
@@ -153,6 +153,7 @@ export class FocusLoader {
           scopes.count(result.doc.providerName, result.doc.billingAccountId, result.doc.billingPeriod);
           sketch?.add(cells, result.doc.providerName, result.doc.billingAccountId, result.doc.billingPeriod);
           if (partIndex !== undefined) result.doc.uploadPart = partIndex;
+          rollups.add(result.doc);
           const flushing = writer.add('cost', result.doc);
           if (flushing) await flushing;
         }

@@ -24,6 +24,7 @@ import type { ImportViews } from '../rollups/import-views';
 import { ImportReplacement } from './write/import-replacement';
 import { LineItemWriter } from './write/line-item-writer';
 import { UploadRows } from './write/upload-rows';
+import { InsertBatch } from '@lib/persistence';
 
 /**
  * The GPD enrichment's rules, with the upload records and the line items in memory and the zip
@@ -58,6 +59,12 @@ class InMemory {
     this.docs.push(...docs.map((doc) => ({ ...doc, tenantId })));
     return docs.length;
   });
+
+  bulkBatch(tenantId: string) {
+    return new InsertBatch(tenantId, false);
+  }
+
+  readonly insertBatch = jest.fn(async (batch: InsertBatch) => this.insertBulk(batch.tenantId, batch.objects as Doc[]));
 
   async find(tenantId: string, filter: Doc = {}) {
     return this.docs.filter((doc) => doc.tenantId === tenantId && matches(doc, filter)).map((doc) => structuredClone(doc));
@@ -115,7 +122,13 @@ function world(options: { visibility?: Doc | null; discovery?: string[] | null; 
   const costs = new InMemory();
   const assets = new InMemory();
   const utilization = new InMemory();
-  const tracker = { touch: jest.fn(async () => undefined), written: jest.fn(), finish: jest.fn(async () => undefined), maintenanceMs: 0 };
+  const tracker = {
+    touch: jest.fn(async () => undefined),
+    add: jest.fn(),
+    stored: jest.fn(),
+    finish: jest.fn(async () => undefined),
+    maintenanceMs: 0,
+  };
   const rollups = { track: jest.fn(() => tracker), begin: jest.fn(async () => undefined), refresh: jest.fn(async () => undefined) };
   const conversion = { corporateCurrency: 'USD', rateOf: (currency: string) => ({ USD: 1, EUR: 1.1 })[currency] };
   const reference = {

@@ -133,9 +133,9 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
     const report = new IngestReport();
     let bytesDone = 0;
     const progress = () => context.progress(bytesDone, plan.totalBytes, { rows: report.rowsRead });
-    const writer = this.writer.batches(context.tenantId, async (written, kind, docs) => {
+    const writer = this.writer.batches(context.tenantId, async (written, kind, sent) => {
       report.rowsWritten += written;
-      if (kind === 'cost') rollups.written(docs, written);
+      if (kind === 'cost') rollups.stored(sent, written);
       // keeps the upload's stale mark fresh, so that a long load is never taken for a crash left behind
       await rollups.touch();
       await progress();
@@ -160,8 +160,10 @@ export class GpdImportHandler implements JobHandler<GpdImportPayload> {
         header ??= planHeader(Object.keys(row), undefined);
         const checked = checkCostRow(row, fileContext, line, header);
         const source = checked.source ?? { file: file.name, line };
-        if (!report.record(source.file, source.line, checked.problems) && checked.ok && visibility.admits(checked.doc))
+        if (!report.record(source.file, source.line, checked.problems) && checked.ok && visibility.admits(checked.doc)) {
+          rollups.add(checked.doc);
           await writer.add('cost', checked.doc);
+        }
       }
     }
     await writer.flushAll();

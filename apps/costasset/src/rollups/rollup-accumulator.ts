@@ -42,19 +42,21 @@ export class RollupAccumulator {
   }
 
   add(docs: readonly object[]): void {
-    for (const doc of docs as Record<string, unknown>[]) {
-      const start = doc.chargePeriodStart;
-      const time = start instanceof Date ? start.getTime() : Number.NaN;
-      const fields = this.classifies ? this.allocation.classify(doc) : undefined;
-      const dimensions = loadKey(doc);
-      const key = `${fields ? allocationKey(fields) : ''}${dimensions}${dayKey(start as Date, time)}`;
-      let group = this.groups.get(key);
-      if (!group) this.groups.set(owned(key), (group = emptyGroup(owned({ ...idOf(doc, start as Date, time), ...fields }))));
-      addAmounts(group, doc);
-      if (this.resourcesDropped) continue;
-      const resource = this.resourceGroup(`${dimensions}${valueKey(doc, 'resourceId')}`, doc);
-      if (resource) addAmounts(resource, doc);
-    }
+    for (const doc of docs) this.addOne(doc as Record<string, unknown>);
+  }
+
+  addOne(doc: Record<string, unknown>): void {
+    const start = doc.chargePeriodStart;
+    const time = start instanceof Date ? start.getTime() : Number.NaN;
+    const fields = this.classifies ? this.allocation.classify(doc) : undefined;
+    const dimensions = loadKey(doc);
+    const key = `${fields ? allocationKey(fields) : ''}${dimensions}${dayKey(start as Date, time)}`;
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(owned(key), (group = emptyGroup(owned({ ...idOf(doc, start as Date, time), ...fields }))));
+    addAmounts(group, doc);
+    if (this.resourcesDropped) return;
+    const resource = this.resourceGroup(`${dimensions}${valueKey(doc, 'resourceId')}`, doc);
+    if (resource) addAmounts(resource, doc);
   }
 
   /** The group by resource of a line item: its resource's last one when the tags are the same, else found by the tags' text. */

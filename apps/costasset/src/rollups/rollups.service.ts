@@ -499,7 +499,8 @@ export class RollupsService {
 /**
  * A load's side of the rollups: `touch` before removing the upload's rows and after every batch
  * (the stale mark stays fresh, and a bump by anyone else shows as a gap in the generations),
- * `written` with each batch of cost documents stored, `finish` at the end. The rows summed in
+ * `add` with each cost document handed to the writer and `stored` after each batch's insert (or
+ * `written` for a batch at once), `finish` at the end. The rows summed in
  * memory are stored only if the load was the upload's only writer; otherwise they are recomputed.
  * `maintenanceMs` is the time the load spent in all three (what rollups add to a load).
  */
@@ -543,14 +544,28 @@ export class LoadTracker {
     }
   }
 
-  written(docs: readonly object[], stored: number): void {
+  /**
+   * Sums a cost document as it is handed to the writer (which keeps its bytes, not the object).
+   * `stored` then says, per batch, whether the database kept them all.
+   */
+  add(doc: object): void {
     const started = performance.now();
-    if (stored === docs.length && this.sums) this.sums.add(docs);
-    else {
+    this.sums?.addOne(doc as Record<string, unknown>);
+    this.spentMs += performance.now() - started;
+  }
+
+  /** After a batch's insert: `sent` documents summed by `add`, `stored` kept. Sums short of the rows are recomputed. */
+  stored(sent: number, stored: number): void {
+    if (stored !== sent || !this.sums) {
       this.alone = false;
       this.summedAll = false;
     }
-    this.spentMs += performance.now() - started;
+  }
+
+  /** A batch of cost documents written at once: `add` of each, then `stored`. */
+  written(docs: readonly object[], stored: number): void {
+    for (const doc of docs) this.add(doc);
+    this.stored(docs.length, stored);
   }
 
   /** The upload's generation after this tracker's last bump. */

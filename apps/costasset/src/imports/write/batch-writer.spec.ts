@@ -1,12 +1,20 @@
+import { InsertBatch } from '@lib/persistence';
 import { BatchWriter } from './batch-writer';
+
+/** Batches that keep their objects (a repository that does not encode), so that the test sees them. */
+const bulkBatch = (tenantId: string) => new InsertBatch(tenantId, false);
+const numbers = (batch: InsertBatch) => batch.objects.map((doc) => (doc as { n: number }).n);
 
 /** An insert that resolves when the test says so. */
 function gatedTarget() {
-  const calls: { docs: object[]; release: (error?: Error) => void }[] = [];
+  const calls: { batch: InsertBatch; release: (error?: Error) => void }[] = [];
   const target = {
-    insertBulk: jest.fn(
-      (_tenantId: string, docs: never[]) =>
-        new Promise<number>((resolve, reject) => calls.push({ docs, release: (error) => (error ? reject(error) : resolve(docs.length)) })),
+    bulkBatch,
+    insertBatch: jest.fn(
+      (batch: InsertBatch) =>
+        new Promise<number>((resolve, reject) =>
+          calls.push({ batch, release: (error) => (error ? reject(error) : resolve(batch.length)) }),
+        ),
     ),
   };
   return { calls, target };
@@ -18,8 +26,9 @@ describe('BatchWriter', () => {
   it('adds synchronously until a batch is full, then writes it while the next batch fills (one insert in flight per kind)', async () => {
     const { calls, target } = gatedTarget();
     const acknowledged: number[][] = [];
-    const writer = new BatchWriter('t1', 2, { cost: target, asset: target, utilization: target }, async (written, _kind, docs) => {
-      acknowledged.push([written, ...docs.map((doc) => (doc as { n: number }).n)]);
+    const writer = new BatchWriter('t1', 2, { cost: target, asset: target, utilization: target }, async (written, _kind, sent) => {
+      acknowledged.push([written, ...numbers(calls[acknowledged.length].batch)]);
+      expect(sent).toBe(written);
     });
     expect(writer.add('cost', { n: 1 })).toBeUndefined();
     await writer.add('cost', { n: 2 });
@@ -49,8 +58,10 @@ describe('BatchWriter', () => {
       [2, 3, 4],
       [1, 5],
     ]);
-    expect(target.insertBulk).toHaveBeenCalledTimes(3);
-    expect(target.insertBulk.mock.calls.every(([tenantId]) => tenantId === 't1')).toBe(true);
+    expect(target.insertBatch).toHaveBeenCalledTimes(3);
+    // every document stamped with the writer's tenant
+    const tenants = calls.flatMap(({ batch }) => [batch.tenantId, ...batch.objects.map((doc) => (doc as { tenantId?: string }).tenantId)]);
+    expect(new Set(tenants)).toEqual(new Set(['t1']));
   });
 
   it('fails the next flush with an insert error, acknowledges nothing more and writes nothing more', async () => {
@@ -61,7 +72,7 @@ describe('BatchWriter', () => {
     calls[0].release(new Error('connection to the database lost'));
     await expect(writer.add('cost', { n: 2 })).rejects.toThrow('connection to the database lost');
     await expect(writer.flushAll()).rejects.toThrow('connection to the database lost');
-    expect(target.insertBulk).toHaveBeenCalledTimes(1);
+    expect(target.insertBatch).toHaveBeenCalledTimes(1);
     expect(afterFlush).not.toHaveBeenCalled();
   });
 
@@ -78,12 +89,11 @@ describe('BatchWriter', () => {
   });
 
   it('counts as database time only the time the caller waited for an insert', async () => {
-    const target = { insertBulk: jest.fn(async (_tenantId: string, docs: never[]) => docs.length) };
+    const target = { bulkBatch, insertBatch: jest.fn(async (batch: InsertBatch) => batch.length) };
     const writer = new BatchWriter('t1', 1, { cost: target, asset: target, utilization: target }, async () => undefined);
     const slow = {
-      insertBulk: jest.fn(
-        (_tenantId: string, docs: never[]) => new Promise<number>((resolve) => setTimeout(() => resolve(docs.length), 60)),
-      ),
+      bulkBatch,
+      insertBatch: jest.fn((batch: InsertBatch) => new Promise<number>((resolve) => setTimeout(() => resolve(batch.length), 60))),
     };
     const waiting = new BatchWriter('t1', 1, { cost: slow, asset: slow, utilization: slow }, async () => undefined);
     await writer.add('cost', {});

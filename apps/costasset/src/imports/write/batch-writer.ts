@@ -1,13 +1,19 @@
+import type { InsertBatch } from '@lib/persistence';
 import { inSpan } from '@lib/tracing';
 import type { GpdFileKind } from '../read/gpd-layout';
 
 interface BulkTarget {
-  insertBulk(tenantId: string, docs: never[]): Promise<number>;
+  bulkBatch(tenantId: string, expectedDocuments: number): InsertBatch;
+  insertBatch(batch: InsertBatch): Promise<number>;
 }
 type Repositories = Record<GpdFileKind, BulkTarget>;
 
+const KINDS: readonly GpdFileKind[] = ['cost', 'asset', 'utilization'];
+
 /**
  * Buffers enriched documents per collection and writes them with the driver in fixed-size batches.
+ * A batch holds its documents encoded (`bulkBatch`), not the objects: whatever the caller needs of
+ * a document (its sums, its scope) it takes before `add`, and the object is garbage after.
  * Writes are pipelined: a full batch starts its insert and `add` returns at once, so that the next
  * batch is read and mapped while the database stores the previous one. At most one insert (and its
  * `afterFlush`) is in flight per collection: the next full batch of that collection waits for it.
@@ -16,7 +22,7 @@ type Repositories = Record<GpdFileKind, BulkTarget>;
  * acknowledged.
  */
 export class BatchWriter {
-  private readonly buffers: Record<GpdFileKind, object[]> = { cost: [], asset: [], utilization: [] };
+  private readonly buffers: Partial<Record<GpdFileKind, InsertBatch>> = {};
   private readonly inFlight: Partial<Record<GpdFileKind, Promise<void>>> = {};
   private failure: { error: unknown } | undefined;
   /** Time the caller waited on the database's bulk writes (reported apart by the job and the benchmark). */
@@ -26,7 +32,8 @@ export class BatchWriter {
     private readonly tenantId: string,
     private readonly batchSize: number,
     private readonly repositories: Repositories,
-    private readonly afterFlush: (written: number, kind: GpdFileKind, docs: readonly object[]) => Promise<void>,
+    /** `sent`: the documents of the batch, `written`: those the database stored. */
+    private readonly afterFlush: (written: number, kind: GpdFileKind, sent: number) => Promise<void>,
   ) {}
 
   /**
@@ -35,15 +42,15 @@ export class BatchWriter {
    * `const flushing = writer.add(kind, doc); if (flushing) await flushing;`
    */
   add(kind: GpdFileKind, doc: object): Promise<void> | undefined {
-    const buffer = this.buffers[kind];
-    buffer.push(doc);
-    return buffer.length >= this.batchSize ? this.flush(kind) : undefined;
+    const batch = (this.buffers[kind] ??= this.repositories[kind].bulkBatch(this.tenantId, this.batchSize));
+    batch.add(doc);
+    return batch.length >= this.batchSize ? this.flush(kind) : undefined;
   }
 
   /** Writes what is buffered and waits for every insert in flight: nothing is pending once it resolves. */
   async flushAll(): Promise<void> {
-    for (const kind of Object.keys(this.buffers) as GpdFileKind[]) await this.flush(kind);
-    for (const kind of Object.keys(this.buffers) as GpdFileKind[]) await this.settle(kind);
+    for (const kind of KINDS) await this.flush(kind);
+    for (const kind of KINDS) await this.settle(kind);
     this.throwFailure();
   }
 
@@ -63,22 +70,22 @@ export class BatchWriter {
 
   private async flush(kind: GpdFileKind): Promise<void> {
     this.throwFailure();
-    const docs = this.buffers[kind];
-    if (docs.length === 0) return;
-    this.buffers[kind] = [];
+    const batch = this.buffers[kind];
+    if (!batch || batch.length === 0) return;
+    delete this.buffers[kind];
     await this.settle(kind);
     this.throwFailure();
     // the write runs on; its failure is kept (never an unhandled rejection) and thrown by the next flush
-    this.inFlight[kind] = this.write(kind, docs).catch((error: unknown) => {
+    this.inFlight[kind] = this.write(kind, batch).catch((error: unknown) => {
       this.failure ??= { error };
     });
   }
 
-  private write(kind: GpdFileKind, docs: object[]): Promise<void> {
-    return inSpan('write batch', { attributes: { 'corelite.batch.kind': kind, 'corelite.batch.rows': docs.length } }, async () => {
-      const written = await this.repositories[kind].insertBulk(this.tenantId, docs as never[]);
+  private write(kind: GpdFileKind, batch: InsertBatch): Promise<void> {
+    return inSpan('write batch', { attributes: { 'corelite.batch.kind': kind, 'corelite.batch.rows': batch.length } }, async () => {
+      const written = await this.repositories[kind].insertBatch(batch);
       if (this.failure) return;
-      await this.afterFlush(written, kind, docs);
+      await this.afterFlush(written, kind, batch.length);
     });
   }
 }

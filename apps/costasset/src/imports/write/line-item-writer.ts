@@ -32,7 +32,7 @@ export class LineItemWriter {
   }
 
   /** Writes in batches of GPD_BATCH_SIZE; `afterFlush` follows every batch written. */
-  batches(tenantId: string, afterFlush: (written: number, kind: GpdFileKind, docs: readonly object[]) => Promise<void>): BatchWriter {
+  batches(tenantId: string, afterFlush: (written: number, kind: GpdFileKind, sent: number) => Promise<void>): BatchWriter {
     const repositories = { cost: this.costs, asset: this.assets, utilization: this.utilization };
     return new BatchWriter(tenantId, this.env.GPD_BATCH_SIZE, repositories, afterFlush);
   }
