@@ -27,8 +27,11 @@ const INT32_MAX = 0x7fffffff;
 const TWO_TO_32 = 4294967296;
 /** The driver refuses deeper documents than this (`bson` itself has no limit, but a line item is flat). */
 const MAX_DEPTH = 64;
-/** Short strings are copied by a loop (a call into Buffer's native write costs more than the copy). */
-const SHORT_STRING = 8;
+/**
+ * Strings up to this length are copied by a loop while they are ASCII (a call into Buffer's native
+ * write costs more than the copy): 5.5 → 4.4 µs a line item against 8 (2026-11-28, 45 fields).
+ */
+const SHORT_STRING = 64;
 
 /** Thrown inside the encoder for a value it leaves to the driver; never leaves this module. */
 class Refused extends Error {}
