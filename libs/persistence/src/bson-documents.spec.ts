@@ -1,4 +1,4 @@
-import { Binary, Decimal128, Long, ObjectId, serialize } from 'bson';
+import { Binary, Decimal128, deserialize, Long, ObjectId, serialize } from 'bson';
 import { Types } from 'mongoose';
 import { DocumentBytes, encodeDocuments } from './bson-documents';
 import { InsertBatch } from './insert-batch';
@@ -135,6 +135,17 @@ describe('InsertBatch', () => {
     expect(item._id).toBeInstanceOf(Types.ObjectId);
     expect(batch.encoded.views()[0].equals(driverBytes(item))).toBe(true);
     expect(batch.objects).toEqual([{ amount: driverOnly.amount, tenantId: 't1', _id: expect.any(Types.ObjectId) }]);
+  });
+
+  it('keeps a document already in BSON as it is, with a new _id first', () => {
+    const batch = new InsertBatch('t1', true);
+    const { _id, ...item } = lineItem(5);
+    batch.addEncoded(driverBytes(item));
+    const [bytes] = batch.encoded.views();
+    const stored = deserialize(bytes);
+    expect(Object.keys(stored)[0]).toBe('_id');
+    expect(bytes.equals(driverBytes({ _id: stored._id, ...item }))).toBe(true);
+    expect(stored._id.equals(_id)).toBe(false);
   });
 
   it('keeps the objects, stamped but without an _id (the driver gives it), for a collection that does not encode', () => {

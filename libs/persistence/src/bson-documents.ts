@@ -33,6 +33,10 @@ const MAX_DEPTH = 64;
  */
 const SHORT_STRING = 64;
 
+/** `_id` as an element's name, and what an ObjectId `_id` element takes: type, name, 12 bytes. */
+const ID_KEY = new Uint8Array(Buffer.from('_id\0', 'latin1'));
+const ID_ELEMENT_BYTES = 1 + ID_KEY.length + 12;
+
 /** Thrown inside the encoder for a value it leaves to the driver; never leaves this module. */
 class Refused extends Error {}
 const REFUSED = new Refused('not encoded here');
@@ -81,6 +85,20 @@ class Encoder {
 
   get offset(): number {
     return this.at;
+  }
+
+  /** A BSON document as it is, with an ObjectId `_id` written first (the document must have none). */
+  documentWithId(bson: Uint8Array, id: Types.ObjectId): void {
+    const size = bson.length + ID_ELEMENT_BYTES;
+    this.ensure(size);
+    const start = this.at;
+    this.buffer.writeInt32LE(size, start);
+    this.at += 4;
+    this.key(OBJECT_ID, ID_KEY);
+    this.buffer.set(id.id, this.at);
+    this.at += 12;
+    this.buffer.set(bson.subarray(4), this.at);
+    this.at = start + size;
   }
 
   /** Forgets what was written past `offset` (a document refused halfway). */
@@ -254,6 +272,12 @@ export class DocumentBytes {
     }
     this.ends.push(this.encoder.offset);
     return true;
+  }
+
+  /** A document already in BSON (without `_id`), with `id` as its `_id`, first (where the database keeps it). */
+  pushWithId(bson: Uint8Array, id: Types.ObjectId): void {
+    this.encoder.documentWithId(bson, id);
+    this.ends.push(this.encoder.offset);
   }
 
   /** Each document's BSON, as views of the one buffer. */

@@ -28,6 +28,14 @@ export class InsertBatch {
     return this.encoded.length + this.objects.length;
   }
 
+  /**
+   * A document already in BSON, without `_id` (given one here) and holding its `tenantId` (the
+   * caller's to guarantee: `TenantRepository.aggregateInto` sets it in the pipeline): kept as it is.
+   */
+  addEncoded(bson: Uint8Array): void {
+    this.encoded.pushWithId(bson, new Types.ObjectId());
+  }
+
   add(doc: object): void {
     const stamped = doc as { tenantId?: string; _id?: unknown };
     stamped.tenantId = this.tenantId;

@@ -10,6 +10,8 @@ import { OperationKind, OperationOptions, operationOptions } from './time-limits
 import type { Paged } from '@lib/core';
 
 type Filter<T> = FilterQuery<T>;
+/** Where `aggregateInto` writes: another repository. */
+type BatchTarget = { insertBatch(batch: InsertBatch): Promise<number> };
 type Lean<T> = T & { _id: Types.ObjectId };
 
 /** The tenant goes last, so a caller-supplied `tenantId` in a filter can never widen the scope. */
@@ -150,6 +152,28 @@ export abstract class TenantRepository<T extends TenantOwned> {
       .aggregate<R>(this.scopedPipeline(tenantId, pipeline))
       .option(this.limits(kind))
       .cursor({ batchSize }) as unknown as AsyncIterable<R>;
+  }
+
+  /**
+   * Writes the results of an aggregation of this collection into `target`'s, in batches, each
+   * result given the call's tenant and a new `_id` (whatever `_id` the pipeline left is dropped).
+   * The results pass through this process as BSON, never decoded nor encoded again: for results
+   * too many to hold, which the database makes and keeps (the rows by resource of a large load).
+   * Resolves to the count inserted.
+   */
+  async aggregateInto(tenantId: string, pipeline: PipelineStage[], target: BatchTarget, batchSize = 5000): Promise<number> {
+    const stages = this.scopedPipeline(tenantId, [...pipeline, { $unset: '_id' }, { $set: { tenantId: { $literal: tenantId } } }]);
+    const { maxTimeMS } = this.limits('bulk');
+    const results = this.model.collection.aggregate(stages, { raw: true, batchSize, maxTimeMS }) as unknown as AsyncIterable<Uint8Array>;
+    let inserted = 0;
+    let batch = new InsertBatch(tenantId, true);
+    for await (const bson of results) {
+      batch.addEncoded(bson);
+      if (batch.length < batchSize) continue;
+      inserted += await target.insertBatch(batch);
+      batch = new InsertBatch(tenantId, true);
+    }
+    return inserted + (await target.insertBatch(batch));
   }
 
   /** The pipeline with the tenant in its leading `$match` (one added when it has none). */

@@ -118,6 +118,21 @@ export function resourcePipeline(match: { uploadRefId: string; uploadPart?: numb
   return [{ $match: match }, { $group: { _id: id, ...sums, lineItems: { $sum: 1 } } }] as PipelineStage[];
 }
 
+/**
+ * `resourcePipeline` with its groups made into the rows `monthlyRollupRow` makes of them (and a
+ * part's index, for one part's rows), by the database: what `aggregateInto` writes as they come.
+ */
+export function resourceRowsPipeline(match: { uploadRefId: string; uploadPart?: number }): PipelineStage[] {
+  const row: Record<string, unknown> = { _id: 0, uploadRefId: { $literal: match.uploadRefId }, lineItems: '$lineItems' };
+  // a field missing from the group stays missing; a null one stays null
+  for (const name of RESOURCE_DIMENSIONS) row[name] = `$_id.${name}`;
+  // tags only when the line items had some (an array, empty or not): null or missing gives none
+  row.tags = { $ifNull: ['$_id.tags', '$$REMOVE'] };
+  for (const name of ROLLUP_AMOUNTS) row[name] = `$${name}`;
+  if (match.uploadPart !== undefined) row.uploadPart = { $literal: match.uploadPart };
+  return [...resourcePipeline(match), { $project: row }] as PipelineStage[];
+}
+
 /** Fields a monthly query may read and be answered by the rows by resource (`resourceId` and the monthly dimensions). */
 const RESOURCE_FIELDS: ReadonlySet<string> = new Set<string>([...RESOURCE_DIMENSIONS, ...ROLLUP_AMOUNTS]);
 

@@ -8,7 +8,7 @@ import { costTotalsPipeline, totalsReadFields } from '../line-items/cost-totals'
 import type { CostLineItemRepository } from '../line-items/line-items.repository';
 import { templateFields } from '../report-models/report-templates';
 import { MAX_RESOURCE_ROWS, RollupAccumulator } from './rollup-accumulator';
-import { monthlyGroups, monthlyRollupRow, resourcePipeline, rollupPipeline, rollupRow, summaryGroups } from './rollup-fields';
+import { monthlyGroups, monthlyRollupRow, resourceRowsPipeline, rollupPipeline, rollupRow, summaryGroups } from './rollup-fields';
 import type { ImportView, ImportViews } from './import-views';
 import { CostSource, CostView, excluding, LINE_ITEMS, lineItemCount, RollupPlanner } from './rollup-planner';
 import type { RollupKeyRepository, RollupLevels } from './rollups.repository';
@@ -423,12 +423,8 @@ function rollupsWorld(uploadsWithLineItems: string[] = []) {
       if (first.$match.uploadRefId) return [{ _id: { providerName: 'aws', period: '202401', day: '2024-01-02' }, cost: 7, lineItems: 3 }];
       return uploadsWithLineItems.map((id) => ({ _id: id }));
     }),
-    // the rows by resource, summed by the database as they are stored (one resource here)
-    aggregateStream: jest.fn((_tenantId: string, _pipeline: PipelineStage[]) =>
-      (async function* () {
-        yield { _id: { providerName: 'aws', period: '202401', resourceId: 'r-1' }, cost: 7, lineItems: 3 };
-      })(),
-    ),
+    // the rows by resource, summed and written by the database as they are stored (one resource here)
+    aggregateInto: jest.fn(async (_tenantId: string, _pipeline: PipelineStage[], _target: unknown) => 1),
   };
   const service = new RollupsService(
     lineItems as unknown as CostLineItemRepository,
@@ -618,7 +614,7 @@ describe('LoadTracker (a load keeps the rollups equal to its line items)', () =>
     await tracker.finish();
     // the daily level from the load's own sums, the rows by resource from the line items
     expect(lineItems.aggregate).not.toHaveBeenCalled();
-    expect(lineItems.aggregateStream).toHaveBeenCalledWith('t1', resourcePipeline({ uploadRefId: 'u1' }), 'bulk');
+    expect(lineItems.aggregateInto).toHaveBeenCalledWith('t1', resourceRowsPipeline({ uploadRefId: 'u1' }), expect.anything());
     expect(daily.insertBulk).toHaveBeenCalledWith('t1', [expect.objectContaining({ lineItems: MAX_RESOURCE_ROWS + 1 })]);
   });
 

@@ -13,7 +13,7 @@ import {
   monthlyRollupRow,
   RollupGroup,
   resourceMonthlyPipeline,
-  resourcePipeline,
+  resourceRowsPipeline,
   rollupPipeline,
   rollupRow,
   summaryGroups,
@@ -401,8 +401,9 @@ export class RollupsService {
   /** The rows of every level made of an upload's daily groups: what `store` puts in place of the upload's rows. */
   /**
    * Replaces the rows by resource of an upload (or of one part of it): the groups a load summed, or,
-   * when it has none (`undefined`), the database's sums of the stored line items, read and written
-   * in batches (an upload of a large estate has hundreds of thousands).
+   * when it has none (`undefined`), the database's sums of the stored line items, written by the
+   * database's results passing through as they are (an upload of a large estate has hundreds of
+   * thousands: never decoded here).
    */
   private async replaceResourceRows(
     tenantId: string,
@@ -410,18 +411,16 @@ export class RollupsService {
     groups: RollupGroup[] | undefined,
   ): Promise<void> {
     await this.levels.resources.deleteMany(tenantId, match);
-    const source = groups ?? this.lineItems.aggregateStream<RollupGroup>(tenantId, resourcePipeline(match), 'bulk');
-    let batch: object[] = [];
-    const flush = async () => {
-      if (batch.length) await this.levels.resources.insertBulk(tenantId, batch as never[]);
-      batch = [];
-    };
-    for await (const group of source) {
-      const row = monthlyRollupRow(match.uploadRefId, group);
-      batch.push(match.uploadPart === undefined ? row : { ...row, uploadPart: match.uploadPart });
-      if (batch.length >= INSERT_BATCH) await flush();
+    if (!groups) {
+      await this.lineItems.aggregateInto(tenantId, resourceRowsPipeline(match), this.levels.resources);
+      return;
     }
-    await flush();
+    const rows = groups.map((group) => {
+      const row = monthlyRollupRow(match.uploadRefId, group);
+      return match.uploadPart === undefined ? row : { ...row, uploadPart: match.uploadPart };
+    });
+    for (let start = 0; start < rows.length; start += INSERT_BATCH)
+      await this.levels.resources.insertBulk(tenantId, rows.slice(start, start + INSERT_BATCH) as never[]);
   }
 
   private levelRows(uploadRefId: string, daily: RollupGroup[], allocation: AllocationModel): [RollupLevel, object[]][] {
