@@ -80,12 +80,12 @@ describe('costasset jobs', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('re-runs a job that crashed after writing half its rows, ending with exactly the right rows', async () => {
-    const original = repository().insertBulk.bind(repository());
+    const original = repository().insertBatch.bind(repository());
     let calls = 0;
-    jest.spyOn(repository(), 'insertBulk').mockImplementation(async (tenantId, docs) => {
+    jest.spyOn(repository(), 'insertBatch').mockImplementation(async (batch) => {
       calls++;
       if (calls === 3) throw new Error('simulated crash after two batches');
-      return original(tenantId, docs);
+      return original(batch);
     });
     const { refId, jobId } = await start(23);
     const done = await until(jobId, ['succeeded', 'failed']);
@@ -98,9 +98,9 @@ describe('costasset jobs', () => {
   });
 
   it('fails a job after three attempts (dead letter) with nothing written, and a retry then succeeds', async () => {
-    const original = repository().insertBulk.bind(repository());
-    const spy = jest.spyOn(repository(), 'insertBulk').mockImplementation(async (tenantId, docs) => {
-      await original(tenantId, docs);
+    const original = repository().insertBatch.bind(repository());
+    const spy = jest.spyOn(repository(), 'insertBatch').mockImplementation(async (batch) => {
+      await original(batch);
       throw new Error('database write refused');
     });
     const { refId, jobId } = await start(12);
@@ -119,10 +119,10 @@ describe('costasset jobs', () => {
   });
 
   it('terminates a running job between batches, keeping no rows', async () => {
-    const original = repository().insertBulk.bind(repository());
-    jest.spyOn(repository(), 'insertBulk').mockImplementation(async (tenantId, docs) => {
+    const original = repository().insertBatch.bind(repository());
+    jest.spyOn(repository(), 'insertBatch').mockImplementation(async (batch) => {
       await new Promise((resolve) => setTimeout(resolve, 150));
-      return original(tenantId, docs);
+      return original(batch);
     });
     const { refId, jobId } = await start(200);
     await until(jobId, ['running']);
@@ -181,13 +181,13 @@ describe('costasset jobs', () => {
   });
 
   it('finishes a job interrupted by a stopped process after a restart, without duplicate rows', async () => {
-    const original = repository().insertBulk.bind(repository());
+    const original = repository().insertBatch.bind(repository());
     let calls = 0;
-    jest.spyOn(repository(), 'insertBulk').mockImplementation(async (tenantId, docs) => {
+    jest.spyOn(repository(), 'insertBatch').mockImplementation(async (batch) => {
       calls++;
       // the "process" hangs after its first batch: no ack, no heartbeat
       if (calls === 2) await new Promise<void>(() => undefined);
-      return original(tenantId, docs);
+      return original(batch);
     });
     const { refId, jobId } = await start(17);
     await eventually(async () => expect(calls).toBe(2));
@@ -205,7 +205,7 @@ describe('costasset jobs', () => {
   });
 
   it('fails a job whose last attempt was interrupted too, instead of leaving it running', async () => {
-    jest.spyOn(CostLineItemRepository.prototype, 'insertBulk').mockImplementation(() => new Promise<number>(() => undefined));
+    jest.spyOn(CostLineItemRepository.prototype, 'insertBatch').mockImplementation(() => new Promise<number>(() => undefined));
     const { refId, jobId } = await start(7);
     for (let attempt = 1; attempt <= 3; attempt++) {
       await eventually(async () => expect((await job(jobId)).attempts).toBe(attempt), 20_000);
