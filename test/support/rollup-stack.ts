@@ -12,3 +12,13 @@ export async function openRollupStack(prefix: string, allocation: AllocationMode
   const db = await openTestDatabase(prefix);
   return { db, ...(await rollupStackOn(db.conn, allocation)) };
 }
+
+/** Rows as comparable text, sorted: no `_id`, fields in name order, numbers to 1e-9 (sums of doubles in another order). */
+export function comparableRows(rows: readonly Record<string, unknown>[]): string[] {
+  return rows
+    .map(({ _id, ...row }) => {
+      for (const [field, value] of Object.entries(row)) if (typeof value === 'number') row[field] = Math.round(value * 1e9) / 1e9;
+      return JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)));
+    })
+    .sort();
+}

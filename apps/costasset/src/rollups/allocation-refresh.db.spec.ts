@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { openRollupStack } from '../../../../test/support/rollup-stack';
+import { comparableRows, openRollupStack } from '../../../../test/support/rollup-stack';
 import { type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
 import { AllocationModel, type DimensionRule } from '../allocation/allocation-model';
 import type { AllocationModels } from '../allocation/allocation-models';
@@ -54,15 +54,9 @@ type Levels = RollupWiring['levels'];
 const ALLOCATION_LEVELS = ['monthlyAllocated', 'summaryAllocated', 'allocation', 'allocationDaily'] as const;
 const BASE_LEVELS = ['daily', 'monthly', 'summary', 'resources'] as const;
 
-/** A level's rows as comparable text (no ids, amounts to 1e-9), sorted. */
+/** A level's rows as comparable text (`comparableRows`). */
 async function rowsOf(levels: Levels, name: keyof Levels): Promise<string[]> {
-  const rows = await levels[name].aggregate<Record<string, unknown>>(TENANT, [{ $match: {} }]);
-  return rows
-    .map(({ _id, tenantId: _tenant, ...row }) => {
-      for (const [field, value] of Object.entries(row)) if (typeof value === 'number') row[field] = Math.round(value * 1e9) / 1e9;
-      return JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)));
-    })
-    .sort();
+  return comparableRows(await levels[name].aggregate<Record<string, unknown>>(TENANT, [{ $match: {} }]));
 }
 
 describe('a rule change recomputes the allocation rows only, against a database', () => {

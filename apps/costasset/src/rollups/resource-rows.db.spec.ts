@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Types } from 'mongoose';
-import { openRollupStack } from '../../../../test/support/rollup-stack';
+import { comparableRows, openRollupStack } from '../../../../test/support/rollup-stack';
 import { type TestDatabase } from '../../../../tools/embedded-mongo/test/test-database';
 import { AllocationModel } from '../allocation/allocation-model';
 import type { AllocationModels } from '../allocation/allocation-models';
@@ -41,16 +41,6 @@ const lineItem = fc.record({
   part: fc.constantFrom(0, 1),
 });
 
-/** Rows as comparable text: no `_id`, fields in name order, amounts to 1e-9 (sums of doubles in another order). */
-function comparable(rows: Record<string, unknown>[]): string[] {
-  return rows
-    .map(({ _id, ...row }) => {
-      for (const [field, value] of Object.entries(row)) if (typeof value === 'number') row[field] = Math.round(value * 1e9) / 1e9;
-      return JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)));
-    })
-    .sort();
-}
-
 describe('rows by resource written by the database, against a database', () => {
   let db: TestDatabase;
   let stack: RollupWiring;
@@ -86,7 +76,7 @@ describe('rows by resource written by the database, against a database', () => {
           const rows = await levels.resources.find(TENANT, {});
           expect(rows).toHaveLength(written);
           expect(rows.every((row) => row._id instanceof Types.ObjectId && row.tenantId === TENANT)).toBe(true);
-          const byDatabase = comparable(rows as unknown as Record<string, unknown>[]);
+          const byDatabase = comparableRows(rows as unknown as Record<string, unknown>[]);
 
           const groups = await lineItems.aggregate<RollupGroup>(TENANT, resourcePipeline(match), 'bulk');
           const rowOf = (group: RollupGroup) => ({
@@ -94,11 +84,11 @@ describe('rows by resource written by the database, against a database', () => {
             ...(match.uploadPart === undefined ? {} : { uploadPart: match.uploadPart }),
             tenantId: TENANT,
           });
-          expect(byDatabase).toEqual(comparable(groups.map(rowOf)));
+          expect(byDatabase).toEqual(comparableRows(groups.map(rowOf)));
 
           const inMemory = new RollupAccumulator();
           inMemory.add(docs.filter((doc) => match.uploadPart === undefined || doc.uploadPart === match.uploadPart));
-          expect(byDatabase).toEqual(comparable((inMemory.resourceRows() ?? []).map(rowOf)));
+          expect(byDatabase).toEqual(comparableRows((inMemory.resourceRows() ?? []).map(rowOf)));
         }
       }),
       { numRuns: 40 },
