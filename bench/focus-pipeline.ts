@@ -9,16 +9,16 @@
  *   reader   openFocusFile's rows: what the job iterates (row objects keyed by the header)
  *   map      + providerOfRow, the provider gate, readCostRow and IngestReport.record
  *   scope    + the visibility check, the (provider, account, period) scopes and BatchWriter (writing nothing)
- *   rollup   + LoadTracker.written per batch (the rollup sums), touch and progress: the job's whole loop
- *   driver   + what TenantRepository.insertBulk and the driver do in this process before the database sees a byte
+ *   rollup   + LoadTracker.add per line item (the rollup sums), touch and progress: the job's whole loop
+ *   driver   + what TenantRepository's InsertBatch and the driver do in this process before the database sees a byte
  *            (the tenant stamped, an _id, the BSON encoding): the part of the job's databaseMs spent on this
  *            process's CPU. `--bson encoded` (default): the line-item repositories' own encoder (InsertBatch: a document as it is added);
  *            `--bson driver`: what insertMany does (calculateObjectSize, then bson's serialize, per document);
  *            `--bson serialize`: bson's serialize alone (this stage before 2026-11-27 21:30)
  * Each stage runs with the job's loop as it is (`rows`: row objects, one per promise) and with the loop
  * proposed for it (`batches`: row arrays by chunk or row-group slice, costRowReader, ImportScopes, `add`
- * awaited only when it flushes); `driver` stamps the tenant in place in `batches` as TenantRepository.insertBulk
- * now does (a copy per document in `rows`, as it did).
+ * awaited only when it flushes); `driver` stamps the tenant in place in `batches` as InsertBatch does (a copy
+ * per document in `rows`, as it did).
  * The stand-in reads the local file; it counts range reads (an HTTP request each against the object store).
  * Profile one stage (--dir keeps the files, so that the profiled run generates none):
  *   npm run bench:focus-pipeline -- --dir /tmp/focus-files --stages library
