@@ -42,7 +42,7 @@ function withoutTenant<T>(update: UpdateQuery<T>): UpdateQuery<T> {
  */
 export abstract class TenantRepository<T extends TenantOwned> {
   /**
-   * `insertBulk` encodes the documents itself (`encodeDocuments`: the driver's bytes at about a third
+   * `insertBulk` encodes the documents itself (`InsertBatch`, each document as it is added: the driver's bytes at about a third
    * of its CPU) and sends them as the driver would: for collections loaded by the million (line items).
    */
   protected readonly encodesBulkInserts: boolean = false;
